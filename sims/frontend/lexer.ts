@@ -1,7 +1,8 @@
 // The lexer turns one file's text into preprocessing tokens with exact original positions.
 // Backslash-newline splices are removed before scanning (as translation phase 2 says) and a
 // small table maps spliced offsets back to the original text, so `line`/`character` always
-// point at what the user wrote. Files without splices pay nothing for that.
+// point at what the user wrote. Positions are computed incrementally as the scan advances (no
+// per-token search), and files without splices pay nothing for the mapping.
 import type { Position, Range } from './source';
 import type { Token, TokenKind } from './token';
 
