@@ -24,7 +24,6 @@ export type Type =
   | ({ kind: 'enum'; name: string; decl: EnumDecl } & Qualified)
   | ({ kind: 'vector'; name: string; elem: Type; count: 1 | 2 | 3 | 4 } & Qualified)
   | ({ kind: 'function'; returns: Type; params: Type[]; variadic: boolean } & Qualified)
-  | ({ kind: 'opaque'; name: string } & Qualified)
   | ({ kind: 'typeParam'; name: string; param: TemplateParam } & Qualified)
   | ({ kind: 'error' } & Qualified);
 
@@ -155,7 +154,6 @@ export function sameType(a: Type, b: Type): boolean {
     case 'enum':
       return a.decl === (b as typeof a).decl;
     case 'vector':
-    case 'opaque':
     case 'typeParam':
       return a.name === (b as typeof a).name;
     case 'function':
@@ -191,7 +189,6 @@ export function typeToString(t: Type): string {
     case 'struct':
     case 'enum':
     case 'vector':
-    case 'opaque':
     case 'typeParam':
       return q + t.name;
     case 'function':
@@ -227,8 +224,6 @@ export function sizeOf(t: Type): number | undefined {
     }
     case 'struct':
       return structLayout(t.decl)?.size;
-    case 'opaque':
-      return 8;
     default:
       return undefined;
   }

@@ -501,6 +501,10 @@ class Analyzer {
     }
     const builtin = builtinNamedType(name);
     if (builtin) return builtin;
+    if (UNSUPPORTED_LIBRARY[name]) {
+      this.error('not-supported', `not supported yet: ${UNSUPPORTED_LIBRARY[name]} ('${name}')`, n.range);
+      return T.ERROR;
+    }
     const hint = closestName(name, this.typeNames());
     this.error('unknown-type', `unknown type name '${name}'${hint ? `; did you mean '${hint}'?` : ''}`, n.range);
     return T.ERROR;
@@ -812,6 +816,10 @@ class Analyzer {
   private identifier(e: A.IdentifierExpr): T.Type {
     if (e.qualifier) return this.qualifiedIdentifier(e);
     const sym = this.scope.lookup(e.name);
+    if (!sym && UNSUPPORTED_LIBRARY[e.name]) {
+      this.error('not-supported', `not supported yet: ${UNSUPPORTED_LIBRARY[e.name]} ('${e.name}')`, e.range);
+      return T.ERROR;
+    }
     if (!sym) {
       const hint = closestName(e.name, this.scope.visibleNames());
       this.error('undeclared-identifier', `use of undeclared identifier '${e.name}'${hint ? `; did you mean '${hint}'?` : ''}`, e.range);
@@ -1460,6 +1468,15 @@ class Analyzer {
 }
 
 const constEvalGuard = new Set<A.VarDecl>();
+
+/** Library names outside the subset: said plainly instead of "undeclared identifier". */
+const UNSUPPORTED_LIBRARY: Record<string, string> = Object.fromEntries([
+  ...['fopen', 'fclose', 'fread', 'fwrite', 'fscanf', 'fgets', 'fputs', 'fseek', 'ftell', 'rewind', 'feof', 'remove', 'rename', 'ifstream', 'ofstream', 'fstream'].map((n) => [n, 'file I/O']),
+  ...['texture', 'tex1D', 'tex2D', 'tex3D', 'tex1Dfetch', 'cudaBindTexture', 'cudaUnbindTexture', 'cudaTextureObject_t', 'cudaCreateTextureObject', 'surface', 'surf2Dread', 'surf2Dwrite', 'cudaArray', 'cudaMallocArray'].map((n) => [n, 'textures and surfaces']),
+  ...['cudaLaunchCooperativeKernel', 'this_grid', 'this_thread_block', 'cooperative_groups'].map((n) => [n, 'cooperative groups']),
+  ...['cudaMemcpy2D', 'cudaMemcpy3D', 'cudaMallocPitch', 'cudaMalloc3D'].map((n) => [n, 'pitched and 3-D copies']),
+  ...['scanf', 'getchar', 'gets'].map((n) => [n, 'reading standard input']),
+]);
 
 function A_isTypeNode(n: A.TypeNode | A.Expr): n is A.TypeNode {
   return ['NamedType', 'TagType', 'PointerType', 'ReferenceType', 'ArrayType', 'FunctionType'].includes(n.kind);

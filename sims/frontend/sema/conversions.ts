@@ -69,7 +69,7 @@ export function conversionRank(to: Type, from: Type, expr?: A.Expr): number {
   // dim3 has a non-explicit constructor dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1).
   if (t.kind === 'vector' && t.name === 'dim3' && isInteger(f)) return CONVERSION;
   if (t.kind === 'vector' && t.name === 'dim3' && f.kind === 'vector' && f.name === 'uint3') return CONVERSION;
-  if (t.kind === 'struct' || t.kind === 'vector' || t.kind === 'opaque') return sameType(t, f) ? EXACT : NOT_VIABLE;
+  if (t.kind === 'struct' || t.kind === 'vector') return sameType(t, f) ? EXACT : NOT_VIABLE;
   if (t.kind === 'array') return NOT_VIABLE;
   return NOT_VIABLE;
 }

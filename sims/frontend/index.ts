@@ -1,0 +1,122 @@
+// The front end's entry point: preprocess, parse and analyse one `.cu` file.
+//
+// nvcc compiles a file twice, once for the host and once for the device with `__CUDA_ARCH__`
+// defined. When a file tests `__CUDA_ARCH__`, we do the same and keep both trees: `ast` is
+// the host view, `deviceAst` the device view (the simulator takes device code from it). When
+// the file never looks at `__CUDA_ARCH__` the two are one and the same tree.
+import type * as A from './ast';
+import { compareDiagnostics, type Diagnostic } from './diagnostics';
+import { parseTokens } from './parser';
+import { preprocess, type IncludeEdge, type PreprocessResult } from './preprocessor';
+import { analyze } from './sema/analyzer';
+import { preludeScope } from './sema/preludeScope';
+import type { Range } from './source';
+import { outermostMacro, type Token } from './token';
+
+export interface ParseOptions {
+  fileName: string;
+  /** -D: `NAME`, `NAME=value`, `F(x)=x+1`. */
+  defines?: string[];
+  /** -U: names to undefine after the predefined macros and -D. */
+  undefines?: string[];
+  /** -I: directories searched for `#include "…"` after the including file's directory. */
+  includePaths?: string[];
+  /** How included files are read; the engine never touches the file system itself. */
+  readFile?: (path: string) => string | undefined;
+}
+
+export interface ParseResult {
+  ast: A.TranslationUnit;
+  deviceAst: A.TranslationUnit;
+  diagnostics: Diagnostic[];
+  includes: IncludeEdge[];
+  /** Every file that was read, the main file first. */
+  files: string[];
+  inactiveRanges: Range[];
+  /** True when the file tests `__CUDA_ARCH__`, so host and device views differ. */
+  splitByArch: boolean;
+}
+
+export function parse(text: string, options: ParseOptions): ParseResult {
+  const pp = (deviceSide: boolean): PreprocessResult =>
+    preprocess({
+      fileName: options.fileName,
+      text,
+      readFile: options.readFile ?? (() => undefined),
+      defines: options.defines ?? [],
+      undefines: options.undefines ?? [],
+      includePaths: options.includePaths ?? [],
+      deviceSide,
+    });
+  const host = pp(false);
+  const hostTree = analyseTokens(host, options.fileName, host.usedCudaArch ? 'host' : 'both');
+  let deviceTree = hostTree;
+  let device: PreprocessResult | undefined;
+  if (host.usedCudaArch) {
+    device = pp(true);
+    deviceTree = analyseTokens(device, options.fileName, 'device');
+  }
+  const diagnostics = mergeDiagnostics([...host.diagnostics, ...hostTree.diagnostics, ...(device ? [...device.diagnostics, ...deviceTree.diagnostics] : [])]);
+  return {
+    ast: hostTree.ast,
+    deviceAst: deviceTree.ast,
+    diagnostics,
+    includes: host.includes,
+    files: host.files,
+    inactiveRanges: host.inactiveRanges,
+    splitByArch: host.usedCudaArch,
+  };
+}
+
+function analyseTokens(pp: PreprocessResult, fileName: string, side: 'host' | 'device' | 'both'): { ast: A.TranslationUnit; diagnostics: Diagnostic[] } {
+  const parsed = parseTokens(pp.tokens, fileName);
+  const sema = analyze(parsed.ast, { preludeScope: preludeScope(), side });
+  return { ast: parsed.ast, diagnostics: [...parsed.diagnostics, ...nameMacros(sema.diagnostics, pp.tokens)] };
+}
+
+/**
+ * Semantic diagnostics are placed on tree ranges. Code that came from a macro body has the
+ * macro use as its range, so a diagnostic on exactly such a range is inside that expansion:
+ * say which macro, as compilers do.
+ */
+function nameMacros(diagnostics: Diagnostic[], tokens: Token[]): Diagnostic[] {
+  if (diagnostics.length === 0) return diagnostics;
+  const expansions = new Map<string, string>();
+  for (const t of tokens) {
+    const m = outermostMacro(t);
+    if (m) expansions.set(`${t.range.file}|${t.range.start.offset}|${t.range.end.offset}`, m);
+  }
+  if (expansions.size === 0) return diagnostics;
+  return diagnostics.map((d) => {
+    const m = expansions.get(`${d.range.file}|${d.range.start.offset}|${d.range.end.offset}`);
+    return m ? { ...d, message: `${d.message} (in expansion of macro '${m}')` } : d;
+  });
+}
+
+function mergeDiagnostics(all: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const d of all) {
+    const key = `${d.code}|${d.range.file}|${d.range.start.offset}|${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out.sort(compareDiagnostics);
+}
+
+/** Functions of a translation unit, including those inside `extern "C"` blocks. */
+export function functionsOf(unit: A.TranslationUnit): A.FunctionDecl[] {
+  const out: A.FunctionDecl[] = [];
+  const walk = (decls: A.Decl[]): void => {
+    for (const d of decls) {
+      if (d.kind === 'FunctionDecl') out.push(d);
+      else if (d.kind === 'LinkageDecl' || d.kind === 'UnsupportedDecl') walk(d.decls);
+    }
+  };
+  walk(unit.decls);
+  return out;
+}
+
+export type { Diagnostic } from './diagnostics';
+export type { Range, Position } from './source';
