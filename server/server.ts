@@ -24,6 +24,10 @@ connection.onInitialize(() => ({
   serverInfo: { name: 'scord-language-server' },
 }));
 
+/** A runaway macro stops here instead of holding the server for seconds (real files expand
+ *  to far fewer tokens: 5,000 lines are about 50,000). */
+const MAX_EXPANDED_TOKENS = 1_000_000;
+
 /** Open documents win over the disk, so unsaved edits to a header are seen at once. */
 function readFile(filePath: string): string | undefined {
   const uri = URI.file(filePath).toString();
@@ -60,7 +64,7 @@ function analyseDocument(doc: TextDocument): void {
   const uri = URI.parse(doc.uri);
   const fileName = uri.scheme === 'file' ? uri.fsPath : doc.uri;
   try {
-    const result = parse(doc.getText(), { fileName, readFile });
+    const result = parse(doc.getText(), { fileName, readFile, maxOutputTokens: MAX_EXPANDED_TOKENS });
     // Problems in included headers are shown at the #include line of this file.
     const diagnostics = result.diagnostics.map((d) => {
       if (d.range.file === fileName) return toLsp(d, fileName);

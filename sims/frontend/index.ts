@@ -23,6 +23,9 @@ export interface ParseOptions {
   includePaths?: string[];
   /** How included files are read; the engine never touches the file system itself. */
   readFile?: (path: string) => string | undefined;
+  /** Stop a runaway macro expansion after this many tokens (the preprocessor's default is 5M;
+   *  an editor wants an answer sooner). */
+  maxOutputTokens?: number;
 }
 
 export interface ParseResult {
@@ -47,6 +50,7 @@ export function parse(text: string, options: ParseOptions): ParseResult {
       undefines: options.undefines ?? [],
       includePaths: options.includePaths ?? [],
       deviceSide,
+      ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
     });
   const host = pp(false);
   const hostTree = analyseTokens(host, options.fileName, host.usedCudaArch ? 'host' : 'both');

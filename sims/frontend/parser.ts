@@ -215,16 +215,15 @@ class Parser {
   // Translation unit and declarations
 
   parseTranslationUnit(): A.TranslationUnit {
-    const start = this.tok;
     const decls: A.Decl[] = [];
     while (!this.atEnd()) {
       const before = this.pos;
       decls.push(...this.parseExternalDeclaration());
       if (this.pos === before) this.skipJunkAtFileScope();
     }
-    const eof = this.tok;
-    const range: Range = decls.length ? spanRanges(start.range, eof.range) : eof.range;
-    return { kind: 'TranslationUnit', range: { ...range, file: this.fileName === range.file ? range.file : range.file }, decls };
+    // The unit covers the whole main file, wherever its first token came from (a header).
+    const range: Range = { file: this.fileName, start: { line: 0, character: 0, offset: 0 }, end: this.tok.range.end };
+    return { kind: 'TranslationUnit', range, decls };
   }
 
   private skipJunkAtFileScope(): void {

@@ -1431,23 +1431,16 @@ class Preprocessor {
 
   private evalIfdef(f: FileState, name: Token, a: number, e: number): boolean {
     const negate = name.text === 'ifndef' || name.text === 'elifndef';
-    if (a >= e) {
-      this.sink.error('missing-macro-name', `no macro name given in #${name.text} directive`, name.range);
-      return false;
-    }
-    const t = f.tokens[a];
-    if (t.kind !== 'ident') {
-      this.sink.error('invalid-macro-name', 'macro names must be identifiers', t.range);
-      return false;
-    }
+    const t = this.identifierAfter(f, name, a, e);
+    if (t === null) return false;
     this.extraTokens(f, name.text, a + 1, e);
     if (t.text === '__CUDA_ARCH__') this.usedCudaArch = true;
     const d = this.macros.has(t.text);
     return negate ? !d : d;
   }
 
-  /** The name after #define/#undef, or null after reporting why it is not a valid one. */
-  private macroNameAt(f: FileState, dir: Token, a: number, e: number): Token | null {
+  /** The identifier that must follow a directive name, or null after reporting its absence. */
+  private identifierAfter(f: FileState, dir: Token, a: number, e: number): Token | null {
     if (a >= e) {
       this.sink.error('missing-macro-name', `no macro name given in #${dir.text} directive`, dir.range);
       return null;
@@ -1457,6 +1450,13 @@ class Preprocessor {
       this.sink.error('invalid-macro-name', 'macro names must be identifiers', t.range);
       return null;
     }
+    return t;
+  }
+
+  /** The name after #define/#undef, or null after reporting why it is not a valid one. */
+  private macroNameAt(f: FileState, dir: Token, a: number, e: number): Token | null {
+    const t = this.identifierAfter(f, dir, a, e);
+    if (t === null) return null;
     if (t.text === 'defined' || CPP_OPERATOR_NAMES.has(t.text) || t.text === '__has_include' || t.text === '__has_include_next') {
       this.sink.error('invalid-macro-name', `"${t.text}" cannot be used as a macro name`, t.range);
       return null;

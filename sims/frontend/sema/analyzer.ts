@@ -617,7 +617,6 @@ class Analyzer {
         if (!T.isInteger(T.stripReference(t)) && !T.isDependentOrError(t)) this.error('type-mismatch', `switch needs an integer or enum, not '${T.typeToString(t)}'`, s.condition.range);
         if (!this.fn) return;
         this.fn.switches.push({ values: new Map(), hasDefault: false });
-        this.fn.loops += 0;
         const breakable = this.breakables;
         this.breakables++;
         this.withScope(() => this.stmt(s.body));
