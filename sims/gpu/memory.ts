@@ -1,0 +1,228 @@
+// Byte-addressed memory with pointer provenance.
+//
+// A pointer is one JS number: `allocationId * 2^32 + (offset + 2^31)`. Arithmetic on it moves
+// the offset and never the allocation, so every access knows which allocation its pointer
+// came from, even when it strays out of bounds — including into a neighbour, which a flat
+// address space would silently allow. Each allocation also has a virtual base address laid
+// out as cudaMalloc lays out device memory (256-byte aligned), so reports can say where a
+// stray address would have landed. The null pointer is 0.
+import type { Range } from '../frontend/source';
+
+export type MemorySpace = 'global' | 'constant' | 'managed' | 'shared' | 'local' | 'host';
+
+const TWO32 = 4294967296;
+const BIAS = 2147483648;
+
+export const NULL_POINTER = 0;
+
+export function makePointer(allocation: number, offset: number): number {
+  return allocation * TWO32 + (offset + BIAS);
+}
+
+export function pointerAllocation(p: number): number {
+  return Math.floor(p / TWO32);
+}
+
+export function pointerOffset(p: number): number {
+  return p - Math.floor(p / TWO32) * TWO32 - BIAS;
+}
+
+export interface AllocationInfo {
+  /** What the program calls it: `d_data`, `tile`, `malloc(64)`. */
+  label: string;
+  /** Where it was made: the cudaMalloc call, the `__shared__` declaration. */
+  origin?: Range;
+  /** The block that owns shared memory, or the thread (global index) that owns local memory. */
+  owner?: number;
+}
+
+export interface Allocation extends AllocationInfo {
+  id: number;
+  space: MemorySpace;
+  size: number;
+  /** Virtual address of byte 0, for reports. */
+  base: number;
+  freed: boolean;
+  bytes: Uint8Array;
+  view: DataView;
+}
+
+export type FaultKind =
+  | 'null-dereference'
+  | 'out-of-bounds'
+  | 'use-after-free'
+  | 'misaligned'
+  | 'host-dereferences-device'
+  | 'device-dereferences-host'
+  | 'write-to-constant'
+  | 'invalid-pointer'
+  | 'double-free'
+  | 'invalid-free';
+
+export interface Fault {
+  kind: FaultKind;
+  message: string;
+  allocation?: Allocation;
+  offset?: number;
+  /** The allocation a stray address would have landed in, if any. */
+  landsIn?: Allocation;
+}
+
+/** Who performs an access: host code sees host and managed memory, device code the rest. */
+export type Accessor = 'host' | 'device';
+
+const SPACE_BASES: Record<MemorySpace, number> = {
+  global: 0x7f0000000000,
+  managed: 0x7e0000000000,
+  constant: 0x7d0000000000,
+  shared: 0x000001000000,
+  local: 0x000100000000,
+  host: 0x55d000000000,
+};
+
+const ALIGN = 256;
+
+export class Memory {
+  private readonly allocations: (Allocation | undefined)[] = [undefined];
+  private readonly nextBase = new Map<MemorySpace, number>();
+
+  allocate(space: MemorySpace, size: number, info: AllocationInfo): number {
+    const id = this.allocations.length;
+    const base = this.nextBase.get(space) ?? SPACE_BASES[space];
+    this.nextBase.set(space, base + Math.max(ALIGN, Math.ceil(size / ALIGN) * ALIGN));
+    const bytes = new Uint8Array(size);
+    this.allocations.push({ id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer), ...info });
+    return makePointer(id, 0);
+  }
+
+  allocation(id: number): Allocation | undefined {
+    return this.allocations[id];
+  }
+
+  /**
+   * Frees what `p` points to: `heap` says which call frees it, 'host' for free() and
+   * 'device' for cudaFree(). Only the pointer an allocation returned may be freed.
+   */
+  free(p: number, heap: 'host' | 'device'): Fault | undefined {
+    if (p === NULL_POINTER) return undefined;
+    const a = this.allocations[pointerAllocation(p)];
+    if (!a) return { kind: 'invalid-free', message: 'free of a pointer that did not come from an allocation' };
+    if (a.freed) return { kind: 'double-free', message: `${describe(a)} is freed twice`, allocation: a };
+    if (pointerOffset(p) !== 0) return { kind: 'invalid-free', message: `free of a pointer ${pointerOffset(p)} bytes into ${describe(a)}; pass the pointer the allocation returned`, allocation: a, offset: pointerOffset(p) };
+    const hostHeap = a.space === 'host';
+    if ((heap === 'host') !== hostHeap && a.space !== 'managed') {
+      return { kind: 'invalid-free', message: `${describe(a)} is ${hostHeap ? 'host' : 'device'} memory; free it with ${hostHeap ? 'free()' : 'cudaFree()'}`, allocation: a };
+    }
+    a.freed = true;
+    return undefined;
+  }
+
+  /**
+   * Checks an access of `size` bytes at `p`; returns the allocation and offset, or the fault.
+   * The fast path (a live, in-bounds, aligned access) allocates nothing.
+   */
+  resolve(p: number, size: number, accessor: Accessor, write: boolean): Allocation | Fault {
+    const id = pointerAllocation(p);
+    const a = this.allocations[id];
+    if (p === NULL_POINTER) return { kind: 'null-dereference', message: `${write ? 'write to' : 'read of'} a null pointer` };
+    if (!a) return { kind: 'invalid-pointer', message: `${write ? 'write through' : 'read through'} a pointer that does not point into any allocation` };
+    const off = p - id * TWO32 - BIAS;
+    if (a.freed) return { kind: 'use-after-free', message: `${write ? 'write to' : 'read of'} ${describe(a)} after it was freed`, allocation: a, offset: off };
+    if (off < 0 || off + size > a.size) {
+      const landsIn = this.allocationAt(a.space, a.base + off, a);
+      const where = off < 0 ? `${-off} bytes before the start` : `at offset ${off}, past the end`;
+      return {
+        kind: 'out-of-bounds',
+        message: `${write ? 'write' : 'read'} of ${size} bytes ${where} of ${describe(a)}${landsIn ? `; the address lies inside ${describe(landsIn)}` : ''}`,
+        allocation: a,
+        offset: off,
+        ...(landsIn ? { landsIn } : {}),
+      };
+    }
+    if (off % size !== 0) return { kind: 'misaligned', message: `misaligned ${size}-byte ${write ? 'write' : 'read'} at offset ${off} of ${describe(a)}`, allocation: a, offset: off };
+    if (accessor === 'host' && a.space !== 'host' && a.space !== 'managed') {
+      return { kind: 'host-dereferences-device', message: `host code ${write ? 'writes' : 'reads'} ${describe(a)}, which is device memory; copy it with cudaMemcpy`, allocation: a, offset: off };
+    }
+    if (accessor === 'device' && a.space === 'host') {
+      return { kind: 'device-dereferences-host', message: `device code ${write ? 'writes' : 'reads'} ${describe(a)}, which is host memory; copy it to the device first`, allocation: a, offset: off };
+    }
+    if (write && accessor === 'device' && a.space === 'constant') {
+      return { kind: 'write-to-constant', message: `device code writes ${describe(a)}, which is __constant__ memory`, allocation: a, offset: off };
+    }
+    return a;
+  }
+
+  /** The live allocation of `space` covering virtual address `addr`, other than `except`. */
+  private allocationAt(space: MemorySpace, addr: number, except: Allocation): Allocation | undefined {
+    for (const b of this.allocations) {
+      if (b && b !== except && b.space === space && !b.freed && addr >= b.base && addr < b.base + b.size) return b;
+    }
+    return undefined;
+  }
+
+  // Typed access. Callers resolve first; these take the allocation and byte offset.
+  static read(a: Allocation, off: number, type: ScalarKind): number | bigint {
+    const v = a.view;
+    switch (type) {
+      case 'i8':
+        return v.getInt8(off);
+      case 'u8':
+        return v.getUint8(off);
+      case 'i16':
+        return v.getInt16(off, true);
+      case 'u16':
+        return v.getUint16(off, true);
+      case 'i32':
+        return v.getInt32(off, true);
+      case 'u32':
+        return v.getUint32(off, true);
+      case 'i64':
+        return v.getBigInt64(off, true);
+      case 'u64':
+        return v.getBigUint64(off, true);
+      case 'f32':
+        return v.getFloat32(off, true);
+      case 'f64':
+        return v.getFloat64(off, true);
+    }
+  }
+
+  static write(a: Allocation, off: number, type: ScalarKind, value: number | bigint): void {
+    const v = a.view;
+    switch (type) {
+      case 'i8':
+      case 'u8':
+        v.setUint8(off, Number(value) & 0xff);
+        return;
+      case 'i16':
+      case 'u16':
+        v.setUint16(off, Number(value) & 0xffff, true);
+        return;
+      case 'i32':
+      case 'u32':
+        v.setUint32(off, Number(value) >>> 0, true);
+        return;
+      case 'i64':
+      case 'u64':
+        v.setBigUint64(off, BigInt.asUintN(64, typeof value === 'bigint' ? value : BigInt(Math.trunc(value))), true);
+        return;
+      case 'f32':
+        v.setFloat32(off, Number(value), true);
+        return;
+      case 'f64':
+        v.setFloat64(off, Number(value), true);
+        return;
+    }
+  }
+}
+
+export type ScalarKind = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64';
+
+export const SCALAR_SIZE: Record<ScalarKind, number> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f32: 4, f64: 8 };
+
+/** `d_data (132 bytes, global memory from line 47)` */
+export function describe(a: Allocation): string {
+  const where = a.origin ? ` from line ${a.origin.start.line + 1}` : '';
+  const space = a.space === 'host' ? 'host memory' : a.space === 'managed' ? 'managed memory' : `${a.space} memory`;
+  return `'${a.label}' (${a.size} bytes, ${space}${where})`;
+}
