@@ -22,6 +22,13 @@ const targets = [
   { ...common, entryPoints: ['client/webview/inspector.ts'], outfile: 'dist/inspector.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 
+// The benchmark runs the bundled engine, as the server and CLI do (a loader such as tsx
+// would add getter indirection to every cross-module access and skew the numbers).
+if (process.argv.includes('--bench')) {
+  targets.length = 0;
+  targets.push({ ...common, sourcemap: false, entryPoints: ['bench/run.ts'], outfile: 'dist/bench.js', platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning' });
+}
+
 if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
   await Promise.all(contexts.map((c) => c.watch()));
