@@ -99,9 +99,11 @@ function main(argv: string[]): number {
     list('device functions:', summary.deviceFunctions);
     list('host functions:', summary.hostFunctions);
     list('launches:', summary.launches.length ? [''] : []);
+    const overloaded = new Set(summary.kernels.map((k) => k.name).filter((n, i, all) => all.indexOf(n) !== i));
     for (const l of summary.launches) {
       const targs = l.templateArgs ? `<${l.templateArgs.join(', ')}>` : '';
-      process.stdout.write(`  line ${String(l.line).padEnd(5)} ${l.kernel}${targs}<<<${l.config.join(', ')}>>>\n`);
+      const which = overloaded.has(l.kernel) && l.kernelParams ? `  [${l.kernel}(${l.kernelParams.join(', ')})]` : '';
+      process.stdout.write(`  line ${String(l.line).padEnd(5)} ${l.kernel}${targs}<<<${l.config.join(', ')}>>>${which}\n`);
     }
     const warnings = result.diagnostics.length - errors;
     process.stdout.write(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);

@@ -53,7 +53,7 @@ VECTORS.set('dim3', { kind: 'vector', name: 'dim3', elem: UINT, count: 3 });
 export const BUILTIN_TYPE_NAMES: ReadonlySet<string> = new Set([...Object.keys(ALIASES), ...VECTORS.keys(), ...PRELUDE_TYPE_NAMES]);
 
 export function builtinNamedType(name: string): Type | undefined {
-  return ALIASES[name] ?? VECTORS.get(name);
+  return (Object.prototype.hasOwnProperty.call(ALIASES, name) ? ALIASES[name] : undefined) ?? VECTORS.get(name);
 }
 
 export function vectorType(name: string): Type | undefined {

@@ -181,7 +181,7 @@ class Parser {
     if (t.kind !== 'ident') return false;
     const s = t.text;
     if (TYPE_KEYWORDS.has(s) || CV_QUALIFIERS.has(s) || TAG_KEYWORDS.has(s) || s === 'auto' || s === 'typename') return true;
-    if (s === 'std' && this.is('::', k + 1)) return this.peek(k + 2).kind === 'ident' && this.isStdTypeName(this.peek(k + 2).text);
+    if (this.isQualifiedTypeAhead(k)) return true;
     return this.isTypeName(s);
   }
   private isStdTypeName(s: string): boolean {
@@ -195,11 +195,13 @@ class Parser {
     const s = t.text;
     if (DECL_SPECIFIERS.has(s) || SPECIFIERS_WITH_ARGS.has(s) || s === '__attribute__') return true;
     if (TYPE_KEYWORDS.has(s) || CV_QUALIFIERS.has(s) || TAG_KEYWORDS.has(s) || RESTRICT.has(s)) {
-      // `int(x)` at statement start is a functional cast in an expression.
-      return !(TYPE_KEYWORDS.has(s) && this.is('(', 1) && !TYPE_KEYWORDS.has(this.peek(1).text));
+      // `int(x)` at statement start is a functional cast in an expression; `void (*fp)(…)`
+      // declares a function pointer.
+      if (TYPE_KEYWORDS.has(s) && this.is('(', 1)) return this.is('*', 2) || this.is('&', 2);
+      return true;
     }
     if (s === 'auto' || s === 'using' || s === 'static_assert' || s === 'template' || s === 'typename') return true;
-    if (s === 'std' && this.is('::', 1)) return this.peek(2).kind === 'ident' && this.isStdTypeName(this.peek(2).text);
+    if (this.isQualifiedTypeAhead(0)) return true;
     const kind = this.lookup(s);
     const n = this.peek(1);
     if (kind === 'type') {
@@ -279,7 +281,11 @@ class Parser {
       }
       this.expect('}', `to close extern "${language}" block`, open);
     } else {
-      decls.push(...this.parseExternalDeclaration());
+      // `extern "C" int x;` declares, like `extern int x;`: it is not a definition.
+      for (const d of this.parseExternalDeclaration()) {
+        if (d.kind === 'VarDecl' && !d.init && !d.specifiers.some((x) => x.text === 'extern')) d.specifiers.push({ text: 'extern', range: start.range });
+        decls.push(d);
+      }
     }
     if (language === 'C') for (const d of decls) if (d.kind === 'FunctionDecl') d.externC = true;
     return { kind: 'LinkageDecl', range: this.rangeFrom(start), language, decls };
@@ -288,6 +294,13 @@ class Parser {
   private parseNamespace(): A.UnsupportedDecl {
     const start = this.next();
     const name = this.tok.kind === 'ident' && !this.is('{') ? this.next().text : '';
+    if (this.eat('=')) {
+      // `namespace cg = cooperative_groups;`
+      this.notSupported(`namespace alias '${name}'`, start);
+      while (!this.atEnd() && !this.is(';') && !this.tok.lineStart) this.next();
+      this.expect(';', 'after the namespace alias');
+      return { kind: 'UnsupportedDecl', range: this.rangeFrom(start), what: 'namespace alias', decls: [] };
+    }
     this.notSupported(`namespace${name ? ` '${name}'` : ''}`, start);
     const decls: A.Decl[] = [];
     const open = this.expect('{', 'to open the namespace');
@@ -341,6 +354,12 @@ class Parser {
 
   private parseTemplateDeclaration(): A.Decl[] {
     const start = this.next(); // template
+    if (!this.is('<')) {
+      // An explicit instantiation asks the compiler to emit one instance; it declares nothing
+      // new, so it is read and dropped.
+      this.parseDeclaration('global');
+      return [];
+    }
     const open = this.expect('<', "after 'template'");
     const params: A.TemplateParam[] = [];
     this.pushScope();
@@ -360,6 +379,8 @@ class Parser {
       this.notSupported('class templates', t);
       const decls = this.parseDeclaration('global');
       this.popScope();
+      // Uses such as `SharedMemory<T> smem;` must still read as declarations.
+      for (const d of decls) if (d.kind === 'StructDecl' && d.name) this.declare(d.name, 'type');
       return [{ kind: 'UnsupportedDecl', range: this.rangeFrom(start), what: 'class template', decls }];
     }
     const decls = this.parseDeclaration('global', list);
@@ -542,8 +563,9 @@ class Parser {
     // Attributes may follow the parameter list (`void f() __attribute__((noinline))`, `const`).
     while (this.is('__attribute__') || this.is('noexcept') || this.is('throw')) this.skipAttributeLike();
     if (this.is('const') && this.peek(1).text !== ';') this.next();
-    // Names are visible inside the body: templates declare themselves before recursion.
-    this.declare(d.name!, template ? 'template' : 'value');
+    // Names are visible inside the body: templates declare themselves before recursion. A
+    // plain overload of a template keeps the name a template, so `f<1>(…)` still parses.
+    this.declare(d.name!, template || this.isTemplateName(d.name!) ? 'template' : 'value');
     const fn: A.FunctionDecl = {
       kind: 'FunctionDecl', range: start.range, name: d.name!, nameRange: d.nameRange!, returnType: d.type,
       params: d.fn!.params, variadic: d.fn!.variadic, specifiers: specs.specifiers, space, externC: false,
@@ -632,7 +654,7 @@ class Parser {
         tagDecl = r.definition;
       } else if (s === 'typename') {
         this.next();
-      } else if (s === 'std' && this.is('::', 1) && this.peek(2).kind === 'ident') {
+      } else if (this.isQualifiedTypeAhead(0)) {
         base = this.parseQualifiedTypeName();
       } else if (this.isTypeName(s) || (this.lookup(s) === undefined && this.looksLikeUnknownTypeName())) {
         const nameTok = this.next();
@@ -668,14 +690,33 @@ class Parser {
     return false;
   }
 
+  /**
+   * `ns::Name` followed by what can follow a type (a declarator, `<`, `>`, `,`, `)`, `&`, `*`):
+   * a type from a namespace. `cg::sync(cta)` is a call, not a type.
+   */
+  private isQualifiedTypeAhead(k: number): boolean {
+    if (this.peek(k).kind !== 'ident' || !this.is('::', k + 1) || this.peek(k + 2).kind !== 'ident') return false;
+    let j = k + 2;
+    while (this.is('::', j + 1) && this.peek(j + 2).kind === 'ident') j += 2;
+    const after = this.peek(j + 1);
+    if (this.peek(k).text === 'std' && this.isStdTypeName(this.peek(j).text)) return true;
+    return after.kind === 'ident' ? !STATEMENT_KEYWORDS.has(after.text) : ['<', '*', '&', '&&', '>', ',', ')'].includes(after.text);
+  }
+
   private parseQualifiedTypeName(): A.NamedTypeNode {
     const ns = this.next();
+    let qualifier = ns.text;
     this.next(); // ::
-    const nameTok = this.next();
-    const node: A.NamedTypeNode = { kind: 'NamedType', range: nameTok.range, name: nameTok.text, qualifiers: [], qualifier: ns.text };
+    let nameTok = this.next();
+    while (this.is('::') && this.peek(1).kind === 'ident') {
+      qualifier += `::${nameTok.text}`;
+      this.next();
+      nameTok = this.next();
+    }
+    const node: A.NamedTypeNode = { kind: 'NamedType', range: nameTok.range, name: nameTok.text, qualifiers: [], qualifier };
     if (this.is('<')) node.templateArgs = this.parseTemplateArgs();
     node.range = this.rangeFrom(ns);
-    if (!BUILTIN_TYPE_NAMES.has(nameTok.text)) this.notSupported(`${ns.text}::${nameTok.text}`, node.range);
+    if (!(qualifier === 'std' && BUILTIN_TYPE_NAMES.has(nameTok.text))) this.notSupported(`${qualifier}::${nameTok.text}`, node.range);
     return node;
   }
 
@@ -700,7 +741,7 @@ class Parser {
     let name: string;
     if (core === 'float' || core === 'double' || core === 'void' || core === 'bool' || core === 'wchar_t' || core === 'char16_t' || core === 'char32_t' || core === '__int128') {
       if (core === 'double' && longs === 1) {
-        this.notSupported("'long double' (treated as double)", range);
+        this.sink.warning('not-supported', "'long double' is read as 'double' (64-bit), as on the GPU", range);
       } else if (longs || signed !== undefined) this.error('invalid-type', `'${words.map((w) => w.text).join(' ')}' is not a valid type`, range);
       name = core === 'wchar_t' || core === 'char32_t' ? 'int' : core === 'char16_t' ? 'unsigned short' : core === '__int128' ? 'long long' : core;
     } else if (core === 'char') {
@@ -727,6 +768,8 @@ class Parser {
     while (this.is('__attribute__') || this.is('__align__') || this.is('alignas') || this.is('__device_builtin__')) this.skipAttributeLike();
     const nameTok = this.tok.kind === 'ident' && !this.is('{') ? this.next() : undefined;
     if (nameTok) this.declare(nameTok.text, 'type');
+    // `struct SharedMemory<int> { … }`: a specialisation of a class template.
+    if (nameTok && this.is('<')) this.parseTemplateArgs();
     let underlying: A.TypeNode | undefined;
     if (tag === 'enum' && this.is(':')) {
       this.next();
@@ -857,6 +900,8 @@ class Parser {
       const n = this.next();
       name = n.text;
       nameRange = n.range;
+      // `f<float>` in an explicit instantiation or specialisation names an instance of f.
+      if (this.is('<') && this.isTemplateName(n.text)) this.parseTemplateArgs();
       if (this.is('::')) {
         this.notSupported('qualified declarator names (member definitions)', n);
         while (this.eat('::') && this.tok.kind === 'ident') {
@@ -1228,7 +1273,10 @@ class Parser {
     else this.error('expected-token', 'expected the asm template string', this.tok);
     const sections: A.AsmOperand[][] = [[], []];
     const clobbers: string[] = [];
-    for (let section = 0; section < 3 && this.eat(':'); section++) {
+    // `asm("…" ::: "memory")` lexes its colons as `::` `:`; a `::` closes two sections.
+    for (let section = 0; section < 3 && (this.is(':') || this.is('::')); section++) {
+      if (this.next().text === '::') section++;
+      if (section >= 3) break;
       while (!this.atEnd() && !this.is(':') && !this.is(')')) {
         const before = this.pos;
         if (this.tok.kind === 'string') {

@@ -13,6 +13,8 @@ export interface KernelInfo {
 
 export interface LaunchInfo {
   kernel: string;
+  /** Parameter types of the kernel overload the launch calls. */
+  kernelParams?: string[];
   config: string[];
   line: number;
   range: A.Node['range'];
@@ -36,10 +38,15 @@ export interface FileSummary {
 export function summarize(result: ParseResult, readText?: (file: string) => string | undefined): FileSummary {
   const host = functionsOf(result.ast);
   const device = result.deviceAst === result.ast ? [] : functionsOf(result.deviceAst);
-  // A function defined in both views (the usual case) counts once; prototypes do not count.
-  const byName = new Map<string, A.FunctionDecl>();
-  for (const f of [...host, ...device]) if (f.body && !byName.has(f.name)) byName.set(f.name, f);
-  const defined = [...byName.values()];
+  // A function defined in both views (the usual case) counts once, each overload separately;
+  // prototypes do not count.
+  const bySignature = new Map<string, A.FunctionDecl>();
+  for (const f of [...host, ...device]) {
+    const key = `${f.name}(${paramTypes(f).join(', ')})`;
+    if (f.body && !bySignature.has(key)) bySignature.set(key, f);
+  }
+  const defined = [...bySignature.values()];
+  const names = (fs: A.FunctionDecl[]) => [...new Set(fs.map((f) => f.name))];
   const kernels = defined.filter((f) => f.space === 'global').map((f) => ({
     name: f.name,
     params: f.params.map((p) => `${p.resolvedType ? typeToString(p.resolvedType) : '?'}${p.name ? ` ${p.name}` : ''}`.replace('* ', '*')),
@@ -50,11 +57,15 @@ export function summarize(result: ParseResult, readText?: (file: string) => stri
     files: result.files,
     lines: countLines(result),
     kernels,
-    deviceFunctions: defined.filter((f) => f.space === 'device' || f.space === 'host device').map((f) => f.name),
-    hostFunctions: defined.filter((f) => f.space === 'host').map((f) => f.name),
-    templates: defined.filter((f) => f.template).map((f) => f.name),
+    deviceFunctions: names(defined.filter((f) => f.space === 'device' || f.space === 'host device')),
+    hostFunctions: names(defined.filter((f) => f.space === 'host')),
+    templates: names(defined.filter((f) => f.template)),
     launches: collectLaunches(result.ast, readText),
   };
+}
+
+function paramTypes(f: A.FunctionDecl): string[] {
+  return f.params.map((p) => (p.resolvedType ? typeToString(p.resolvedType) : '?'));
 }
 
 function countLines(result: ParseResult): number {
@@ -81,12 +92,18 @@ export function collectLaunches(unit: A.TranslationUnit, readText?: (file: strin
     const n = x as A.Expr;
     if (n.kind === 'Launch') {
       const k = n.kernel.kind === 'Identifier' ? n.kernel.name : '(expression)';
+      const ref = n.kernel.kind === 'Identifier' && n.kernel.ref?.kind === 'function' ? n.kernel.ref.decl : undefined;
       out.push({
         kernel: k,
+        ...(ref ? { kernelParams: paramTypes(ref) } : {}),
         config: n.config.map(written),
         line: n.range.start.line + 1,
         range: n.range,
-        ...(n.instantiation ? { templateArgs: templateArgText(n.instantiation) } : {}),
+        ...(n.instantiation?.args.length
+          ? { templateArgs: templateArgText(n.instantiation) }
+          : n.kernel.kind === 'Identifier' && n.kernel.templateArgs
+            ? { templateArgs: n.kernel.templateArgs.map((a) => written(a.kind === 'ExprArg' ? a.expr : { kind: 'Error', range: a.range })) }
+            : {}),
       });
     }
     for (const [key, v] of Object.entries(n)) {

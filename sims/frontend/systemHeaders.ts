@@ -219,7 +219,7 @@ const TABLE: [string[], string][] = [
   [['ctype.h', 'cctype'], EMPTY],
   [['cuda.h'], CUDA_VERSION],
   [['cuda_runtime.h', 'cuda_runtime_api.h'], CUDA_RUNTIME],
-  [['device_launch_parameters.h', 'device_functions.h', 'vector_types.h', 'builtin_types.h'], EMPTY],
+  [['device_launch_parameters.h', 'device_functions.h', 'vector_types.h', 'builtin_types.h', 'cuda_profiler_api.h', 'driver_types.h', 'sm_20_atomic_functions.h', 'sm_60_atomic_functions.h'], EMPTY],
   [['math_constants.h'], MATH_CONSTANTS],
   [
     [

@@ -71,7 +71,7 @@ export function pointerTo(to: Type): Type {
 }
 
 export function isIntName(s: string): s is IntName {
-  return s in INT_INFO;
+  return Object.prototype.hasOwnProperty.call(INT_INFO, s);
 }
 
 export function qualified(t: Type, q: { const?: boolean; volatile?: boolean; restrict?: boolean }): Type {
@@ -156,8 +156,10 @@ export function sameType(a: Type, b: Type): boolean {
     case 'vector':
     case 'typeParam':
       return a.name === (b as typeof a).name;
-    case 'function':
-      return false;
+    case 'function': {
+      const g = b as typeof a;
+      return a.variadic === g.variadic && a.params.length === g.params.length && sameType(a.returns, g.returns) && a.params.every((p, i) => sameType(p, g.params[i]));
+    }
     default:
       return true;
   }

@@ -186,3 +186,10 @@ describe('templates', () => {
     ].join('\n'));
   });
 });
+
+test('names that are also JavaScript object properties are ordinary names', () => {
+  const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
+  clean(names.map((n, i) => `__device__ int ${n} = ${i};`).join('\n') + `\n__global__ void k(int *p) { p[0] = ${names.join(' + ')}; }\n`);
+  const r = parseVirtual({ 'main.cu': 'int main() { toString x; constructor(1); return 0; }\n' });
+  assert.deepEqual(r.diagnostics.map((d) => d.code), ['unknown-type', 'undeclared-identifier']);
+});

@@ -135,6 +135,16 @@ class Analyzer {
         for (const inner of d.decls) this.declaration(inner, global);
         return;
       case 'UnsupportedDecl':
+        if (d.what === 'class template') {
+          // Already reported; uses of the name get an error type that reports nothing more.
+          for (const inner of d.decls) {
+            if (inner.kind === 'StructDecl' && inner.name) {
+              const alias: A.TypedefDecl = { kind: 'TypedefDecl', range: inner.range, name: inner.name, nameRange: inner.nameRange ?? inner.range, type: { kind: 'NamedType', range: inner.range, name: inner.name, qualifiers: [] }, alias: true };
+              this.scope.define({ kind: 'typedef', name: inner.name, type: T.ERROR, decl: alias });
+            }
+          }
+          return;
+        }
         for (const inner of d.decls) this.declaration(inner, global);
         return;
       case 'FieldDecl':
@@ -226,6 +236,7 @@ class Analyzer {
 
   private varDecl(d: A.VarDecl): void {
     let type = this.resolveType(d.type);
+    if (d.specifiers.some((x) => x.text === 'constexpr')) type = T.qualified(type, { const: true });
     const storage = this.storageOf(d);
     const words = new Set(d.specifiers.map((s) => s.text));
     const spec = (w: string) => d.specifiers.find((s) => s.text === w)!.range;
@@ -359,7 +370,7 @@ class Analyzer {
         if (twin) this.error('redefinition', `function '${d.name}' is defined twice`, d.nameRange, [{ message: 'first definition', range: twin.nameRange }]);
       }
       const sibling = prev.decls.find((o) => sameSignature(o, d) && o !== d);
-      if (sibling && spaceOf(sibling) !== spaceOf(d) && !sibling.template) {
+      if (sibling && spaceOf(sibling) !== spaceOf(d) && !sibling.template && !d.template) {
         this.error('redeclaration', `'${d.name}' was declared ${SPACE_NAMES[spaceOf(sibling)]} but is now ${SPACE_NAMES[spaceOf(d)]}`, d.nameRange, [{ message: 'earlier declaration', range: sibling.nameRange }]);
       }
       prev.decls.push(d);
@@ -501,8 +512,8 @@ class Analyzer {
     }
     const builtin = builtinNamedType(name);
     if (builtin) return builtin;
-    if (UNSUPPORTED_LIBRARY[name]) {
-      this.error('not-supported', `not supported yet: ${UNSUPPORTED_LIBRARY[name]} ('${name}')`, n.range);
+    if (UNSUPPORTED_LIBRARY.has(name)) {
+      this.error('not-supported', `not supported yet: ${UNSUPPORTED_LIBRARY.get(name)} ('${name}')`, n.range);
       return T.ERROR;
     }
     const hint = closestName(name, this.typeNames());
@@ -815,8 +826,13 @@ class Analyzer {
   private identifier(e: A.IdentifierExpr): T.Type {
     if (e.qualifier) return this.qualifiedIdentifier(e);
     const sym = this.scope.lookup(e.name);
-    if (!sym && UNSUPPORTED_LIBRARY[e.name]) {
-      this.error('not-supported', `not supported yet: ${UNSUPPORTED_LIBRARY[e.name]} ('${e.name}')`, e.range);
+    if (!sym && (e.name === '__func__' || e.name === '__FUNCTION__' || e.name === '__PRETTY_FUNCTION__') && this.fn) {
+      // The predefined `static const char __func__[]` of the enclosing function.
+      e.ref = { kind: 'builtin', name: e.name };
+      return { kind: 'array', of: T.qualified(T.CHAR, { const: true }), size: this.fn.decl.name.length + 1 };
+    }
+    if (!sym && UNSUPPORTED_LIBRARY.has(e.name)) {
+      this.error('not-supported', `not supported yet: ${UNSUPPORTED_LIBRARY.get(e.name)} ('${e.name}')`, e.range);
       return T.ERROR;
     }
     if (!sym) {
@@ -833,7 +849,8 @@ class Analyzer {
       case 'functions': {
         const d = sym.decls.find((x) => x.body) ?? sym.decls[0];
         e.ref = { kind: 'function', decl: d };
-        return { kind: 'function', returns: T.ERROR, params: [], variadic: false };
+        if (sym.decls.length > 1 || d.template) return T.ERROR; // which one depends on the use
+        return { kind: 'function', returns: this.resolveType(d.returnType), params: d.params.map((p) => p.resolvedType ?? T.ERROR), variadic: d.variadic };
       }
       case 'enumerator':
         e.ref = { kind: 'enumerator', decl: sym.decl };
@@ -1135,22 +1152,23 @@ class Analyzer {
       if (T.isDependentOrError(ct)) return T.ERROR;
       const fnType = ct.kind === 'pointer' && ct.to.kind === 'function' ? ct.to : ct.kind === 'function' ? ct : undefined;
       if (!fnType) {
-        this.error('not-callable', `'${exprText(e.callee)}' is not a function (its type is '${T.typeToString(ct)}')`, e.callee.range);
+        const what = exprText(e.callee);
+        this.error('not-callable', `${what === '…' ? 'this expression' : `'${what}'`} is not a function (its type is '${T.typeToString(ct)}')`, e.callee.range);
         return T.ERROR;
       }
       return fnType.returns;
     }
     const { sym, id } = target;
-    const isSymbolCall = sym.name === 'cudaMemcpyToSymbol' || sym.name === 'cudaMemcpyFromSymbol';
+    const symbolIndex = SYMBOL_ARGUMENT.get(sym.name);
     const argTypes = e.args.map((a, i) => {
-      const symbolArg = isSymbolCall && i === (sym.name === 'cudaMemcpyToSymbol' ? 0 : 1);
+      const symbolArg = i === symbolIndex;
       const saved = this.inSymbolArgument;
       this.inSymbolArgument = symbolArg;
       const t = this.expr(a);
       this.inSymbolArgument = saved;
       return t;
     });
-    if (isSymbolCall) this.checkSymbolArgument(sym.name, e.args[sym.name === 'cudaMemcpyToSymbol' ? 0 : 1]);
+    if (symbolIndex !== undefined) this.checkSymbolArgument(sym.name, e.args[symbolIndex]);
     const chosen = this.resolveOverload(sym, id, e.args, argTypes, e.argsRange, e.callee.range);
     id.type = { kind: 'function', returns: T.ERROR, params: [], variadic: false };
     if (!chosen) return T.ERROR;
@@ -1212,7 +1230,7 @@ class Analyzer {
     const calleeSpace = spaceOf(callee);
     const caller = this.fn;
     const callerSpace: Space = caller?.space ?? 'host';
-    const callerName = caller ? `'${caller.decl.name}'` : 'a file-scope initializer';
+    const callerName = caller ? `function '${caller.decl.name}'` : 'code (a file-scope initializer)';
     const related = callee.range.file === '<cuda builtins>' ? undefined : [{ message: `'${callee.name}' is declared here`, range: callee.nameRange }];
     if (how === 'call' && calleeSpace === 'global') {
       this.error('global-call-without-launch', `'${callee.name}' is a __global__ kernel; launch it with ${callee.name}<<<grid, block>>>(…) instead of calling it`, id.range, related);
@@ -1228,9 +1246,9 @@ class Analyzer {
     const builtin = callee.range.file === '<cuda builtins>';
     const what = builtin ? `${callee.name}()` : `'${callee.name}'`;
     if (callerSpace === 'host' && !calleeOnHost) {
-      this.error('wrong-execution-space', `${what} is a __device__ function; it cannot be called from host function ${callerName}`, id.range, related);
+      this.error('wrong-execution-space', `${what} is a __device__ function; it cannot be called from host ${callerName}`, id.range, related);
     } else if (deviceSide && !calleeOnDevice) {
-      this.error('wrong-execution-space', `${what} is a host function; it cannot be called from ${SPACE_NAMES[callerSpace]} function ${callerName}`, id.range, related);
+      this.error('wrong-execution-space', `${what} is a host function; it cannot be called from ${SPACE_NAMES[callerSpace]} ${callerName}`, id.range, related);
     } else if (callerSpace === 'host device' && !(this.side === 'host' ? calleeOnHost : this.side === 'device' ? calleeOnDevice : calleeSpace === 'host device')) {
       this.warning('wrong-execution-space', `${what} is ${SPACE_NAMES[calleeSpace]} only, but ${callerName} is __host__ __device__; guard the call with #ifdef __CUDA_ARCH__`, id.range, related);
     }
@@ -1468,13 +1486,21 @@ class Analyzer {
 
 const constEvalGuard = new Set<A.VarDecl>();
 
+/** Runtime calls that take a device variable itself (its symbol), and at which argument. */
+const SYMBOL_ARGUMENT = new Map([
+  ['cudaMemcpyToSymbol', 0],
+  ['cudaMemcpyToSymbolAsync', 0],
+  ['cudaMemcpyFromSymbol', 1],
+  ['cudaMemcpyFromSymbolAsync', 1],
+]);
+
 /** Library names outside the subset: said plainly instead of "undeclared identifier". */
-const UNSUPPORTED_LIBRARY: Record<string, string> = Object.fromEntries([
-  ...['fopen', 'fclose', 'fread', 'fwrite', 'fscanf', 'fgets', 'fputs', 'fseek', 'ftell', 'rewind', 'feof', 'remove', 'rename', 'ifstream', 'ofstream', 'fstream'].map((n) => [n, 'file I/O']),
-  ...['texture', 'tex1D', 'tex2D', 'tex3D', 'tex1Dfetch', 'cudaBindTexture', 'cudaUnbindTexture', 'cudaTextureObject_t', 'cudaCreateTextureObject', 'surface', 'surf2Dread', 'surf2Dwrite', 'cudaArray', 'cudaMallocArray'].map((n) => [n, 'textures and surfaces']),
-  ...['cudaLaunchCooperativeKernel', 'this_grid', 'this_thread_block', 'cooperative_groups'].map((n) => [n, 'cooperative groups']),
-  ...['cudaMemcpy2D', 'cudaMemcpy3D', 'cudaMallocPitch', 'cudaMalloc3D'].map((n) => [n, 'pitched and 3-D copies']),
-  ...['scanf', 'getchar', 'gets'].map((n) => [n, 'reading standard input']),
+const UNSUPPORTED_LIBRARY = new Map<string, string>([
+  ...['fopen', 'fclose', 'fread', 'fwrite', 'fscanf', 'fgets', 'fputs', 'fseek', 'ftell', 'rewind', 'feof', 'remove', 'rename', 'ifstream', 'ofstream', 'fstream'].map((n): [string, string] => [n, 'file I/O']),
+  ...['texture', 'tex1D', 'tex2D', 'tex3D', 'tex1Dfetch', 'cudaBindTexture', 'cudaUnbindTexture', 'cudaTextureObject_t', 'cudaCreateTextureObject', 'surface', 'surf2Dread', 'surf2Dwrite', 'cudaArray', 'cudaMallocArray'].map((n): [string, string] => [n, 'textures and surfaces']),
+  ...['cudaLaunchCooperativeKernel', 'this_grid', 'this_thread_block', 'cooperative_groups'].map((n): [string, string] => [n, 'cooperative groups']),
+  ...['cudaMemcpy2D', 'cudaMemcpy3D', 'cudaMallocPitch', 'cudaMalloc3D'].map((n): [string, string] => [n, 'pitched and 3-D copies']),
+  ...['scanf', 'getchar', 'gets'].map((n): [string, string] => [n, 'reading standard input']),
 ]);
 
 function A_isTypeNode(n: A.TypeNode | A.Expr): n is A.TypeNode {

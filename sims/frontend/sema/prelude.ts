@@ -90,7 +90,7 @@ enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllo
   cudaErrorInitializationError = 3, cudaErrorLaunchFailure = 4, cudaErrorLaunchTimeout = 6,
   cudaErrorLaunchOutOfResources = 7, cudaErrorInvalidDeviceFunction = 8, cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidDevice = 10, cudaErrorInvalidSymbol = 13, cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21, cudaErrorNoDevice = 100, cudaErrorIllegalAddress = 700,
+  cudaErrorInvalidMemcpyDirection = 21, cudaErrorNoDevice = 100, cudaErrorNotReady = 600, cudaErrorIllegalAddress = 700,
   cudaErrorAssert = 710, cudaErrorUnknown = 999 };
 typedef enum cudaError cudaError_t;
 enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
@@ -102,6 +102,34 @@ typedef struct CUevent_st *cudaEvent_t;
 struct _IO_FILE;
 typedef struct _IO_FILE FILE;
 enum cudaMemAttach { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2, cudaMemAttachSingle = 4 };
+
+struct cudaDeviceProp {
+  char name[256]; size_t totalGlobalMem; size_t sharedMemPerBlock; int regsPerBlock; int warpSize;
+  size_t memPitch; int maxThreadsPerBlock; int maxThreadsDim[3]; int maxGridSize[3]; int clockRate;
+  size_t totalConstMem; int major; int minor; size_t textureAlignment; int deviceOverlap;
+  int multiProcessorCount; int kernelExecTimeoutEnabled; int integrated; int canMapHostMemory;
+  int computeMode; int concurrentKernels; int ECCEnabled; int pciBusID; int pciDeviceID;
+  int asyncEngineCount; int unifiedAddressing; int memoryClockRate; int memoryBusWidth; int l2CacheSize;
+  int maxThreadsPerMultiProcessor; int managedMemory; int concurrentManagedAccess;
+  size_t sharedMemPerMultiprocessor; int regsPerMultiprocessor; int cooperativeLaunch;
+  size_t sharedMemPerBlockOptin; int maxBlocksPerMultiProcessor; int pageableMemoryAccess;
+};
+struct cudaFuncAttributes { size_t sharedSizeBytes; size_t constSizeBytes; size_t localSizeBytes;
+  int maxThreadsPerBlock; int numRegs; int ptxVersion; int binaryVersion; int maxDynamicSharedSizeBytes; };
+enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };
+enum cudaComputeMode { cudaComputeModeDefault = 0, cudaComputeModeExclusive = 1, cudaComputeModeProhibited = 2, cudaComputeModeExclusiveProcess = 3 };
+enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrWarpSize = 10,
+  cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrCooperativeLaunch = 95 };
+enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2 };
+const unsigned int cudaStreamDefault = 0; const unsigned int cudaStreamNonBlocking = 1;
+const unsigned int cudaEventDefault = 0; const unsigned int cudaEventBlockingSync = 1; const unsigned int cudaEventDisableTiming = 2;
+const unsigned int cudaHostAllocDefault = 0; const unsigned int cudaHostAllocPortable = 1; const unsigned int cudaHostAllocMapped = 2;
+const unsigned int cudaHostAllocWriteCombined = 4; const unsigned int cudaHostRegisterDefault = 0; const unsigned int cudaHostRegisterMapped = 2;
+const unsigned int cudaDeviceScheduleAuto = 0; const unsigned int cudaDeviceScheduleSpin = 1; const unsigned int cudaDeviceScheduleYield = 2;
+const unsigned int cudaDeviceScheduleBlockingSync = 4; const unsigned int cudaDeviceMapHost = 8;
+extern const cudaStream_t cudaStreamLegacy;
+extern const cudaStream_t cudaStreamPerThread;
 
 extern FILE *stdout;
 extern FILE *stderr;
@@ -135,6 +163,50 @@ __host__ cudaError_t cudaEventDestroy(cudaEvent_t event);
 __host__ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 __host__ cudaError_t cudaEventSynchronize(cudaEvent_t event);
 __host__ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+__host__ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+__host__ cudaError_t cudaEventQuery(cudaEvent_t event);
+__host__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+__host__ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+__host__ cudaError_t cudaStreamQuery(cudaStream_t stream);
+__host__ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
+template <typename T> __host__ cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count, size_t offset = 0, cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0);
+template <typename T> __host__ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count, size_t offset = 0, cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0);
+template <typename T> __host__ cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream);
+__host__ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
+template <typename T> __host__ cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags);
+template <typename T> __host__ cudaError_t cudaHostGetDevicePointer(T **devPtr, void *hostPtr, unsigned int flags);
+__host__ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+__host__ cudaError_t cudaHostUnregister(void *ptr);
+__host__ cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+__host__ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
+__host__ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
+__host__ cudaError_t cudaSetDeviceFlags(unsigned int flags);
+__host__ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+__host__ cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
+__host__ cudaError_t cudaDeviceCanAccessPeer(int *canAccess, int device, int peerDevice);
+__host__ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+__host__ cudaError_t cudaRuntimeGetVersion(int *version);
+__host__ cudaError_t cudaDriverGetVersion(int *version);
+template <typename F> __host__ cudaError_t cudaFuncSetCacheConfig(F func, cudaFuncCache config);
+template <typename F> __host__ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, F func);
+template <typename F> __host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, F func, int blockSize, size_t dynamicSMemSize);
+__host__ cudaError_t cudaProfilerStart(void);
+__host__ cudaError_t cudaProfilerStop(void);
+
+// GCC's atomic builtins, used by host code next to CUDA's system-scope atomics.
+template <typename T> __host__ T __sync_fetch_and_add(T *p, T v);
+template <typename T> __host__ T __sync_fetch_and_sub(T *p, T v);
+template <typename T> __host__ T __sync_fetch_and_or(T *p, T v);
+template <typename T> __host__ T __sync_fetch_and_and(T *p, T v);
+template <typename T> __host__ T __sync_fetch_and_xor(T *p, T v);
+template <typename T> __host__ T __sync_add_and_fetch(T *p, T v);
+template <typename T> __host__ T __sync_sub_and_fetch(T *p, T v);
+template <typename T> __host__ T __sync_val_compare_and_swap(T *p, T oldval, T newval);
+template <typename T> __host__ bool __sync_bool_compare_and_swap(T *p, T oldval, T newval);
+template <typename T> __host__ T __sync_lock_test_and_set(T *p, T v);
+template <typename T> __host__ void __sync_lock_release(T *p);
+__host__ void __sync_synchronize(void);
+__host__ __device__ long __builtin_expect(long exp, long c);
 
 // ---- C library (host; printf, malloc, free, memset, memcpy also on the device)
 __host__ __device__ int printf(const char *format, ...);
@@ -201,10 +273,79 @@ __device__ int __any_sync(unsigned int mask, int predicate);
 __device__ int __all_sync(unsigned int mask, int predicate);
 __device__ unsigned int __activemask(void);
 __device__ unsigned int __match_any_sync(unsigned int mask, unsigned int value);
-__device__ unsigned int __lanemask_lt(void);
+__device__ unsigned int __match_all_sync(unsigned int mask, unsigned int value, int *pred);
+__device__ unsigned int __uni_sync(unsigned int mask, int predicate);
+__device__ void __trap(void);
+__device__ void __brkpt(void);
+__device__ void __prof_trigger(int counter);
 
 // ---- loads, clocks and bit tricks (device)
 template <typename T> __device__ T __ldg(const T *ptr);
+template <typename T> __device__ T __ldcg(const T *ptr);
+template <typename T> __device__ T __ldca(const T *ptr);
+template <typename T> __device__ T __ldcs(const T *ptr);
+template <typename T> __device__ T __ldlu(const T *ptr);
+template <typename T> __device__ T __ldcv(const T *ptr);
+template <typename T> __device__ void __stcg(T *ptr, T value);
+template <typename T> __device__ void __stwb(T *ptr, T value);
+template <typename T> __device__ void __stcs(T *ptr, T value);
+template <typename T> __device__ void __stwt(T *ptr, T value);
+__device__ unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s);
+__device__ unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift);
+__device__ unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift);
+__device__ unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int shift);
+__device__ unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int shift);
+__device__ int __hadd(int x, int y);
+__device__ int __rhadd(int x, int y);
+__device__ unsigned int __uhadd(unsigned int x, unsigned int y);
+__device__ unsigned int __urhadd(unsigned int x, unsigned int y);
+__device__ long long __mul64hi(long long x, long long y);
+__device__ unsigned long long __umul64hi(unsigned long long x, unsigned long long y);
+__device__ unsigned long long __brevll(unsigned long long x);
+__device__ unsigned int umin(unsigned int a, unsigned int b);
+__device__ unsigned int umax(unsigned int a, unsigned int b);
+__host__ __device__ long long llmin(long long a, long long b);
+__host__ __device__ long long llmax(long long a, long long b);
+__host__ __device__ unsigned long long ullmin(unsigned long long a, unsigned long long b);
+__host__ __device__ unsigned long long ullmax(unsigned long long a, unsigned long long b);
+__host__ __device__ long lrintf(float x);
+__host__ __device__ long long llrintf(float x);
+__host__ __device__ long lroundf(float x);
+__host__ __device__ long long llroundf(float x);
+__host__ __device__ long lrint(double x);
+__host__ __device__ long lround(double x);
+__device__ float sinpif(float x);
+__device__ float cospif(float x);
+__device__ double sinpi(double x);
+__device__ double cospi(double x);
+__device__ void sincos(double x, double *s, double *c);
+__device__ void sincospi(double x, double *s, double *c);
+__device__ void sincospif(float x, float *s, float *c);
+__device__ void __sincosf(float x, float *s, float *c);
+__device__ float normf(int dim, const float *a);
+__device__ float norm3df(float a, float b, float c);
+__device__ float rnorm3df(float a, float b, float c);
+__device__ float rhypotf(float x, float y);
+__host__ __device__ int signbit(double x);
+__device__ float __uint2float_rn(unsigned int x);
+__device__ float __ll2float_rn(long long x);
+__device__ float __ull2float_rn(unsigned long long x);
+__device__ double __int2double_rn(int x);
+__device__ double __uint2double_rn(unsigned int x);
+__device__ double __ll2double_rn(long long x);
+__device__ float __double2float_rn(double x);
+__device__ int __double2int_rn(double x);
+__device__ int __double2int_rz(double x);
+__device__ unsigned int __double2uint_rn(double x);
+__device__ long long __double2ll_rn(double x);
+__device__ long long __float2ll_rn(float x);
+__device__ long long __float2ll_rz(float x);
+__device__ unsigned int __float2uint_rz(float x);
+__device__ double __dadd_rn(double x, double y);
+__device__ double __dmul_rn(double x, double y);
+__device__ double __ddiv_rn(double x, double y);
+__device__ double __dsub_rn(double x, double y);
+__device__ double __fma_rn(double x, double y, double z);
 __host__ __device__ clock_t clock(void);
 __device__ long long clock64(void);
 __device__ int __popc(unsigned int x);
@@ -242,7 +383,7 @@ ${makeVectorFunctions()}
 `;
 
 /** Type names the prelude declares, which the parser must know before it reads any file. */
-export const PRELUDE_TYPE_NAMES = ['cudaError_t', 'cudaError', 'cudaMemcpyKind', 'cudaStream_t', 'cudaEvent_t', 'FILE', 'cudaMemAttach'];
+export const PRELUDE_TYPE_NAMES = ['cudaError_t', 'cudaError', 'cudaMemcpyKind', 'cudaStream_t', 'cudaEvent_t', 'FILE', 'cudaMemAttach', 'cudaDeviceProp', 'cudaFuncAttributes', 'cudaFuncCache', 'cudaComputeMode', 'cudaDeviceAttr', 'cudaLimit'];
 
 /** Device-side variables: threadIdx and friends. */
 export const BUILTIN_VARIABLES: Record<string, { type: 'uint3' | 'dim3' | 'int'; description: string }> = {
