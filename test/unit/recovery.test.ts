@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from '../../sims/frontend/index';
+import { isKnownCode } from '../../sims/frontend/codes';
 import { lex } from '../../sims/frontend/lexer';
 import { FIXTURES, readOrUndefined } from '../support/parseFile';
 
@@ -37,7 +38,8 @@ function check(fileName: string, text: string, what: string): void {
   assert.ok(Array.isArray(result.ast.decls), what);
   const lineCounts = new Map<string, number>([[fileName, text.split('\n').length]]);
   for (const d of result.diagnostics) {
-    assert.ok(d.message.length > 0 && d.code.length > 0, `${what}: empty diagnostic`);
+    assert.ok(d.message.length > 0, `${what}: empty diagnostic`);
+    assert.ok(isKnownCode(d.code), `${what}: unregistered code '${d.code}'`);
     const lines = lineCounts.get(d.range.file);
     if (lines !== undefined) {
       assert.ok(d.range.start.line < lines && d.range.end.line < lines, `${what}: diagnostic '${d.message}' at line ${d.range.start.line + 1} beyond the ${lines}-line file`);
