@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { formatDiagnostic } from '../../sims/frontend/diagnostics';
 import { summarize } from '../../sims/frontend/summary';
 import { FIXTURES, parseFixture } from '../support/parseFile';
+import { SIM_PROGRAMS } from '../support/simReference';
 
 interface Entry {
   file: string;
@@ -43,6 +44,28 @@ describe('fixture programs', () => {
       }
       // The manifest counts launches in the text, so both sides of `#ifdef RACEY` count.
       assert.equal(launchOffsets.size, entry.launches, 'launches across all define sets');
+    });
+  }
+});
+
+describe('simulator programs', () => {
+  // Programs whose output the simulator must reproduce (test/support/simReference.ts holds the
+  // independently computed expectations). The front end must read each one cleanly.
+  const dir = path.join(FIXTURES, 'sim');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.cu')).sort();
+
+  test('each program has an independently computed expected output', () => {
+    assert.deepEqual(SIM_PROGRAMS.map((p) => p.file).sort(), files);
+    for (const p of SIM_PROGRAMS) assert.ok(p.expectedStdout().length > 0, p.file);
+  });
+
+  for (const file of files) {
+    test(`${file} reads cleanly and launches kernels`, () => {
+      const result = parseFixture(path.join('sim', file));
+      assert.deepEqual(result.diagnostics.map(formatDiagnostic), []);
+      const s = summarize(result);
+      assert.ok(s.kernels.length > 0 && s.launches.length > 0, 'a kernel and a launch');
+      assert.ok(s.hostFunctions.includes('main'));
     });
   }
 });
