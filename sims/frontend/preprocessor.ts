@@ -1474,6 +1474,17 @@ class Preprocessor {
     const bad = (msg: string, at: Token): void => {
       this.sink.error('invalid-macro-definition', msg, at.range);
     };
+    /** After `...` the parameter list must close; false once that has been reported. */
+    const closeAfterEllipsis = (): boolean => {
+      variadic = true;
+      i++;
+      if (i >= e || !isPunct(toks[i], ')')) {
+        bad("missing ')' after \"...\" in macro parameter list", toks[Math.min(i, e - 1)]);
+        return false;
+      }
+      i++;
+      return true;
+    };
     if (i < e && isPunct(toks[i], '(') && !toks[i].spaceBefore) {
       params = [];
       i++;
@@ -1489,14 +1500,8 @@ class Preprocessor {
           break;
         }
         if (isPunct(t, '...')) {
-          variadic = true;
           params.push('__VA_ARGS__');
-          i++;
-          if (i >= e || !isPunct(toks[i], ')')) {
-            bad("missing ')' after \"...\" in macro parameter list", toks[Math.min(i, e - 1)]);
-            return;
-          }
-          i++;
+          if (!closeAfterEllipsis()) return;
           break;
         }
         if (t.kind !== 'ident') {
@@ -1515,13 +1520,7 @@ class Preprocessor {
         i++;
         if (i < e && isPunct(toks[i], '...')) {
           // GNU named variadic parameter: `args...`.
-          variadic = true;
-          i++;
-          if (i >= e || !isPunct(toks[i], ')')) {
-            bad("missing ')' after \"...\" in macro parameter list", toks[Math.min(i, e - 1)]);
-            return;
-          }
-          i++;
+          if (!closeAfterEllipsis()) return;
           break;
         }
         if (i < e && isPunct(toks[i], ',')) {
