@@ -98,6 +98,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, { stage: Stage; summary: 
   'return-type': { stage: 'semantics', summary: 'a return that does not match the function (value in void, none in non-void)' },
   'missing-return': { stage: 'semantics', summary: 'a non-void function that never returns a value (warning)' },
   'static-assert': { stage: 'semantics', summary: 'a static_assert whose condition is false' },
+  'format-mismatch': { stage: 'semantics', summary: 'printf arguments that do not match the format’s conversions, or too few or too many of them (warning)' },
   'division-by-zero': { stage: 'semantics', summary: 'integer division by a constant zero (warning)' },
 };
 

@@ -193,3 +193,27 @@ test('names that are also JavaScript object properties are ordinary names', () =
   const r = parseVirtual({ 'main.cu': 'int main() { toString x; constructor(1); return 0; }\n' });
   assert.deepEqual(r.diagnostics.map((d) => d.code), ['unknown-type', 'undeclared-identifier']);
 });
+
+describe('printf formats', () => {
+  test('arguments are checked against the conversions', () => {
+    assert.deepEqual(codes([
+      '#include <stdio.h>',
+      '__global__ void k(float *p, size_t n, const char *name) {',
+      '  printf("%d %f %s %lu\\n", threadIdx.x, p[0], name, n);',
+      '  printf("%d\\n", p[0]);',
+      '  printf("%f %s\\n", 1, 2);',
+      '  printf("%d %d\\n", 1);',
+      '  printf("%d\\n", 1, 2);',
+      '  printf("%d\\n", n);',
+      '  printf("%*.*f|%5s|%p|%c|%%\\n", 8, 3, 1.0, name, p, 65);',
+      '}',
+    ].join('\n')), [
+      'warning:format-mismatch@4:18',
+      'warning:format-mismatch@5:21',
+      'warning:format-mismatch@5:24',
+      'warning:format-mismatch@6:10',
+      'warning:format-mismatch@7:21',
+      'warning:format-mismatch@8:18',
+    ]);
+  });
+});

@@ -10,7 +10,8 @@ import * as T from '../types';
 import { closestName, Scope, type Storage, type Symbol } from './scope';
 import { evalConst, type ConstEnv } from './constEval';
 import { conversionRank, describeConversionError, isNullPointerConstant, NOT_VIABLE } from './conversions';
-import { BUILTIN_VARIABLES } from './prelude';
+import { BUILTIN_VARIABLES, PRELUDE_FILE } from './prelude';
+import { argumentClass, parseFormat, type ArgumentClass } from '../../printf/format';
 
 type Space = A.ExecutionSpace;
 
@@ -880,7 +881,7 @@ class Analyzer {
     }
     if (e.qualifier === 'std') {
       const sym = this.scope.lookup(e.name);
-      if (sym?.kind === 'functions' && sym.decls.every((d) => d.range.file === '<cuda builtins>')) {
+      if (sym?.kind === 'functions' && sym.decls.every((d) => d.range.file === PRELUDE_FILE)) {
         e.ref = { kind: 'function', decl: sym.decls[0] };
         return { kind: 'function', returns: T.ERROR, params: [], variadic: false };
       }
@@ -1175,7 +1176,51 @@ class Analyzer {
     id.ref = { kind: 'function', decl: chosen.decl };
     if (chosen.instantiation) e.instantiation = chosen.instantiation;
     this.checkCallSpace(chosen.decl, id, 'call');
+    const formatIndex = FORMAT_ARGUMENT.get(sym.name);
+    if (formatIndex !== undefined && chosen.decl.range.file === PRELUDE_FILE) this.checkFormat(sym.name, e, formatIndex, argTypes);
     return chosen.returns;
+  }
+
+  /** printf-style calls: the arguments must match the conversions, as GCC's -Wformat checks. */
+  private checkFormat(fn: string, e: A.CallExpr, formatIndex: number, argTypes: T.Type[]): void {
+    let f = e.args[formatIndex];
+    while (f?.kind === 'Paren') f = f.inner;
+    if (f?.kind !== 'StringLiteral') return;
+    const { specs, problems } = parseFormat(f.value);
+    for (const p of problems) this.warning('format-mismatch', `${fn}: ${p.message}`, f.range);
+    const rest = e.args.slice(formatIndex + 1);
+    const restTypes = argTypes.slice(formatIndex + 1);
+    let next = 0;
+    const check = (what: string, want: ArgumentClass, length: string): void => {
+      const i = next++;
+      if (i >= rest.length) return;
+      const t = T.decay(restTypes[i]);
+      if (T.isDependentOrError(t)) return;
+      const problem = formatProblem(want, length, t);
+      if (problem) this.warning('format-mismatch', `${fn}: '${what}' ${problem}, but argument ${formatIndex + i + 2} has type '${T.typeToString(t)}'`, rest[i].range);
+    };
+    let needed = 0;
+    for (const s of specs) {
+      const text = f.value.slice(s.start, s.end);
+      if (s.width === '*') {
+        check(text, 'int', '');
+        needed++;
+      }
+      if (s.precision === '*') {
+        check(text, 'int', '');
+        needed++;
+      }
+      const want = argumentClass(s);
+      if (want) {
+        check(text, want, s.length);
+        needed++;
+      }
+    }
+    if (rest.length < needed) {
+      this.warning('format-mismatch', `${fn}: the format has ${needed} conversion${needed === 1 ? '' : 's'} but ${rest.length} argument${rest.length === 1 ? ' follows' : 's follow'} it`, f.range);
+    } else if (rest.length > needed) {
+      this.warning('format-mismatch', `${fn}: argument ${formatIndex + needed + 2} is not used by the format (it has ${needed} conversion${needed === 1 ? '' : 's'})`, rest[needed].range);
+    }
   }
 
   private checkSymbolArgument(fn: string, arg: A.Expr | undefined): void {
@@ -1231,7 +1276,7 @@ class Analyzer {
     const caller = this.fn;
     const callerSpace: Space = caller?.space ?? 'host';
     const callerName = caller ? `function '${caller.decl.name}'` : 'code (a file-scope initializer)';
-    const related = callee.range.file === '<cuda builtins>' ? undefined : [{ message: `'${callee.name}' is declared here`, range: callee.nameRange }];
+    const related = callee.range.file === PRELUDE_FILE ? undefined : [{ message: `'${callee.name}' is declared here`, range: callee.nameRange }];
     if (how === 'call' && calleeSpace === 'global') {
       this.error('global-call-without-launch', `'${callee.name}' is a __global__ kernel; launch it with ${callee.name}<<<grid, block>>>(…) instead of calling it`, id.range, related);
       return;
@@ -1243,7 +1288,7 @@ class Analyzer {
     const deviceSide = callerSpace === 'device' || callerSpace === 'global';
     const calleeOnHost = calleeSpace === 'host' || calleeSpace === 'host device';
     const calleeOnDevice = calleeSpace === 'device' || calleeSpace === 'host device';
-    const builtin = callee.range.file === '<cuda builtins>';
+    const builtin = callee.range.file === PRELUDE_FILE;
     const what = builtin ? `${callee.name}()` : `'${callee.name}'`;
     if (callerSpace === 'host' && !calleeOnHost) {
       this.error('wrong-execution-space', `${what} is a __device__ function; it cannot be called from host ${callerName}`, id.range, related);
@@ -1322,7 +1367,7 @@ class Analyzer {
           const expected = required === params.length ? `${params.length}` : `${required} to ${params.length}`;
           const at = args.length > params.length ? args[params.length].range : { file: argsRange.file, start: argsRange.end, end: argsRange.end };
           const adjusted = args.length > params.length ? at : { ...at, start: { ...at.start, character: Math.max(0, at.start.character - 1), offset: Math.max(0, at.start.offset - 1) } };
-          const related = decl.range.file === '<cuda builtins>' ? undefined : [{ message: `'${name}' is declared here`, range: decl.nameRange }];
+          const related = decl.range.file === PRELUDE_FILE ? undefined : [{ message: `'${name}' is declared here`, range: decl.nameRange }];
           this.error('argument-count', `'${name}' takes ${expected}${decl.variadic ? ' or more' : ''} argument${params.length === 1 && required === 1 ? '' : 's'}, but ${args.length} ${args.length === 1 ? 'was' : 'were'} given`, adjusted, related);
         },
       };
@@ -1352,7 +1397,7 @@ class Analyzer {
         return {
           failure: () => {
             const msg = describeConversionError(paramType, argTypes[idx], `argument ${idx + 1} of '${name}'`);
-            const related = decl.range.file === '<cuda builtins>' ? undefined : [{ message: `parameter '${params[idx].name ?? idx + 1}' is declared here`, range: params[idx].range }];
+            const related = decl.range.file === PRELUDE_FILE ? undefined : [{ message: `parameter '${params[idx].name ?? idx + 1}' is declared here`, range: params[idx].range }];
             this.error('type-mismatch', msg, arg.range, related);
           },
         };
@@ -1485,6 +1530,35 @@ class Analyzer {
 }
 
 const constEvalGuard = new Set<A.VarDecl>();
+
+/** printf-family functions and the index of their format argument. */
+const FORMAT_ARGUMENT = new Map([
+  ['printf', 0],
+  ['fprintf', 1],
+  ['sprintf', 1],
+  ['snprintf', 2],
+]);
+
+/** Why an argument of type `t` does not suit a conversion, or undefined if it does. */
+function formatProblem(want: ArgumentClass, length: string, t: T.Type): string | undefined {
+  const wide = length === 'l' || length === 'll' || length === 'j' || length === 'z' || length === 't';
+  switch (want) {
+    case 'int':
+    case 'char':
+      if (!T.isInteger(t)) return `expects an integer`;
+      if (want === 'int' && t.kind === 'int' && t.bits === 64 && !wide) return `expects a 32-bit int (use %l${'d'}, %ll${'d'} or %z${'u'} for 64-bit values)`;
+      if (want === 'int' && wide && !(t.kind === 'int' && t.bits === 64)) return `expects a 64-bit integer`;
+      return undefined;
+    case 'float':
+      return t.kind === 'float' ? undefined : 'expects a floating-point value';
+    case 'string':
+      return t.kind === 'pointer' && t.to.kind === 'int' && t.to.bits === 8 ? undefined : 'expects a string (char *)';
+    case 'pointer':
+      return t.kind === 'pointer' || t.kind === 'nullptr' ? undefined : 'expects a pointer';
+    case 'count':
+      return t.kind === 'pointer' ? undefined : 'expects a pointer to int';
+  }
+}
 
 /** Runtime calls that take a device variable itself (its symbol), and at which argument. */
 const SYMBOL_ARGUMENT = new Map([
