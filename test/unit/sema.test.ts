@@ -217,3 +217,39 @@ describe('printf formats', () => {
     ]);
   });
 });
+
+describe('template instantiations', () => {
+  test('each instantiation is checked with its arguments, and says which one failed', () => {
+    const source = [
+      'template <typename T> __global__ void count(T *p) { atomicAdd_block(p, 1); }',
+      'template <int N> __global__ void fill(float *p) { __shared__ float s[N]; s[threadIdx.x] = p[0]; p[0] = s[0]; }',
+      'int main() {',
+      '  short *s = 0; int *i = 0;',
+      '  count<<<1, 32>>>(i);',
+      '  count<<<1, 32>>>(s);',
+      '  fill<64><<<1, 64>>>(0);',
+      '  fill<0><<<1, 64>>>(0);',
+      '  return 0;',
+      '}',
+    ].join('\n');
+    const r = parseVirtual({ 'main.cu': source });
+    assert.deepEqual(r.diagnostics.map((d) => `${d.code}@${d.range.start.line + 1}:${d.range.start.character + 1}`), ['atomic-overload@1:53', 'array-size@2:70']);
+    assert.match(r.diagnostics[0].message, /in instantiation of 'count<short>'/);
+    assert.match(r.diagnostics[1].message, /in instantiation of 'fill<0>'/);
+  });
+
+  test('instantiations reached through other templates are checked too, and the tree keeps its generic types', () => {
+    const source = [
+      'template <typename T> __device__ void bump(T *p) { atomicInc(p, 10u); }',
+      'template <typename T> __global__ void k(T *p) { bump(p); }',
+      'int main() { int *i = 0; unsigned int *u = 0; k<<<1, 1>>>(u); k<<<1, 1>>>(i); return 0; }',
+    ].join('\n');
+    const r = parseVirtual({ 'main.cu': source });
+    assert.deepEqual(r.diagnostics.map((d) => `${d.code}@${d.range.start.line + 1}:${d.range.start.character + 1}`), ['atomic-overload@1:52']);
+    assert.match(r.diagnostics[0].message, /in instantiation of 'bump<int>'/);
+    const bump = functionsOf(r.ast).find((f) => f.name === 'bump')!;
+    const call = (bump.body!.body[0] as A.ExprStmt).expr as A.CallExpr;
+    assert.equal(call.args[0].type?.kind, 'pointer');
+    assert.equal((call.args[0].type as { to: { kind: string } }).to.kind, 'typeParam', 'the generic tree is not overwritten');
+  });
+});

@@ -101,6 +101,74 @@ class Analyzer {
 
   translationUnit(unit: A.TranslationUnit): void {
     for (const d of unit.decls) this.declaration(d, true);
+    this.checkInstantiations();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Template instantiations
+  //
+  // A template body is first checked generically, where anything that depends on a parameter
+  // is given the benefit of the doubt. Like nvcc, we then check each instantiation the program
+  // uses with its arguments substituted, so `atomicAdd_block(p, 1)` with T = short is caught.
+  // Each instantiation is checked on a pristine copy of the body, so the tree keeps the
+  // generic annotations.
+
+  private readonly pristineBodies = new WeakMap<A.FunctionDecl, A.CompoundStmt>();
+  private readonly templateScopes = new WeakMap<A.FunctionDecl, Scope>();
+  private readonly pendingInstantiations = new Map<string, { inst: A.TemplateInstantiation; label: string }>();
+  private readonly checkedInstantiations = new Set<string>();
+
+  private noteInstantiation(inst: A.TemplateInstantiation): void {
+    const params = inst.template.template?.params ?? [];
+    if (this.quiet || !inst.template.body || inst.args.length !== params.length) return;
+    if (inst.args.some((a) => a.kind === 'type' && mentionsTemplateParam(a.type))) return;
+    const args = inst.args.map((a, i) => (a.kind === 'type' ? T.typeToString(a.type) : params[i].valueType?.kind === 'NamedType' && params[i].valueType.name === 'bool' ? String(a.value !== 0) : String(a.value)));
+    const label = `${inst.template.name}<${args.join(', ')}>`;
+    const key = `${inst.template.nameRange.file}:${inst.template.nameRange.start.offset}:${label}`;
+    if (!this.checkedInstantiations.has(key)) this.pendingInstantiations.set(key, { inst, label });
+  }
+
+  private checkInstantiations(): void {
+    // Instantiations found while checking others join the queue; a bound stops runaway recursion.
+    for (let n = 0; this.pendingInstantiations.size > 0 && n < 200; n++) {
+      const [key, { inst, label }] = this.pendingInstantiations.entries().next().value!;
+      this.pendingInstantiations.delete(key);
+      this.checkedInstantiations.add(key);
+      this.checkInstantiation(inst, label);
+    }
+  }
+
+  private checkInstantiation(inst: A.TemplateInstantiation, label: string): void {
+    const d = inst.template;
+    const pristine = this.pristineBodies.get(d);
+    const templateScope = this.templateScopes.get(d);
+    if (!pristine || !templateScope) return;
+    const body = structuredClone(pristine);
+    const bindings: Bindings = new Map();
+    d.template!.params.forEach((p, i) => {
+      const a = inst.args[i];
+      bindings.set(p.name, a.kind === 'type' ? a.type : a.value);
+    });
+    const saved = { scope: this.scope, fn: this.fn, bindings: this.bindings, breakables: this.breakables };
+    const before = this.sink.items.length;
+    this.bindings = bindings;
+    try {
+      const fnScope = new Scope(templateScope, 'function');
+      for (const p of d.params) {
+        if (!p.name) continue;
+        let pt = this.resolveType(p.type);
+        if (pt.kind === 'array') pt = T.pointerTo(pt.of);
+        fnScope.define({ kind: 'var', name: p.name, decl: p, type: pt, storage: 'param' });
+      }
+      this.scope = fnScope;
+      this.fn = { decl: d, space: d.space, returnType: this.resolveType(d.returnType), loops: 0, switches: [], sawReturnValue: false };
+      this.breakables = 0;
+      for (const st of body.body) this.stmt(st);
+    } finally {
+      Object.assign(this, saved);
+    }
+    // Problems that only the substituted types reveal say which instantiation they are from.
+    for (const diag of this.sink.items.slice(before)) diag.message += ` (in instantiation of '${label}')`;
   }
 
   private declaration(d: A.Decl, global: boolean): void {
@@ -383,7 +451,9 @@ class Analyzer {
   private functionDecl(d: A.FunctionDecl): void {
     const outer = this.scope;
     if (d.template) {
+      if (d.body && !this.quiet) this.pristineBodies.set(d, structuredClone(d.body));
       this.scope = new Scope(outer, 'template');
+      this.templateScopes.set(d, this.scope);
       for (const p of d.template.params) {
         if (p.paramKind === 'type') this.scope.define({ kind: 'templateType', name: p.name, param: p });
         else this.scope.define({ kind: 'templateValue', name: p.name, param: p, type: p.valueType ? this.resolveType(p.valueType) : T.INT });
@@ -1174,7 +1244,10 @@ class Analyzer {
     id.type = { kind: 'function', returns: T.ERROR, params: [], variadic: false };
     if (!chosen) return T.ERROR;
     id.ref = { kind: 'function', decl: chosen.decl };
-    if (chosen.instantiation) e.instantiation = chosen.instantiation;
+    if (chosen.instantiation) {
+      e.instantiation = chosen.instantiation;
+      this.noteInstantiation(chosen.instantiation);
+    }
     this.checkCallSpace(chosen.decl, id, 'call');
     const formatIndex = FORMAT_ARGUMENT.get(sym.name);
     if (formatIndex !== undefined && chosen.decl.range.file === PRELUDE_FILE) this.checkFormat(sym.name, e, formatIndex, argTypes);
@@ -1260,7 +1333,10 @@ class Analyzer {
     id.type = { kind: 'function', returns: T.VOID, params: [], variadic: false };
     if (!chosen) return T.VOID;
     id.ref = { kind: 'function', decl: chosen.decl };
-    if (chosen.instantiation) e.instantiation = chosen.instantiation;
+    if (chosen.instantiation) {
+      e.instantiation = chosen.instantiation;
+      this.noteInstantiation(chosen.instantiation);
+    }
     if (spaceOf(chosen.decl) !== 'global') {
       this.error('launch-non-kernel', `'${sym.name}' is a ${SPACE_NAMES[spaceOf(chosen.decl)]} function, not a __global__ kernel, so it cannot be launched with <<<…>>>`, e.kernel.range, [
         { message: `'${sym.name}' is declared here`, range: chosen.decl.nameRange },
@@ -1327,13 +1403,15 @@ class Analyzer {
     }
     if (best) return best;
     if (dependentArgs && this.fn?.decl.template) return undefined;
-    if (failures.length === 1) {
+    const isAtomic = /^atomic[A-Z]/.test(sym.name);
+    // One candidate: say exactly what is wrong with the call. Atomics always get the message
+    // that lists the types they work on, whatever their number of overloads.
+    if (failures.length === 1 && !(isAtomic && args.length === failures[0].decl.params.length)) {
       failures[0].report();
       return undefined;
     }
     const sig = (d: A.FunctionDecl): string => `${d.name}(${d.params.map((p) => (p.resolvedType ? T.typeToString(p.resolvedType) : '?')).join(', ')}${d.variadic ? ', ...' : ''})`;
     const given = `${sym.name}(${argTypes.map((t) => T.typeToString(T.decay(t))).join(', ')})`;
-    const isAtomic = /^atomic[A-Z]/.test(sym.name);
     const related = failures.slice(0, 8).map((f) => ({ message: `candidate: ${sig(f.decl)}`, range: f.decl.nameRange }));
     if (isAtomic) {
       const valueTypes = [...new Set(candidates.map((d) => (d.params[0]?.resolvedType?.kind === 'pointer' ? T.typeToString(d.params[0].resolvedType.to) : '?')))];
@@ -1518,7 +1596,9 @@ class Analyzer {
       }
       case 'PointerType': {
         const a = T.decay(arg);
-        if (a.kind === 'nullptr') return undefined;
+        // Only a parameter that involves T must have the argument's shape to deduce T; other
+        // parameters are ordinary conversions, checked afterwards (a literal 0 is a null pointer).
+        if (a.kind === 'nullptr' || !typeNodeMentions(param, params)) return undefined;
         if (a.kind !== 'pointer') return { mismatch: true };
         if (isParam(param.to)) return bind(param.to.name, T.unqualified(a.to));
         return this.deduce(param.to, a.to, b, params);
@@ -1576,6 +1656,37 @@ const UNSUPPORTED_LIBRARY = new Map<string, string>([
   ...['cudaMemcpy2D', 'cudaMemcpy3D', 'cudaMallocPitch', 'cudaMalloc3D'].map((n): [string, string] => [n, 'pitched and 3-D copies']),
   ...['scanf', 'getchar', 'gets'].map((n): [string, string] => [n, 'reading standard input']),
 ]);
+
+/** Does a written type name one of the template's type parameters? */
+function typeNodeMentions(n: A.TypeNode, params: A.TemplateParam[]): boolean {
+  switch (n.kind) {
+    case 'NamedType':
+      return params.some((p) => p.paramKind === 'type' && p.name === n.name) || (n.templateArgs ?? []).some((a) => a.kind === 'TypeArg' && typeNodeMentions(a.type, params));
+    case 'PointerType':
+    case 'ReferenceType':
+      return typeNodeMentions(n.to, params);
+    case 'ArrayType':
+      return typeNodeMentions(n.of, params);
+    default:
+      return false;
+  }
+}
+
+/** Does a type still contain a template parameter (an instantiation inside a template)? */
+function mentionsTemplateParam(t: T.Type): boolean {
+  switch (t.kind) {
+    case 'typeParam':
+    case 'error':
+      return true;
+    case 'pointer':
+    case 'reference':
+      return mentionsTemplateParam(t.to);
+    case 'array':
+      return mentionsTemplateParam(t.of);
+    default:
+      return false;
+  }
+}
 
 function A_isTypeNode(n: A.TypeNode | A.Expr): n is A.TypeNode {
   return ['NamedType', 'TagType', 'PointerType', 'ReferenceType', 'ArrayType', 'FunctionType'].includes(n.kind);
