@@ -531,3 +531,39 @@ export function isTypeNode(n: TypeNode | Expr): n is TypeNode {
     n.kind === 'FunctionType'
   );
 }
+
+/** Fields the semantic pass adds to the tree. (`type` is also the written type of a
+ *  declaration; only an expression's semantic type, whose kinds are lower-case, is dropped.) */
+const ANNOTATIONS = new Set(['ref', 'resolvedType', 'resolvedTarget', 'instantiation', 'constValue']);
+const isSemanticType = (v: unknown): boolean => {
+  const k = (v as { kind?: unknown } | undefined)?.kind;
+  return typeof k === 'string' && k[0] >= 'a' && k[0] <= 'z';
+};
+
+/**
+ * A copy of a subtree as the parser produced it: the semantic annotations are left out, ranges
+ * (immutable) are shared, and a node reached twice (a struct defined inside a declaration is
+ * both a declaration and its declarators' type) is copied once.
+ */
+export function cloneUnannotated<N>(node: N): N {
+  const copies = new Map<object, unknown>();
+  const copy = (x: unknown): unknown => {
+    if (x === null || typeof x !== 'object') return x;
+    const done = copies.get(x);
+    if (done !== undefined) return done;
+    if (Array.isArray(x)) {
+      const out: unknown[] = [];
+      copies.set(x, out);
+      for (const e of x) out.push(copy(e));
+      return out;
+    }
+    const src = x as Record<string, unknown>;
+    // Ranges and positions are plain immutable data: share them.
+    if ('start' in src && 'end' in src && 'file' in src) return x;
+    const out: Record<string, unknown> = {};
+    copies.set(x, out);
+    for (const k in src) if (!ANNOTATIONS.has(k) && !(k === 'type' && isSemanticType(src[k]))) out[k] = copy(src[k]);
+    return out;
+  };
+  return copy(node) as N;
+}

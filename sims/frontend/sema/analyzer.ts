@@ -3,6 +3,7 @@
 // about) with the exact range of the offending code. It annotates the tree in place:
 // `Identifier.ref`, `Expr.type`, `*.resolvedType`, `Call.instantiation`, enumerator values.
 import type * as A from '../ast';
+import { cloneUnannotated } from '../ast';
 import { DiagnosticSink, type Diagnostic } from '../diagnostics';
 import { builtinNamedType, vectorType } from '../builtinTypes';
 import type { Range } from '../source';
@@ -110,10 +111,9 @@ class Analyzer {
   // A template body is first checked generically, where anything that depends on a parameter
   // is given the benefit of the doubt. Like nvcc, we then check each instantiation the program
   // uses with its arguments substituted, so `atomicAdd_block(p, 1)` with T = short is caught.
-  // Each instantiation is checked on a pristine copy of the body, so the tree keeps the
+  // Each instantiation is checked on an unannotated copy of the body, so the tree keeps the
   // generic annotations.
 
-  private readonly pristineBodies = new WeakMap<A.FunctionDecl, A.CompoundStmt>();
   private readonly templateScopes = new WeakMap<A.FunctionDecl, Scope>();
   private readonly pendingInstantiations = new Map<string, { inst: A.TemplateInstantiation; label: string }>();
   private readonly checkedInstantiations = new Set<string>();
@@ -140,10 +140,9 @@ class Analyzer {
 
   private checkInstantiation(inst: A.TemplateInstantiation, label: string): void {
     const d = inst.template;
-    const pristine = this.pristineBodies.get(d);
     const templateScope = this.templateScopes.get(d);
-    if (!pristine || !templateScope) return;
-    const body = structuredClone(pristine);
+    if (!d.body || !templateScope) return;
+    const body = cloneUnannotated(d.body);
     const bindings: Bindings = new Map();
     d.template!.params.forEach((p, i) => {
       const a = inst.args[i];
@@ -451,7 +450,6 @@ class Analyzer {
   private functionDecl(d: A.FunctionDecl): void {
     const outer = this.scope;
     if (d.template) {
-      if (d.body && !this.quiet) this.pristineBodies.set(d, structuredClone(d.body));
       this.scope = new Scope(outer, 'template');
       this.templateScopes.set(d, this.scope);
       for (const p of d.template.params) {
