@@ -1,0 +1,29 @@
+// The CUDA runtime's error codes the simulator returns, with the strings cudaGetErrorString
+// gives for them (CUDA 12), and which of them are sticky: after a device fault the context
+// is unusable and every later call reports the fault.
+
+export const CUDA_ERRORS = {
+  cudaSuccess: { code: 0, text: 'no error', sticky: false },
+  cudaErrorInvalidValue: { code: 1, text: 'invalid argument', sticky: false },
+  cudaErrorMemoryAllocation: { code: 2, text: 'out of memory', sticky: false },
+  cudaErrorInvalidConfiguration: { code: 9, text: 'invalid configuration argument', sticky: false },
+  cudaErrorInvalidSymbol: { code: 13, text: 'invalid device symbol', sticky: false },
+  cudaErrorInvalidDevicePointer: { code: 17, text: 'invalid device pointer', sticky: false },
+  cudaErrorInvalidMemcpyDirection: { code: 21, text: 'invalid copy direction for memcpy', sticky: false },
+  cudaErrorIllegalAddress: { code: 700, text: 'an illegal memory access was encountered', sticky: true },
+  cudaErrorAssert: { code: 710, text: 'device-side assert triggered', sticky: true },
+  cudaErrorMisalignedAddress: { code: 716, text: 'misaligned address', sticky: true },
+  cudaErrorLaunchFailure: { code: 719, text: 'unspecified launch failure', sticky: true },
+} as const;
+
+export type CudaErrorName = keyof typeof CUDA_ERRORS;
+
+export function cudaErrorString(code: number): string {
+  for (const e of Object.values(CUDA_ERRORS)) if (e.code === code) return e.text;
+  return 'unrecognized error code';
+}
+
+export function cudaErrorName(code: number): string {
+  for (const [name, e] of Object.entries(CUDA_ERRORS)) if (e.code === code) return name;
+  return 'cudaErrorUnknown';
+}

@@ -1,0 +1,147 @@
+// The host side of the CUDA runtime: allocation, copies and memsets checked against the
+// allocations they touch, and CUDA's error model — a call returns its error and records it
+// for cudaGetLastError; after a device fault the error is sticky and every later call
+// returns it, as on a real GPU.
+import type { Range } from '../frontend/source';
+import { describe, Memory, pointerAllocation, pointerOffset, type Allocation, type MemorySpace } from '../gpu/memory';
+import { CUDA_ERRORS, type CudaErrorName } from './cudaErrors';
+
+/** cudaMemcpyKind values as the program passes them. */
+export const MEMCPY_KIND = { HostToHost: 0, HostToDevice: 1, DeviceToHost: 2, DeviceToDevice: 3, Default: 4 } as const;
+
+export type RuntimeFindingKind = 'memcpy-out-of-bounds' | 'memcpy-direction' | 'invalid-free' | 'use-after-free';
+
+/** Something the runtime noticed that the programmer should hear about, at a call site. */
+export interface RuntimeFinding {
+  kind: RuntimeFindingKind;
+  message: string;
+  at?: Range;
+}
+
+export interface OutputChunk {
+  stream: 'stdout' | 'stderr';
+  text: string;
+  /** Host output, or the device thread that printed (block and thread indices, x/y/z). */
+  from: 'host' | { block: [number, number, number]; thread: [number, number, number] };
+}
+
+const deviceSpaces: ReadonlySet<MemorySpace> = new Set(['global', 'managed', 'constant']);
+
+export class CudaRuntime {
+  readonly findings: RuntimeFinding[] = [];
+  readonly output: OutputChunk[] = [];
+  private lastError = 0;
+  private stickyError = 0;
+
+  constructor(readonly memory: Memory) {}
+
+  /** The code a call returns: its own error, or the sticky one once the context is broken. */
+  private result(name: CudaErrorName): number {
+    if (this.stickyError) return this.stickyError;
+    const code = CUDA_ERRORS[name].code;
+    if (code !== 0) this.lastError = code;
+    return code;
+  }
+
+  /** A kernel faulted (illegal address, assert, …): the context is now broken. */
+  deviceFault(name: CudaErrorName): void {
+    if (!CUDA_ERRORS[name].sticky) throw new Error(`${name} is not a sticky error`);
+    if (!this.stickyError) this.stickyError = CUDA_ERRORS[name].code;
+    this.lastError = this.stickyError;
+  }
+
+  /** cudaGetLastError: returns the last error and clears it, unless it is sticky. */
+  getLastError(): number {
+    const e = this.lastError;
+    if (!this.stickyError) this.lastError = 0;
+    return e;
+  }
+
+  peekAtLastError(): number {
+    return this.lastError;
+  }
+
+  malloc(size: number, label: string, at?: Range, space: 'global' | 'managed' = 'global'): { error: number; pointer: number } {
+    if (this.stickyError) return { error: this.stickyError, pointer: 0 };
+    if (!Number.isFinite(size) || size < 0) return { error: this.result('cudaErrorInvalidValue'), pointer: 0 };
+    if (size > 1 << 30) return { error: this.result('cudaErrorMemoryAllocation'), pointer: 0 };
+    // cudaMalloc(&p, 0) succeeds; give it a distinct, empty allocation.
+    const pointer = this.memory.allocate(space, size, { label, ...(at ? { origin: at } : {}) });
+    return { error: 0, pointer };
+  }
+
+  free(pointer: number, at?: Range): number {
+    if (this.stickyError) return this.stickyError;
+    const fault = this.memory.free(pointer, 'device');
+    if (!fault) return 0;
+    this.finding(fault.kind === 'double-free' ? 'use-after-free' : 'invalid-free', `cudaFree: ${fault.message}`, at);
+    return this.result(fault.kind === 'invalid-free' && !fault.allocation ? 'cudaErrorInvalidDevicePointer' : 'cudaErrorInvalidValue');
+  }
+
+  memcpy(dst: number, src: number, count: number, kind: number, at?: Range): number {
+    if (this.stickyError) return this.stickyError;
+    if (kind < 0 || kind > 4) return this.result('cudaErrorInvalidMemcpyDirection');
+    const d = this.range('destination', dst, count, at);
+    const s = this.range('source', src, count, at);
+    if (!d || !s) return this.result('cudaErrorInvalidValue');
+    if (kind !== MEMCPY_KIND.Default) {
+      const wantDst = kind === MEMCPY_KIND.HostToDevice || kind === MEMCPY_KIND.DeviceToDevice ? 'device' : 'host';
+      const wantSrc = kind === MEMCPY_KIND.DeviceToHost || kind === MEMCPY_KIND.DeviceToDevice ? 'device' : 'host';
+      const side = (a: Allocation) => (a.space === 'managed' ? 'either' : deviceSpaces.has(a.space) ? 'device' : 'host');
+      for (const [which, a, want] of [['destination', d, wantDst], ['source', s, wantSrc]] as const) {
+        const actual = side(a);
+        if (actual !== 'either' && actual !== want) {
+          this.finding('memcpy-direction', `cudaMemcpy: the ${which} ${describe(a)} is ${actual} memory, but the copy kind says ${want} memory`, at);
+          return this.result('cudaErrorInvalidValue');
+        }
+      }
+    }
+    d.bytes.set(s.bytes.subarray(pointerOffset(src), pointerOffset(src) + count), pointerOffset(dst));
+    return 0;
+  }
+
+  memset(dst: number, value: number, count: number, at?: Range): number {
+    if (this.stickyError) return this.stickyError;
+    const d = this.range('destination', dst, count, at);
+    if (!d) return this.result('cudaErrorInvalidValue');
+    if (!deviceSpaces.has(d.space)) {
+      this.finding('memcpy-direction', `cudaMemset: ${describe(d)} is host memory; use memset`, at);
+      return this.result('cudaErrorInvalidValue');
+    }
+    d.bytes.fill(value & 0xff, pointerOffset(dst), pointerOffset(dst) + count);
+    return 0;
+  }
+
+  print(stream: OutputChunk['stream'], text: string, from: OutputChunk['from'] = 'host'): void {
+    this.output.push({ stream, text, from });
+  }
+
+  stdout(): string {
+    return this.output.filter((o) => o.stream === 'stdout').map((o) => o.text).join('');
+  }
+
+  /** The allocation a copy of `count` bytes at `p` touches, or undefined after a finding. */
+  private range(which: string, p: number, count: number, at?: Range): Allocation | undefined {
+    if (count === 0 && p === 0) return undefined;
+    const a = this.memory.allocation(pointerAllocation(p));
+    if (!a) {
+      this.finding('memcpy-out-of-bounds', `cudaMemcpy: the ${which} pointer does not point into any allocation${p === 0 ? ' (it is null)' : ''}`, at);
+      return undefined;
+    }
+    if (a.freed) {
+      this.finding('use-after-free', `cudaMemcpy: the ${which} ${describe(a)} was already freed`, at);
+      return undefined;
+    }
+    const off = pointerOffset(p);
+    if (off < 0 || off + count > a.size) {
+      this.finding('memcpy-out-of-bounds', `cudaMemcpy: copying ${count} bytes at offset ${off} overruns the ${which} ${describe(a)} by ${off + count - a.size} bytes`, at);
+      return undefined;
+    }
+    return a;
+  }
+
+  private finding(kind: RuntimeFindingKind, message: string, at?: Range): void {
+    this.findings.push({ kind, message, ...(at ? { at } : {}) });
+  }
+}
+
