@@ -460,6 +460,9 @@ export interface LaunchExpr extends ExprBase {
 }
 export interface TemplateInstantiation {
   template: FunctionDecl;
+  /** Identifies the instantiation (template and arguments) once the semantic pass checked it;
+   *  its concretely typed body is in the parse result's `instantiations` under this key. */
+  key?: string;
   /** One entry per template parameter: a type, or a constant value. */
   args: ({ kind: 'type'; type: Type } | { kind: 'value'; value: number })[];
   deduced: boolean;

@@ -8,7 +8,7 @@ import type * as A from './ast';
 import { compareDiagnostics, type Diagnostic } from './diagnostics';
 import { parseTokens } from './parser';
 import { preprocess, type IncludeEdge, type PreprocessResult } from './preprocessor';
-import { analyze } from './sema/analyzer';
+import { analyze, type InstantiatedFunction } from './sema/analyzer';
 import { preludeScope } from './sema/preludeScope';
 import type { Range } from './source';
 import { outermostMacro, type Token } from './token';
@@ -38,6 +38,9 @@ export interface ParseResult {
   inactiveRanges: Range[];
   /** True when the file tests `__CUDA_ARCH__`, so host and device views differ. */
   splitByArch: boolean;
+  /** Template instantiations the program uses, checked and typed with their arguments
+   *  (device view first, so device code finds its instances). */
+  instantiations: Map<string, InstantiatedFunction>;
 }
 
 export function parse(text: string, options: ParseOptions): ParseResult {
@@ -69,13 +72,18 @@ export function parse(text: string, options: ParseOptions): ParseResult {
     files: host.files,
     inactiveRanges: host.inactiveRanges,
     splitByArch: host.usedCudaArch,
+    instantiations: new Map([...hostTree.instantiations, ...deviceTree.instantiations]),
   };
 }
 
-function analyseTokens(pp: PreprocessResult, fileName: string, side: 'host' | 'device' | 'both'): { ast: A.TranslationUnit; diagnostics: Diagnostic[] } {
+function analyseTokens(
+  pp: PreprocessResult,
+  fileName: string,
+  side: 'host' | 'device' | 'both',
+): { ast: A.TranslationUnit; diagnostics: Diagnostic[]; instantiations: Map<string, InstantiatedFunction> } {
   const parsed = parseTokens(pp.tokens, fileName);
   const sema = analyze(parsed.ast, { preludeScope: preludeScope(), side });
-  return { ast: parsed.ast, diagnostics: [...parsed.diagnostics, ...nameMacros(sema.diagnostics, pp.tokens)] };
+  return { ast: parsed.ast, diagnostics: [...parsed.diagnostics, ...nameMacros(sema.diagnostics, pp.tokens)], instantiations: sema.instantiations };
 }
 
 /**

@@ -57,7 +57,8 @@ export type FaultKind =
   | 'write-to-constant'
   | 'invalid-pointer'
   | 'double-free'
-  | 'invalid-free';
+  | 'invalid-free'
+  | 'assertion-failed';
 
 export interface Fault {
   kind: FaultKind;

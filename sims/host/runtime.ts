@@ -9,7 +9,7 @@ import { CUDA_ERRORS, type CudaErrorName } from './cudaErrors';
 /** cudaMemcpyKind values as the program passes them. */
 export const MEMCPY_KIND = { HostToHost: 0, HostToDevice: 1, DeviceToHost: 2, DeviceToDevice: 3, Default: 4 } as const;
 
-export type RuntimeFindingKind = 'memcpy-out-of-bounds' | 'memcpy-direction' | 'invalid-free' | 'use-after-free';
+export type RuntimeFindingKind = 'memcpy-out-of-bounds' | 'memcpy-direction' | 'invalid-free' | 'use-after-free' | 'division-by-zero';
 
 /** Something the runtime noticed that the programmer should hear about, at a call site. */
 export interface RuntimeFinding {
@@ -48,6 +48,11 @@ export class CudaRuntime {
     if (!CUDA_ERRORS[name].sticky) throw new Error(`${name} is not a sticky error`);
     if (!this.stickyError) this.stickyError = CUDA_ERRORS[name].code;
     this.lastError = this.stickyError;
+  }
+
+  /** A launch that could not start (bad configuration): a non-sticky error. */
+  launchFailed(name: CudaErrorName): number {
+    return this.result(name);
   }
 
   /** cudaGetLastError: returns the last error and clears it, unless it is sticky. */

@@ -41,15 +41,28 @@ export interface AnalyzeOptions {
   side?: 'host' | 'device' | 'both';
 }
 
+/** A template instantiation checked with its arguments: a concretely typed copy of the body. */
+export interface InstantiatedFunction {
+  key: string;
+  label: string;
+  decl: A.FunctionDecl;
+  body: A.CompoundStmt;
+  paramTypes: T.Type[];
+  returnType: T.Type;
+  /** Template parameter → bound type or value. */
+  bindings: Map<string, T.Type | number>;
+}
+
 export interface AnalyzeResult {
   diagnostics: Diagnostic[];
   fileScope: Scope;
+  instantiations: Map<string, InstantiatedFunction>;
 }
 
 export function analyze(unit: A.TranslationUnit, options: AnalyzeOptions): AnalyzeResult {
   const a = new Analyzer(options.preludeScope, options.quiet ?? false, options.side ?? 'both');
   a.translationUnit(unit);
-  return { diagnostics: a.sink.items, fileScope: a.fileScope };
+  return { diagnostics: a.sink.items, fileScope: a.fileScope, instantiations: a.instantiated };
 }
 
 /** Defines the built-in variables (threadIdx, …) in the prelude scope. */
@@ -125,6 +138,7 @@ class Analyzer {
     const args = inst.args.map((a, i) => (a.kind === 'type' ? T.typeToString(a.type) : params[i].valueType?.kind === 'NamedType' && params[i].valueType.name === 'bool' ? String(a.value !== 0) : String(a.value)));
     const label = `${inst.template.name}<${args.join(', ')}>`;
     const key = `${inst.template.nameRange.file}:${inst.template.nameRange.start.offset}:${label}`;
+    inst.key = key;
     if (!this.checkedInstantiations.has(key)) this.pendingInstantiations.set(key, { inst, label });
   }
 
@@ -134,11 +148,13 @@ class Analyzer {
       const [key, { inst, label }] = this.pendingInstantiations.entries().next().value!;
       this.pendingInstantiations.delete(key);
       this.checkedInstantiations.add(key);
-      this.checkInstantiation(inst, label);
+      this.checkInstantiation(inst, label, key);
     }
   }
 
-  private checkInstantiation(inst: A.TemplateInstantiation, label: string): void {
+  readonly instantiated = new Map<string, InstantiatedFunction>();
+
+  private checkInstantiation(inst: A.TemplateInstantiation, label: string, key: string): void {
     const d = inst.template;
     const templateScope = this.templateScopes.get(d);
     if (!d.body || !templateScope) return;
@@ -153,16 +169,19 @@ class Analyzer {
     this.bindings = bindings;
     try {
       const fnScope = new Scope(templateScope, 'function');
+      const paramTypes: T.Type[] = [];
       for (const p of d.params) {
-        if (!p.name) continue;
         let pt = this.resolveType(p.type);
         if (pt.kind === 'array') pt = T.pointerTo(pt.of);
-        fnScope.define({ kind: 'var', name: p.name, decl: p, type: pt, storage: 'param' });
+        paramTypes.push(pt);
+        if (p.name) fnScope.define({ kind: 'var', name: p.name, decl: p, type: pt, storage: 'param' });
       }
       this.scope = fnScope;
-      this.fn = { decl: d, space: d.space, returnType: this.resolveType(d.returnType), loops: 0, switches: [], sawReturnValue: false };
+      const returnType = this.resolveType(d.returnType);
+      this.fn = { decl: d, space: d.space, returnType, loops: 0, switches: [], sawReturnValue: false };
       this.breakables = 0;
       for (const st of body.body) this.stmt(st);
+      this.instantiated.set(key, { key, label, decl: d, body, paramTypes, returnType, bindings });
     } finally {
       Object.assign(this, saved);
     }

@@ -1,0 +1,260 @@
+// Runs a whole CUDA program: globals are laid out, `main` runs as one host thread on the same
+// machinery as device code, and each launch runs its grid to completion (kernels are
+// effectively synchronous). The result is the program's output, its exit status and the
+// findings: faults, deadlocks, runaway loops, misuse of the runtime API.
+import type * as A from '../frontend/ast';
+import { functionsOf, type ParseResult } from '../frontend/index';
+import type { Range } from '../frontend/source';
+import * as T from '../frontend/types';
+import { DeviceFault } from '../gpu/access';
+import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../gpu/devices';
+import { runGrid, type GridFinding } from '../gpu/executor';
+import { Memory, pointerAllocation, pointerOffset, type MemorySpace } from '../gpu/memory';
+import { WARP, LowerError, type CompiledFunction, type Lanes, type RunContext } from '../ir/ir';
+import { FunctionLowerer, isAggregate, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
+import { CudaRuntime } from './runtime';
+
+export interface RunOptions {
+  device?: string;
+  /** Thread-steps the whole run may take (host and device together). */
+  stepBudget?: number;
+}
+
+export interface RunFinding {
+  kind: string;
+  message: string;
+  range?: Range;
+  block?: [number, number, number];
+  thread?: [number, number, number];
+}
+
+export interface RunResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  findings: RunFinding[];
+  steps: number;
+  launches: number;
+}
+
+const DEFAULT_STEP_BUDGET = 200_000_000;
+
+export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunResult {
+  const device: DeviceConfig = devicePreset(options.device ?? DEFAULT_DEVICE) ?? devicePreset(DEFAULT_DEVICE)!;
+  const budget = options.stepBudget ?? DEFAULT_STEP_BUDGET;
+  const memory = new Memory();
+  const runtime = new CudaRuntime(memory);
+  const findings: RunFinding[] = [];
+  const globals = new Map<A.VarDecl, number>();
+  const strings = new Map<string, number>();
+  const kernels = new Map<string, CompiledFunction>();
+  let steps = 0;
+  let launches = 0;
+
+  const program: ProgramInfo = {
+    memory,
+    instantiations: parsed.instantiations,
+    stringLiteral: (value, space) => {
+      const key = `${space}:${value}`;
+      let p = strings.get(key);
+      if (p === undefined) {
+        p = memory.allocate(space, value.length + 1, { label: JSON.stringify(value) });
+        const a = memory.allocation(pointerAllocation(p))!;
+        for (let i = 0; i < value.length; i++) a.bytes[i] = value.charCodeAt(i) & 0xff;
+        strings.set(key, p);
+      }
+      return p;
+    },
+    kernel: (decl, inst, range) => {
+      // With separate host and device views, the kernel's device version is the one to run.
+      const dev = functionsOf(parsed.deviceAst).find((f) => f.name === decl.name && f.nameRange.start.offset === decl.nameRange.start.offset && f.body) ?? decl;
+      const key = `${dev.nameRange.start.offset}|${inst?.key ?? ''}`;
+      let k = kernels.get(key);
+      if (k) return k;
+      const found = inst?.key ? parsed.instantiations.get(inst.key) : undefined;
+      if (dev.template && !found) throw new LowerError(`the simulator cannot tell which instance of '${dev.name}' this launch runs`, range);
+      const body = found?.body ?? dev.body;
+      if (!body) throw new LowerError(`kernel '${dev.name}' is declared but never defined`, range);
+      k = new FunctionLowerer(program, dev, 'device', found?.label).compile(body, found?.paramTypes ?? dev.params.map((p) => p.resolvedType ?? T.ERROR), found?.bindings, T.VOID);
+      kernels.set(key, k);
+      return k;
+    },
+  };
+
+  const result = (exitCode: number): RunResult => ({
+    stdout: runtime.output.filter((o) => o.stream === 'stdout').map((o) => o.text).join(''),
+    stderr: runtime.output.filter((o) => o.stream === 'stderr').map((o) => o.text).join(''),
+    exitCode,
+    findings: [...findings, ...runtime.findings.map((f) => ({ kind: f.kind, message: f.message, ...(f.at ? { range: f.at } : {}) }))],
+    steps,
+    launches,
+  });
+
+  try {
+    layOutGlobals(parsed, memory, globals);
+    const main = functionsOf(parsed.ast).find((f) => f.name === 'main' && f.body);
+    if (!main) {
+      findings.push({ kind: 'no-main', message: 'the program has no main function to run' });
+      return result(2);
+    }
+    const compiled = new FunctionLowerer(program, main, 'host').compile(main.body!, main.params.map((p) => p.resolvedType ?? T.ERROR), undefined, T.INT);
+    const frame = compiled.frameSize > 0 ? memory.allocate('host', compiled.frameSize, { label: 'the stack of main' }) : 0;
+    const ctx: RunContext = {
+      memory,
+      runtime,
+      accessor: 'host',
+      blockIdx: [0, 0, 0],
+      blockDim: [1, 1, 1],
+      gridDim: [1, 1, 1],
+      shared: 0,
+      dynamicSharedOffset: 0,
+      globals,
+      launch: (req) => {
+        launches++;
+        const outcome = runGrid(req, { memory, runtime, globals }, { device, stepBudget: Math.max(0, budget - steps) });
+        steps += outcome.steps;
+        findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
+      },
+    };
+    const lanes: Lanes = { regs: new Float64Array(compiled.numRegs * WARP), frame: new Float64Array(WARP), tid: [new Int32Array(WARP), new Int32Array(WARP), new Int32Array(WARP)], ctx };
+    lanes.frame[0] = frame;
+    let pc = 0;
+    for (;;) {
+      const block = compiled.blocks[pc];
+      for (const step of block.steps) step(lanes, 0);
+      steps += block.steps.length + 1;
+      if (steps > budget) {
+        // A launch that ran out of steps has said so already.
+        if (!findings.some((f) => f.kind === 'step-budget')) findings.push({ kind: 'step-budget', message: `the program did not finish within ${budget} steps` });
+        return result(124);
+      }
+      const t = block.term;
+      if (t.kind === 'jump') pc = t.to;
+      else if (t.kind === 'branch') pc = lanes.regs[t.cond * WARP] ? t.then : t.else;
+      else if (t.kind === 'exit') break;
+      else throw new LowerError('host code cannot use barriers or warp operations', t.range);
+    }
+    return result(compiled.returnReg !== undefined ? lanes.regs[compiled.returnReg * WARP] | 0 : 0);
+  } catch (e) {
+    if (e instanceof ProgramExit) return result(e.status | 0);
+    if (e instanceof LowerError) {
+      findings.push({ kind: 'not-supported', message: e.message, range: e.range });
+      return result(2);
+    }
+    if (e instanceof DeviceFault) {
+      findings.push({ kind: e.fault.kind, message: `host code: ${e.fault.message}`, range: e.range });
+      return result(139);
+    }
+    throw e;
+  }
+}
+
+/** Allocates every file-scope variable in its memory space and writes its initializer. */
+function layOutGlobals(parsed: ParseResult, memory: Memory, globals: Map<A.VarDecl, number>): void {
+  const byName = new Map<string, number>();
+  const views = parsed.deviceAst === parsed.ast ? [parsed.ast] : [parsed.ast, parsed.deviceAst];
+  for (const unit of views) {
+    for (const d of globalVars(unit)) {
+      const existing = byName.get(d.name);
+      if (existing !== undefined) {
+        globals.set(d, existing);
+        continue;
+      }
+      const t = d.resolvedType ?? T.ERROR;
+      const words = new Set(d.specifiers.map((s) => s.text));
+      if (words.has('extern') && !d.init) continue;
+      const space: MemorySpace = words.has('__constant__') ? 'constant' : words.has('__managed__') ? 'managed' : words.has('__device__') ? 'global' : words.has('__shared__') ? 'shared' : 'host';
+      const size = T.sizeOf(t) ?? 8;
+      const p = memory.allocate(space, size, { label: d.name, origin: d.nameRange });
+      globals.set(d, p);
+      byName.set(d.name, p);
+      if (d.init) writeConstant(memory, p, t, d.init);
+    }
+  }
+}
+
+function globalVars(unit: A.TranslationUnit): A.VarDecl[] {
+  const out: A.VarDecl[] = [];
+  const walk = (decls: A.Decl[]): void => {
+    for (const d of decls) {
+      if (d.kind === 'VarDecl') out.push(d);
+      else if (d.kind === 'LinkageDecl') walk(d.decls);
+    }
+  };
+  walk(unit.decls);
+  return out;
+}
+
+/** Writes a constant initializer (numbers, enumerators, brace lists) at `p`. */
+function writeConstant(memory: Memory, p: number, t: T.Type, init: A.Expr): void {
+  // Initial values are written before the program runs, so the space rules do not apply.
+  const host = (addr: number, kind: ReturnType<typeof scalarKind>, v: number): void => {
+    Memory.write(memory.allocation(pointerAllocation(addr))!, pointerOffset(addr), kind, v);
+  };
+  const write = (addr: number, type: T.Type, e: A.Expr): void => {
+    if (e.kind === 'InitList') {
+      if (type.kind === 'array') {
+        const es = T.sizeOf(type.of) ?? 0;
+        e.elements.forEach((el, i) => write(addr + i * es, type.of, el.value));
+      } else if (type.kind === 'struct') {
+        const layout = T.structLayout(type.decl);
+        e.elements.forEach((el, i) => {
+          const f = layout?.fields[i];
+          if (f) write(addr + f.offset, f.type, el.value);
+        });
+      } else if (type.kind === 'vector') {
+        const es = T.sizeOf(type.elem) ?? 4;
+        e.elements.forEach((el, i) => write(addr + i * es, type.elem, el.value));
+      } else if (e.elements[0]) write(addr, type, e.elements[0].value);
+      return;
+    }
+    if (isAggregate(type)) return;
+    const v = constantValue(e);
+    if (v !== undefined) host(addr, scalarKind(type), type.kind === 'float' && type.bits === 32 ? Math.fround(v) : v);
+  };
+  write(p, t, init);
+}
+
+function constantValue(e: A.Expr): number | undefined {
+  switch (e.kind) {
+    case 'IntLiteral':
+    case 'CharLiteral':
+    case 'FloatLiteral':
+      return e.value;
+    case 'BoolLiteral':
+      return e.value ? 1 : 0;
+    case 'Paren':
+      return constantValue(e.inner);
+    case 'Cast':
+      return constantValue(e.operand);
+    case 'Unary': {
+      const v = constantValue(e.operand);
+      return v === undefined ? undefined : e.op === '-' ? -v : e.op === '+' ? v : e.op === '~' ? ~v : e.op === '!' ? +!v : undefined;
+    }
+    case 'Identifier':
+      return e.ref?.kind === 'enumerator' ? e.ref.decl.constValue : undefined;
+    case 'Binary': {
+      const a = constantValue(e.left);
+      const b = constantValue(e.right);
+      if (a === undefined || b === undefined) return undefined;
+      switch (e.op) {
+        case '+':
+          return a + b;
+        case '-':
+          return a - b;
+        case '*':
+          return a * b;
+        case '/':
+          return b === 0 ? undefined : Number.isInteger(a) && Number.isInteger(b) ? Math.trunc(a / b) : a / b;
+        case '<<':
+          return a * 2 ** b;
+        case '|':
+          return a | b;
+        default:
+          return undefined;
+      }
+    }
+    default:
+      return undefined;
+  }
+}

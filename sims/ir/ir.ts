@@ -1,0 +1,101 @@
+// The executable form of a function: a control-flow graph of basic blocks whose steps are JS
+// closures over a warp's register file. A step runs for one lane; the executor runs each step
+// for every active lane of a group before the next step (SIMT), so a block is one instruction
+// stream shared by the lanes that reached it together. Registers live in one Float64Array per
+// warp (register r of lane l at r * 32 + l): no per-lane objects, no per-thread coroutines.
+//
+// Every step and terminator keeps the source range of the code it came from, which is what a
+// finding (race, fault, deadlock) points at.
+import type * as A from '../frontend/ast';
+import type { Range } from '../frontend/source';
+import type { Type } from '../frontend/types';
+import type { Memory } from '../gpu/memory';
+import type { CudaRuntime } from '../host/runtime';
+
+export const WARP = 32;
+
+/** What all threads of one block (or the host thread) share while they run. */
+export interface RunContext {
+  memory: Memory;
+  runtime: CudaRuntime;
+  accessor: 'host' | 'device';
+  blockIdx: [number, number, number];
+  blockDim: [number, number, number];
+  gridDim: [number, number, number];
+  /** Pointer to this block's shared memory (static variables first, then the dynamic part). */
+  shared: number;
+  /** Byte offset of the dynamic (extern __shared__) part within `shared`. */
+  dynamicSharedOffset: number;
+  /** Addresses of __device__/__constant__/__managed__ globals and host globals. */
+  globals: Map<A.VarDecl, number>;
+  /** Host only: runs a kernel launch to completion. */
+  launch?: (launch: LaunchRequest) => void;
+}
+
+export interface LaunchRequest {
+  kernel: CompiledFunction;
+  grid: [number, number, number];
+  block: [number, number, number];
+  dynamicShared: number;
+  args: number[];
+  range: Range;
+}
+
+/** The state of up to 32 threads that a warp (or the host thread, one lane) runs. */
+export interface Lanes {
+  regs: Float64Array;
+  /** Pointer to each lane's local memory (its stack frame). */
+  frame: Float64Array;
+  /** threadIdx of each lane. */
+  tid: [Int32Array, Int32Array, Int32Array];
+  ctx: RunContext;
+}
+
+export type Step = (w: Lanes, lane: number) => void;
+
+export type Terminator =
+  | { kind: 'jump'; to: number }
+  | { kind: 'branch'; cond: number; then: number; else: number }
+  | { kind: 'exit' }
+  /** __syncthreads and its _count/_and/_or forms: wait for the whole block, then go on. */
+  | { kind: 'barrier'; to: number; range: Range; reduce?: 'count' | 'and' | 'or'; pred?: number; dst?: number }
+  /**
+   * A warp-wide operation (shuffle, vote, __syncwarp). With a mask register, the lanes wait
+   * until every live lane of the mask has arrived, as the *_sync intrinsics require; without
+   * one (__activemask) it runs for the lanes that arrive together.
+   */
+  | { kind: 'collective'; to: number; range: Range; mask?: number; run: (w: Lanes, lanes: number[]) => void };
+
+export interface Block {
+  id: number;
+  steps: Step[];
+  term: Terminator;
+  /** Source range of each step, for reports and the hottest-loop explanation. */
+  ranges: Range[];
+}
+
+export interface CompiledFunction {
+  name: string;
+  decl: A.FunctionDecl;
+  blocks: Block[];
+  numRegs: number;
+  /** Registers that receive the arguments (host-side values, one per parameter). */
+  paramRegs: number[];
+  paramTypes: Type[];
+  /** Local memory each thread needs, in bytes. */
+  frameSize: number;
+  /** Static shared memory of the kernel, in bytes. */
+  sharedSize: number;
+  /** Where the function's return value is left (main's exit status). */
+  returnReg?: number;
+}
+
+/** A construct the simulator cannot run yet; reported at its range. */
+export class LowerError extends Error {
+  constructor(
+    message: string,
+    readonly range: Range,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,1667 @@
+// Lowering: the typed syntax tree of one function (with every call it makes inlined) becomes a
+// CompiledFunction — basic blocks of steps over registers, with memory for what needs an
+// address (arrays, structs, vectors, variables whose address is taken). Template functions
+// are lowered from the concretely typed copy the semantic pass made for each instantiation.
+//
+// Values in registers are JS numbers kept in their C type's range: int wraps to 32 bits,
+// unsigned to [0, 2^32), float is rounded with Math.fround, a pointer is a provenance-carrying
+// number (sims/gpu/memory). 64-bit integers are exact up to 2^53.
+import type * as A from '../frontend/ast';
+import type { InstantiatedFunction } from '../frontend/sema/analyzer';
+import { PRELUDE_FILE } from '../frontend/sema/prelude';
+import type { Range } from '../frontend/source';
+import * as T from '../frontend/types';
+import { copyBytes, DeviceFault, load, readCString, store } from '../gpu/access';
+import type { Memory, ScalarKind } from '../gpu/memory';
+import { cudaErrorString } from '../host/cudaErrors';
+import { formatPrintf, parseFormat, type PrintfArg } from '../printf/format';
+import { WARP, LowerError, type Block, type CompiledFunction, type Lanes, type Step, type Terminator } from './ir';
+
+/** What lowering needs from the whole program. */
+export interface ProgramInfo {
+  memory: Memory;
+  instantiations: Map<string, InstantiatedFunction>;
+  /** Compiles (once) the kernel a launch names. */
+  kernel: (decl: A.FunctionDecl, inst: A.TemplateInstantiation | undefined, range: Range) => CompiledFunction;
+  /** String literals used as data get one allocation each. */
+  stringLiteral: (value: string, space: 'host' | 'constant') => number;
+}
+
+type Slot =
+  | { kind: 'reg'; reg: number; type: T.Type }
+  | { kind: 'frame'; offset: number; type: T.Type }
+  | { kind: 'shared'; offset: number; type: T.Type }
+  | { kind: 'dynamic-shared'; type: T.Type }
+  | { kind: 'global'; decl: A.VarDecl; type: T.Type }
+  /** A reference parameter: the register holds the address of the variable it names. */
+  | { kind: 'ref'; reg: number; type: T.Type };
+
+type LValue = { kind: 'reg'; reg: number; type: T.Type } | { kind: 'mem'; addr: number; type: T.Type };
+
+interface InlineFrame {
+  vars: Map<object, Slot>;
+  bindings: Map<string, T.Type | number> | undefined;
+  returnBlock?: Block;
+  returnReg?: number;
+  returnType: T.Type;
+  decl: A.FunctionDecl;
+}
+
+const MAX_INLINE_DEPTH = 32;
+
+export function scalarKind(t: T.Type): ScalarKind {
+  switch (t.kind) {
+    case 'bool':
+      return 'u8';
+    case 'int':
+      return `${t.signed ? 'i' : 'u'}${t.bits}` as ScalarKind;
+    case 'enum':
+      return 'i32';
+    case 'float':
+      return t.bits === 32 ? 'f32' : 'f64';
+    default:
+      return 'u64';
+  }
+}
+
+const TWO53 = 2 ** 53;
+
+function wrap64(x: number, signed: boolean): number {
+  if (Number.isSafeInteger(x)) return signed || x >= 0 ? x : Number(BigInt.asUintN(64, BigInt(x)));
+  const b = BigInt(Math.trunc(x) || 0);
+  return Number(signed ? BigInt.asIntN(64, b) : BigInt.asUintN(64, b));
+}
+
+/** Brings a number into the range of type `t`, as a C conversion does. */
+export function normalizer(t: T.Type): (x: number) => number {
+  switch (t.kind) {
+    case 'bool':
+      return (x) => (x ? 1 : 0);
+    case 'enum':
+      return (x) => x | 0;
+    case 'float':
+      return t.bits === 32 ? Math.fround : (x) => x;
+    case 'int':
+      switch (t.bits) {
+        case 8:
+          return t.signed ? (x) => ((Math.trunc(x) << 24) >> 24) : (x) => Math.trunc(x) & 0xff;
+        case 16:
+          return t.signed ? (x) => ((Math.trunc(x) << 16) >> 16) : (x) => Math.trunc(x) & 0xffff;
+        case 32:
+          return t.signed ? (x) => (Number.isFinite(x) ? Number(BigInt.asIntN(32, BigInt(Math.trunc(x)))) : 0) : (x) => (Number.isFinite(x) ? Number(BigInt.asUintN(32, BigInt(Math.trunc(x)))) : 0);
+        default:
+          return (x) => wrap64(Number.isFinite(x) ? Math.trunc(x) : 0, t.signed);
+      }
+    default:
+      return (x) => x;
+  }
+}
+
+/** Fast conversions for the common int/unsigned cases (floats go through the general path). */
+function intWrap(t: T.Type): ((x: number) => number) | undefined {
+  if (t.kind === 'int' && t.bits === 32) return t.signed ? (x) => x | 0 : (x) => x >>> 0;
+  return undefined;
+}
+
+const UINT3_FIELDS = ['x', 'y', 'z'];
+
+export class FunctionLowerer {
+  private readonly blocks: Block[] = [];
+  private cur: Block;
+  private nregs = 0;
+  private frameSize = 0;
+  private sharedSize = 0;
+  private readonly frames: InlineFrame[] = [];
+  private readonly loops: { breakTo: Block; continueTo?: Block }[] = [];
+  private readonly addressTaken = new Set<object>();
+  private readonly compiledName: string;
+
+  constructor(
+    private readonly program: ProgramInfo,
+    private readonly root: A.FunctionDecl,
+    private readonly side: 'host' | 'device',
+    name?: string,
+  ) {
+    this.cur = this.newBlock();
+    this.compiledName = name ?? root.name;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Building blocks
+
+  private newBlock(): Block {
+    const b: Block = { id: this.blocks.length, steps: [], ranges: [], term: { kind: 'exit' } };
+    this.blocks.push(b);
+    return b;
+  }
+  private reg(): number {
+    return this.nregs++;
+  }
+  private emit(step: Step, range: Range): void {
+    this.cur.steps.push(step);
+    this.cur.ranges.push(range);
+  }
+  private terminate(term: Terminator, next?: Block): void {
+    this.cur.term = term;
+    this.cur = next ?? this.newBlock();
+  }
+  private jump(to: Block): void {
+    this.terminate({ kind: 'jump', to: to.id });
+  }
+  private constant(value: number, range: Range): number {
+    const r = this.reg();
+    const o = r * WARP;
+    this.emit((w, l) => {
+      w.regs[o + l] = value;
+    }, range);
+    return r;
+  }
+  private frameSlot(size: number, align: number): number {
+    this.frameSize = Math.ceil(this.frameSize / align) * align;
+    const off = this.frameSize;
+    this.frameSize += Math.max(size, 1);
+    return off;
+  }
+  private get frame(): InlineFrame {
+    return this.frames[this.frames.length - 1];
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Entry
+
+  compile(body: A.CompoundStmt, paramTypes: T.Type[], bindings: Map<string, T.Type | number> | undefined, returnType: T.Type): CompiledFunction {
+    this.scanAddressTaken(body);
+    const frame: InlineFrame = { vars: new Map(), bindings, returnType, decl: this.root };
+    // The root's `return v` leaves v in a register the caller of the program reads (main's status).
+    if (returnType.kind !== 'void' && !isAggregate(returnType)) {
+      frame.returnReg = this.reg();
+      frame.returnBlock = this.newBlock();
+    }
+    this.frames.push(frame);
+    const paramRegs: number[] = [];
+    this.root.params.forEach((p, i) => {
+      const t = paramTypes[i];
+      const r = this.reg();
+      paramRegs.push(r);
+      if (this.needsMemory(p, t)) {
+        // A parameter that needs an address (or is a struct) lives in the frame; an aggregate
+        // argument arrives as the address of its bytes and is copied in.
+        const size = T.sizeOf(t) ?? 8;
+        const off = this.frameSlot(size, T.alignOf(t));
+        frame.vars.set(p, { kind: 'frame', offset: off, type: t });
+        const ro = r * WARP;
+        const range = p.range;
+        if (isAggregate(t)) this.emit((w, l) => copyBytes(w.ctx, w.frame[l] + off, w.regs[ro + l], size, range), range);
+        else {
+          const kind = scalarKind(t);
+          this.emit((w, l) => store(w.ctx, w.frame[l] + off, kind, w.regs[ro + l], range), range);
+        }
+      } else frame.vars.set(p, { kind: 'reg', reg: r, type: t });
+    });
+    for (const s of body.body) this.stmt(s);
+    this.terminate({ kind: 'exit' });
+    this.frames.pop();
+    return {
+      name: this.compiledName,
+      decl: this.root,
+      blocks: this.blocks,
+      numRegs: this.nregs,
+      paramRegs,
+      paramTypes,
+      frameSize: this.frameSize,
+      sharedSize: this.sharedSize,
+      ...(frame.returnReg !== undefined ? { returnReg: frame.returnReg } : {}),
+    };
+  }
+
+  /** Variables whose address is taken, passed by reference, or that are aggregates. */
+  private scanAddressTaken(root: unknown): void {
+    const seen = new Set<unknown>();
+    const visit = (x: unknown): void => {
+      if (!x || typeof x !== 'object' || seen.has(x)) return;
+      seen.add(x);
+      if (Array.isArray(x)) return x.forEach(visit);
+      const n = x as A.Expr;
+      if (n.kind === 'Unary' && n.op === '&') {
+        const r = rootVar(n.operand);
+        if (r) this.addressTaken.add(r);
+      }
+      if (n.kind === 'Call' && n.callee.kind === 'Identifier' && n.callee.ref?.kind === 'function') {
+        const params = n.callee.ref.decl.params;
+        n.args.forEach((a, i) => {
+          if (params[i]?.type.kind === 'ReferenceType') {
+            const r = rootVar(a);
+            if (r) this.addressTaken.add(r);
+          }
+        });
+      }
+      for (const [k, v] of Object.entries(n)) if (k !== 'type' && k !== 'ref' && k !== 'resolvedType' && k !== 'resolvedTarget' && k !== 'instantiation') visit(v);
+    };
+    visit(root);
+  }
+
+  private needsMemory(decl: object, t: T.Type): boolean {
+    return isAggregate(t) || this.addressTaken.has(decl);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Statements
+
+  private stmt(s: A.Stmt): void {
+    switch (s.kind) {
+      case 'CompoundStmt':
+        for (const x of s.body) this.stmt(x);
+        return;
+      case 'DeclStmt':
+        for (const d of s.decls) if (d.kind === 'VarDecl') this.localVar(d);
+        return;
+      case 'ExprStmt':
+        this.rv(s.expr);
+        return;
+      case 'NullStmt':
+        return;
+      case 'IfStmt': {
+        if (s.conditionDecl) this.localVar(s.conditionDecl);
+        const c = this.cond(s.condition);
+        const thenB = this.newBlock();
+        const elseB = s.else ? this.newBlock() : undefined;
+        const join = this.newBlock();
+        this.terminate({ kind: 'branch', cond: c, then: thenB.id, else: (elseB ?? join).id }, thenB);
+        this.stmt(s.then);
+        this.jump(join);
+        if (elseB) {
+          this.cur = elseB;
+          this.stmt(s.else!);
+          this.jump(join);
+        }
+        this.cur = join;
+        return;
+      }
+      case 'WhileStmt':
+      case 'ForStmt': {
+        if (s.kind === 'ForStmt' && s.init) this.stmt(s.init);
+        const head = this.newBlock();
+        const body = this.newBlock();
+        const step = this.newBlock();
+        const exit = this.newBlock();
+        this.jump(head);
+        this.cur = head;
+        const condition = s.condition;
+        if (condition) this.terminate({ kind: 'branch', cond: this.cond(condition), then: body.id, else: exit.id }, body);
+        else this.jump(body);
+        this.cur = body;
+        this.loops.push({ breakTo: exit, continueTo: step });
+        this.stmt(s.body);
+        this.loops.pop();
+        this.jump(step);
+        this.cur = step;
+        if (s.kind === 'ForStmt' && s.step) this.rv(s.step);
+        this.jump(head);
+        this.cur = exit;
+        return;
+      }
+      case 'DoStmt': {
+        const body = this.newBlock();
+        const check = this.newBlock();
+        const exit = this.newBlock();
+        this.jump(body);
+        this.cur = body;
+        this.loops.push({ breakTo: exit, continueTo: check });
+        this.stmt(s.body);
+        this.loops.pop();
+        this.jump(check);
+        this.cur = check;
+        this.terminate({ kind: 'branch', cond: this.cond(s.condition), then: body.id, else: exit.id }, exit);
+        return;
+      }
+      case 'SwitchStmt':
+        this.switchStmt(s);
+        return;
+      case 'BreakStmt':
+        this.jump(this.loops[this.loops.length - 1].breakTo);
+        return;
+      case 'ContinueStmt': {
+        const target = [...this.loops].reverse().find((l) => l.continueTo);
+        this.jump(target!.continueTo!);
+        return;
+      }
+      case 'ReturnStmt': {
+        const f = this.frame;
+        if (s.value && f.returnReg !== undefined) {
+          const v = this.rvAs(s.value, f.returnType);
+          const dst = f.returnReg * WARP;
+          if (isAggregate(f.returnType)) {
+            const size = T.sizeOf(f.returnType) ?? 0;
+            const vo = v * WARP;
+            const range = s.range;
+            this.emit((w, l) => copyBytes(w.ctx, w.regs[dst + l], w.regs[vo + l], size, range), s.range);
+          } else {
+            const vo = v * WARP;
+            this.emit((w, l) => {
+              w.regs[dst + l] = w.regs[vo + l];
+            }, s.range);
+          }
+        } else if (s.value) this.rv(s.value);
+        if (f.returnBlock) this.jump(f.returnBlock);
+        else this.terminate({ kind: 'exit' });
+        return;
+      }
+      case 'CaseStmt':
+      case 'DefaultStmt':
+        // Handled by the enclosing switch, which splits its body at the labels.
+        return;
+      case 'AsmStmt':
+      case 'UnsupportedStmt':
+        throw new LowerError(`the simulator cannot run this yet: ${s.kind === 'AsmStmt' ? 'inline PTX assembly' : s.what}`, s.range);
+    }
+  }
+
+  private switchStmt(s: A.SwitchStmt): void {
+    const value = this.rv(s.condition);
+    const body = s.body.kind === 'CompoundStmt' ? s.body.body : [s.body];
+    const exit = this.newBlock();
+    // One block per label; statements fall through from one label's block to the next.
+    const labelBlocks = new Map<A.Stmt, Block>();
+    for (const st of body) if (st.kind === 'CaseStmt' || st.kind === 'DefaultStmt') labelBlocks.set(st, this.newBlock());
+    let defaultBlock = exit;
+    const vo = value * WARP;
+    for (const [label, block] of labelBlocks) {
+      if (label.kind === 'DefaultStmt') {
+        defaultBlock = block;
+        continue;
+      }
+      const c = (label as A.CaseStmt).constValue ?? 0;
+      const r = this.reg();
+      const ro = r * WARP;
+      this.emit((w, l) => {
+        w.regs[ro + l] = w.regs[vo + l] === c ? 1 : 0;
+      }, label.range);
+      const next = this.newBlock();
+      this.terminate({ kind: 'branch', cond: r, then: block.id, else: next.id }, next);
+    }
+    this.jump(defaultBlock);
+    this.loops.push({ breakTo: exit });
+    this.cur = this.newBlock(); // statements before the first label are unreachable
+    for (const st of body) {
+      const target = labelBlocks.get(st);
+      if (target) {
+        this.jump(target);
+        this.cur = target;
+      } else this.stmt(st);
+    }
+    this.loops.pop();
+    this.jump(exit);
+    this.cur = exit;
+  }
+
+  private localVar(d: A.VarDecl): void {
+    const t = d.resolvedType ?? T.ERROR;
+    const words = new Set(d.specifiers.map((x) => x.text));
+    if (words.has('__shared__')) {
+      if (words.has('extern')) this.frame.vars.set(d, { kind: 'dynamic-shared', type: t });
+      else {
+        const align = T.alignOf(t);
+        this.sharedSize = Math.ceil(this.sharedSize / align) * align;
+        this.frame.vars.set(d, { kind: 'shared', offset: this.sharedSize, type: t });
+        this.sharedSize += T.sizeOf(t) ?? 0;
+      }
+      return;
+    }
+    if (words.has('static') || d.global) throw new LowerError('the simulator cannot run static local variables yet', d.range);
+    if (this.needsMemory(d, t)) {
+      const size = T.sizeOf(t);
+      if (size === undefined) throw new LowerError(`the size of '${d.name}' is not known`, d.range);
+      const off = this.frameSlot(size, T.alignOf(t));
+      this.frame.vars.set(d, { kind: 'frame', offset: off, type: t });
+      if (d.init) {
+        const addr = this.slotAddress({ kind: 'frame', offset: off, type: t }, d.range);
+        if (d.init.kind === 'InitList' || isAggregate(t)) {
+          // Aggregates start zeroed, then the initializer writes what it lists.
+          const ao = addr * WARP;
+          const range = d.range;
+          this.emit((w, l) => {
+            const p = w.regs[ao + l];
+            for (let i = 0; i < size; i++) store(w.ctx, p + i, 'u8', 0, range);
+          }, d.range);
+        }
+        this.initialize({ kind: 'mem', addr, type: t }, d.init);
+      }
+      return;
+    }
+    const r = this.reg();
+    this.frame.vars.set(d, { kind: 'reg', reg: r, type: t });
+    if (d.init) {
+      const init = d.init.kind === 'InitList' && d.init.elements.length > 0 ? d.init.elements[0].value : d.init;
+      if (init.kind === 'InitList') this.assignReg(r, this.constant(0, d.range), d.range);
+      else this.assignReg(r, this.rvAs(init, t), d.range);
+    }
+  }
+
+  private assignReg(dst: number, src: number, range: Range): void {
+    const d = dst * WARP;
+    const s = src * WARP;
+    this.emit((w, l) => {
+      w.regs[d + l] = w.regs[s + l];
+    }, range);
+  }
+
+  /** Writes an initializer (scalar, string or brace list) into memory at `target`. */
+  private initialize(target: { kind: 'mem'; addr: number; type: T.Type }, init: A.Expr): void {
+    const t = target.type;
+    if (init.kind === 'InitList') {
+      if (t.kind === 'array') {
+        const es = T.sizeOf(t.of) ?? 0;
+        init.elements.forEach((el, i) => {
+          const idx = el.designators[0]?.kind === 'index' ? this.constEval(el.designators[0].index) : i;
+          this.initialize({ kind: 'mem', addr: this.offsetPointer(target.addr, idx * es, el.value.range), type: t.of }, el.value);
+        });
+        return;
+      }
+      if (t.kind === 'struct') {
+        const layout = T.structLayout(t.decl);
+        if (!layout) throw new LowerError(`the layout of '${t.name}' is not known`, init.range);
+        let i = 0;
+        for (const el of init.elements) {
+          const d = el.designators[0];
+          if (d?.kind === 'field') i = layout.fields.findIndex((f) => f.name === d.name);
+          const f = layout.fields[i++];
+          if (f) this.initialize({ kind: 'mem', addr: this.offsetPointer(target.addr, f.offset, el.value.range), type: f.type }, el.value);
+        }
+        return;
+      }
+      if (t.kind === 'vector') {
+        const es = T.sizeOf(t.elem) ?? 4;
+        init.elements.forEach((el, i) => this.initialize({ kind: 'mem', addr: this.offsetPointer(target.addr, i * es, el.value.range), type: t.elem }, el.value));
+        // dim3(x, y) leaves z at 1, as its constructor's defaults say.
+        if (t.name === 'dim3') for (let i = init.elements.length; i < 3; i++) this.storeTo({ kind: 'mem', addr: this.offsetPointer(target.addr, i * es, init.range), type: t.elem }, this.constant(1, init.range), init.range);
+        return;
+      }
+      if (init.elements[0]) this.initialize(target, init.elements[0].value);
+      return;
+    }
+    if (t.kind === 'array' && init.kind === 'StringLiteral') {
+      const bytes = [...init.value].map((c) => c.charCodeAt(0) & 0xff).concat([0]);
+      const ao = target.addr * WARP;
+      const range = init.range;
+      this.emit((w, l) => bytes.forEach((b, i) => store(w.ctx, w.regs[ao + l] + i, 'u8', b, range)), init.range);
+      return;
+    }
+    if (t.kind === 'vector' && t.name === 'dim3' && T.isInteger(T.decay(this.typeOf(init)))) {
+      // `dim3 block = 256;` / `dim3 block(256);`: the implicit constructor dim3(256, 1, 1).
+      this.initialize(target, { kind: 'InitList', range: init.range, elements: [{ designators: [], value: init }] });
+      return;
+    }
+    this.storeTo(target, this.rvAs(init, t), init.range);
+  }
+
+  private offsetPointer(base: number, offset: number, range: Range): number {
+    if (offset === 0) return base;
+    const r = this.reg();
+    const ro = r * WARP;
+    const bo = base * WARP;
+    this.emit((w, l) => {
+      w.regs[ro + l] = w.regs[bo + l] + offset;
+    }, range);
+    return r;
+  }
+
+  private constEval(e: A.Expr): number {
+    switch (e.kind) {
+      case 'IntLiteral':
+      case 'CharLiteral':
+        return e.value;
+      case 'Paren':
+        return this.constEval(e.inner);
+      case 'Identifier':
+        if (e.ref?.kind === 'enumerator') return e.ref.decl.constValue ?? 0;
+        break;
+    }
+    throw new LowerError('this designator must be a constant', e.range);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Expressions
+
+  /** The type an expression has here (template parameters replaced by their arguments). */
+  private typeOf(e: A.Expr): T.Type {
+    const t = e.type ?? T.ERROR;
+    return this.subst(T.stripReference(t));
+  }
+
+  private subst(t: T.Type): T.Type {
+    if (t.kind === 'typeParam') {
+      const b = this.frame.bindings?.get(t.name);
+      if (b !== undefined && typeof b !== 'number') return b;
+    }
+    if (t.kind === 'pointer' && t.to.kind === 'typeParam') return { ...t, to: this.subst(t.to) };
+    return t;
+  }
+
+  /** A condition as a 0/1 register. */
+  private cond(e: A.Expr): number {
+    const v = this.rv(e);
+    const t = T.decay(this.typeOf(e));
+    if (t.kind === 'bool') return v;
+    const r = this.reg();
+    const ro = r * WARP;
+    const vo = v * WARP;
+    this.emit((w, l) => {
+      w.regs[ro + l] = w.regs[vo + l] ? 1 : 0;
+    }, e.range);
+    return r;
+  }
+
+  /** The value of `e` converted to `to`. Aggregates are passed as addresses. */
+  private rvAs(e: A.Expr, to: T.Type): number {
+    const v = this.rv(e);
+    return this.convert(v, T.decay(this.typeOf(e)), T.stripReference(to), e.range);
+  }
+
+  private convert(v: number, from: T.Type, to: T.Type, range: Range): number {
+    if (isAggregate(to) || to.kind === 'pointer' || to.kind === 'void' || to.kind === 'error' || to.kind === 'typeParam') return v;
+    if (from.kind === 'pointer' && to.kind !== 'bool') return v;
+    if (T.sameType(T.unqualified(from), T.unqualified(to)) && from.kind !== 'error') return v;
+    const fast = from.kind === 'int' || from.kind === 'bool' || from.kind === 'enum' ? intWrap(to) : undefined;
+    const norm = fast ?? normalizer(to);
+    const r = this.reg();
+    const ro = r * WARP;
+    const vo = v * WARP;
+    this.emit((w, l) => {
+      w.regs[ro + l] = norm(w.regs[vo + l]);
+    }, range);
+    return r;
+  }
+
+  /** Evaluates `e` into a register (its value; for arrays, structs and vectors their address). */
+  rv(e: A.Expr): number {
+    switch (e.kind) {
+      case 'IntLiteral':
+        return this.constant(e.value, e.range);
+      case 'FloatLiteral':
+        return this.constant(e.single ? Math.fround(e.value) : e.value, e.range);
+      case 'CharLiteral':
+        return this.constant(e.value, e.range);
+      case 'BoolLiteral':
+        return this.constant(e.value ? 1 : 0, e.range);
+      case 'NullptrLiteral':
+        return this.constant(0, e.range);
+      case 'StringLiteral':
+        return this.constant(this.program.stringLiteral(e.value, this.side === 'host' ? 'host' : 'constant'), e.range);
+      case 'Paren':
+        return this.rv(e.inner);
+      case 'Identifier':
+        return this.identifier(e);
+      case 'Member':
+      case 'Index': {
+        const b = this.builtinMember(e);
+        if (b !== undefined) return b;
+        return this.loadLValue(this.lv(e), e.range);
+      }
+      case 'Unary':
+        return this.unary(e);
+      case 'Postfix':
+        return this.incDec(e.operand, e.op, false, e.range);
+      case 'Binary':
+        return this.binary(e);
+      case 'Assign':
+        return this.assign(e);
+      case 'Conditional': {
+        const t = this.typeOf(e);
+        const r = this.reg();
+        const c = this.cond(e.condition);
+        const a = this.newBlock();
+        const b = this.newBlock();
+        const join = this.newBlock();
+        this.terminate({ kind: 'branch', cond: c, then: a.id, else: b.id }, a);
+        this.assignReg(r, this.rvAs(e.then, t), e.then.range);
+        this.jump(join);
+        this.cur = b;
+        this.assignReg(r, this.rvAs(e.else, t), e.else.range);
+        this.jump(join);
+        this.cur = join;
+        return r;
+      }
+      case 'Cast': {
+        const to = this.subst(e.resolvedTarget ?? T.ERROR);
+        return this.convert(this.rv(e.operand), T.decay(this.typeOf(e.operand)), to, e.range);
+      }
+      case 'Construct':
+        return this.construct(e);
+      case 'Sizeof': {
+        const t = this.subst(e.resolvedTarget ?? T.ERROR);
+        const size = e.align ? T.alignOf(t) : T.sizeOf(t);
+        if (size === undefined) throw new LowerError(`the size of '${T.typeToString(t)}' is not known`, e.range);
+        return this.constant(size, e.range);
+      }
+      case 'Call':
+        return this.call(e);
+      case 'Launch':
+        return this.launch(e);
+      case 'InitList':
+        throw new LowerError('the simulator cannot run a brace list here yet', e.range);
+      case 'Error':
+        throw new LowerError('the program has an error here', e.range);
+    }
+  }
+
+  private identifier(e: A.IdentifierExpr): number {
+    const ref = e.ref;
+    if (ref?.kind === 'enumerator') return this.constant(ref.decl.constValue ?? 0, e.range);
+    if (ref?.kind === 'templateValue') {
+      const b = this.frame.bindings?.get(ref.param.name);
+      if (typeof b !== 'number') throw new LowerError(`the value of template parameter '${ref.param.name}' is not known here`, e.range);
+      return this.constant(b, e.range);
+    }
+    if (ref?.kind === 'builtin') {
+      if (e.name === 'warpSize') return this.constant(WARP, e.range);
+      throw new LowerError(`the simulator cannot read '${e.name}' as a whole yet; use its .x/.y/.z`, e.range);
+    }
+    return this.loadLValue(this.lv(e), e.range);
+  }
+
+  /** threadIdx.x, blockIdx.y, blockDim.z, gridDim.x. */
+  private builtinMember(e: A.MemberExpr | A.IndexExpr): number | undefined {
+    if (e.kind !== 'Member' || e.object.kind !== 'Identifier' || e.object.ref?.kind !== 'builtin') return undefined;
+    const idx = UINT3_FIELDS.indexOf(e.member);
+    const r = this.reg();
+    const ro = r * WARP;
+    switch (e.object.name) {
+      case 'threadIdx':
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.tid[idx][l];
+        }, e.range);
+        return r;
+      case 'blockIdx':
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.blockIdx[idx];
+        }, e.range);
+        return r;
+      case 'blockDim':
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.blockDim[idx];
+        }, e.range);
+        return r;
+      case 'gridDim':
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.gridDim[idx];
+        }, e.range);
+        return r;
+    }
+    return undefined;
+  }
+
+  /** The register holding the address of a memory slot. */
+  private slotAddress(slot: Slot, range: Range): number {
+    const r = this.reg();
+    const ro = r * WARP;
+    switch (slot.kind) {
+      case 'frame': {
+        const off = slot.offset;
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.frame[l] + off;
+        }, range);
+        return r;
+      }
+      case 'shared': {
+        const off = slot.offset;
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.shared + off;
+        }, range);
+        return r;
+      }
+      case 'dynamic-shared':
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.shared + w.ctx.dynamicSharedOffset;
+        }, range);
+        return r;
+      case 'global': {
+        const decl = slot.decl;
+        this.emit((w, l) => {
+          const p = w.ctx.globals.get(decl);
+          if (p === undefined) throw new DeviceFault({ kind: 'invalid-pointer', message: `'${decl.name}' has no storage` }, range);
+          w.regs[ro + l] = p;
+        }, range);
+        return r;
+      }
+      case 'ref':
+        return slot.reg;
+      case 'reg':
+        throw new LowerError('internal: a register has no address', range);
+    }
+  }
+
+  private lookupVar(e: A.IdentifierExpr): Slot {
+    const ref = e.ref;
+    if (ref?.kind !== 'var') throw new LowerError(`the simulator cannot use '${e.name}' here`, e.range);
+    const slot = this.frame.vars.get(ref.decl);
+    if (slot) return slot;
+    if (ref.decl.kind === 'VarDecl' && ref.decl.global) return { kind: 'global', decl: ref.decl, type: ref.decl.resolvedType ?? T.ERROR };
+    throw new LowerError(`'${e.name}' is not available here`, e.range);
+  }
+
+  lv(e: A.Expr): LValue {
+    switch (e.kind) {
+      case 'Paren':
+        return this.lv(e.inner);
+      case 'Identifier': {
+        const slot = this.lookupVar(e);
+        if (slot.kind === 'reg') return slot;
+        return { kind: 'mem', addr: this.slotAddress(slot, e.range), type: slot.type };
+      }
+      case 'Unary':
+        if (e.op === '*') {
+          const t = this.typeOf(e);
+          return { kind: 'mem', addr: this.rv(e.operand), type: t };
+        }
+        break;
+      case 'Index': {
+        const bt = T.decay(this.typeOf(e.base));
+        const it = T.decay(this.typeOf(e.index));
+        const [ptrE, idxE] = bt.kind === 'pointer' ? [e.base, e.index] : [e.index, e.base];
+        const pt = bt.kind === 'pointer' ? bt : it;
+        const elem = this.subst(pt.kind === 'pointer' ? pt.to : T.ERROR);
+        const size = T.sizeOf(elem);
+        if (size === undefined) throw new LowerError(`the size of '${T.typeToString(elem)}' is not known`, e.range);
+        const p = this.rv(ptrE);
+        const i = this.rv(idxE);
+        return { kind: 'mem', addr: this.ptrAdd(p, i, size, 1, e.range), type: elem };
+      }
+      case 'Member': {
+        let base: number;
+        let t: T.Type;
+        if (e.arrow) {
+          base = this.rv(e.object);
+          const pt = T.decay(this.typeOf(e.object));
+          t = pt.kind === 'pointer' ? this.subst(pt.to) : T.ERROR;
+        } else {
+          const obj = this.lv(e.object);
+          if (obj.kind !== 'mem') throw new LowerError('internal: a member of a register value', e.range);
+          base = obj.addr;
+          t = obj.type;
+        }
+        if (t.kind === 'vector') {
+          const idx = ['x', 'y', 'z', 'w'].indexOf(e.member);
+          const es = T.sizeOf(t.elem) ?? 4;
+          return { kind: 'mem', addr: this.offsetPointer(base, idx * es, e.range), type: T.qualified(t.elem, { const: !!t.const, volatile: !!t.volatile }) };
+        }
+        if (t.kind === 'struct') {
+          const f = findFieldLayout(t.decl, e.member);
+          if (!f) throw new LowerError(`the layout of '${t.name}' is not known`, e.range);
+          return { kind: 'mem', addr: this.offsetPointer(base, f.offset, e.range), type: T.qualified(f.type, { const: !!t.const, volatile: !!t.volatile }) };
+        }
+        throw new LowerError(`the simulator cannot reach member '${e.member}' of '${T.typeToString(t)}'`, e.range);
+      }
+      case 'Assign': {
+        this.assign(e);
+        return this.lv(e.target);
+      }
+    }
+    throw new LowerError('the simulator cannot use this expression as a memory location yet', e.range);
+  }
+
+  private loadLValue(lv: LValue, range: Range): number {
+    if (lv.kind === 'reg') return lv.reg;
+    const t = lv.type;
+    // Arrays, structs and vectors are used through their address.
+    if (isAggregate(t) || t.kind === 'array' || t.kind === 'function') return lv.addr;
+    const kind = scalarKind(t);
+    const r = this.reg();
+    const ro = r * WARP;
+    const ao = lv.addr * WARP;
+    this.emit((w, l) => {
+      w.regs[ro + l] = load(w.ctx, w.regs[ao + l], kind, range);
+    }, range);
+    return r;
+  }
+
+  private storeTo(lv: LValue, value: number, range: Range): void {
+    if (lv.kind === 'reg') {
+      this.assignReg(lv.reg, value, range);
+      return;
+    }
+    const t = lv.type;
+    const ao = lv.addr * WARP;
+    const vo = value * WARP;
+    if (isAggregate(t)) {
+      const size = T.sizeOf(t) ?? 0;
+      this.emit((w, l) => copyBytes(w.ctx, w.regs[ao + l], w.regs[vo + l], size, range), range);
+      return;
+    }
+    const kind = scalarKind(t);
+    this.emit((w, l) => store(w.ctx, w.regs[ao + l], kind, w.regs[vo + l], range), range);
+  }
+
+  /** p + i * size * sign, keeping the pointer's provenance. */
+  private ptrAdd(p: number, i: number, size: number, sign: 1 | -1, range: Range): number {
+    const r = this.reg();
+    const ro = r * WARP;
+    const po = p * WARP;
+    const io = i * WARP;
+    const k = size * sign;
+    this.emit((w, l) => {
+      w.regs[ro + l] = w.regs[po + l] + w.regs[io + l] * k;
+    }, range);
+    return r;
+  }
+
+  private unary(e: A.UnaryExpr): number {
+    switch (e.op) {
+      case '&': {
+        const lv = this.lv(e.operand);
+        if (lv.kind === 'reg') throw new LowerError('internal: the address of a register variable', e.range);
+        return lv.addr;
+      }
+      case '*':
+        return this.loadLValue(this.lv(e), e.range);
+      case '++':
+      case '--':
+        return this.incDec(e.operand, e.op, true, e.range);
+    }
+    const t = this.typeOf(e);
+    const v = this.rvAs(e.operand, e.op === '!' ? T.decay(this.typeOf(e.operand)) : t);
+    const r = this.reg();
+    const ro = r * WARP;
+    const vo = v * WARP;
+    const norm = normalizer(t);
+    switch (e.op) {
+      case '+':
+        return v;
+      case '-':
+        this.emit((w, l) => {
+          w.regs[ro + l] = norm(-w.regs[vo + l]);
+        }, e.range);
+        return r;
+      case '!':
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.regs[vo + l] ? 0 : 1;
+        }, e.range);
+        return r;
+      case '~': {
+        const wide = t.kind === 'int' && t.bits === 64;
+        this.emit(
+          wide
+            ? (w, l) => {
+                w.regs[ro + l] = norm(Number(~BigInt(w.regs[vo + l])));
+              }
+            : (w, l) => {
+                w.regs[ro + l] = norm(~w.regs[vo + l]);
+              },
+          e.range,
+        );
+        return r;
+      }
+    }
+  }
+
+  private incDec(target: A.Expr, op: '++' | '--', prefix: boolean, range: Range): number {
+    const lv = this.lv(target);
+    const t = lv.type;
+    const current = this.loadLValue(lv, range);
+    // Keep the old value in a register of its own: a register variable is overwritten below.
+    const old = this.reg();
+    this.assignReg(old, current, range);
+    const r = this.reg();
+    const ro = r * WARP;
+    const oo = old * WARP;
+    const delta = op === '++' ? 1 : -1;
+    if (t.kind === 'pointer') {
+      const size = T.sizeOf(this.subst(t.to)) ?? 1;
+      this.emit((w, l) => {
+        w.regs[ro + l] = w.regs[oo + l] + delta * size;
+      }, range);
+    } else {
+      const norm = intWrap(t) ?? normalizer(t);
+      this.emit((w, l) => {
+        w.regs[ro + l] = norm(w.regs[oo + l] + delta);
+      }, range);
+    }
+    this.storeTo(lv, r, range);
+    return prefix ? r : old;
+  }
+
+  private binary(e: A.BinaryExpr): number {
+    const op = e.op;
+    if (op === '&&' || op === '||') {
+      const r = this.reg();
+      const ro = r * WARP;
+      const a = this.cond(e.left);
+      const ao = a * WARP;
+      this.emit((w, l) => {
+        w.regs[ro + l] = w.regs[ao + l];
+      }, e.left.range);
+      const rhs = this.newBlock();
+      const join = this.newBlock();
+      this.terminate(op === '&&' ? { kind: 'branch', cond: a, then: rhs.id, else: join.id } : { kind: 'branch', cond: a, then: join.id, else: rhs.id }, rhs);
+      const b = this.cond(e.right);
+      this.assignReg(r, b, e.right.range);
+      this.jump(join);
+      this.cur = join;
+      return r;
+    }
+    if (op === ',') {
+      this.rv(e.left);
+      return this.rv(e.right);
+    }
+    const lt = T.decay(this.typeOf(e.left));
+    const rt = T.decay(this.typeOf(e.right));
+    // Pointer arithmetic and comparisons.
+    if (lt.kind === 'pointer' || rt.kind === 'pointer') {
+      const a = this.rv(e.left);
+      const b = this.rv(e.right);
+      if ((op === '+' || op === '-') && lt.kind === 'pointer' && rt.kind !== 'pointer') return this.ptrAdd(a, b, T.sizeOf(this.subst(lt.to)) ?? 1, op === '+' ? 1 : -1, e.range);
+      if (op === '+' && rt.kind === 'pointer') return this.ptrAdd(b, a, T.sizeOf(this.subst(rt.to)) ?? 1, 1, e.range);
+      const r = this.reg();
+      const ro = r * WARP;
+      const ao = a * WARP;
+      const bo = b * WARP;
+      if (op === '-') {
+        const size = lt.kind === 'pointer' ? T.sizeOf(this.subst(lt.to)) ?? 1 : 1;
+        this.emit((w, l) => {
+          w.regs[ro + l] = Math.trunc((w.regs[ao + l] - w.regs[bo + l]) / size);
+        }, e.range);
+        return r;
+      }
+      const cmp = comparison(op);
+      this.emit((w, l) => {
+        w.regs[ro + l] = cmp(w.regs[ao + l], w.regs[bo + l]) ? 1 : 0;
+      }, e.range);
+      return r;
+    }
+    const isCompare = ['<', '>', '<=', '>=', '==', '!='].includes(op);
+    const opType = isCompare ? T.usualArithmetic(lt, rt) : op === '<<' || op === '>>' ? T.integerPromotion(lt) : this.typeOf(e);
+    const a = this.rvAs(e.left, opType);
+    const b = this.rvAs(e.right, op === '<<' || op === '>>' ? T.integerPromotion(rt) : opType);
+    return this.arith(op, a, b, opType, e.range);
+  }
+
+  /** `a op b` in type `t` (both already converted to it). */
+  private arith(op: string, a: number, b: number, t: T.Type, range: Range): number {
+    const r = this.reg();
+    const ro = r * WARP;
+    const ao = a * WARP;
+    const bo = b * WARP;
+    const f = arithmetic(op, t, range);
+    this.emit((w, l) => {
+      w.regs[ro + l] = f(w.regs[ao + l], w.regs[bo + l], w);
+    }, range);
+    return r;
+  }
+
+  private assign(e: A.AssignExpr): number {
+    const lv = this.lv(e.target);
+    const t = lv.type;
+    if (e.op === '=') {
+      if (e.value.kind === 'InitList' && lv.kind === 'mem') {
+        this.initialize(lv, e.value);
+        return lv.addr;
+      }
+      const v = this.rvAs(e.value, t);
+      this.storeTo(lv, v, e.range);
+      return v;
+    }
+    const op = e.op.slice(0, -1);
+    const old = this.loadLValue(lv, e.range);
+    let result: number;
+    if (t.kind === 'pointer') {
+      const i = this.rv(e.value);
+      result = this.ptrAdd(old, i, T.sizeOf(this.subst(t.to)) ?? 1, op === '+' ? 1 : -1, e.range);
+    } else {
+      const vt = T.decay(this.typeOf(e.value));
+      const opType = op === '<<' || op === '>>' ? T.integerPromotion(t) : T.usualArithmetic(t, vt);
+      const a = this.convert(old, t, opType, e.range);
+      const b = this.rvAs(e.value, op === '<<' || op === '>>' ? T.integerPromotion(vt) : opType);
+      result = this.convert(this.arith(op, a, b, opType, e.range), opType, t, e.range);
+    }
+    this.storeTo(lv, result, e.range);
+    return result;
+  }
+
+  private construct(e: A.ConstructExpr): number {
+    const t = this.subst(e.resolvedTarget ?? T.ERROR);
+    if (!isAggregate(t)) {
+      if (e.args.length === 0) return this.constant(0, e.range);
+      return this.convert(this.rv(e.args[0]), T.decay(this.typeOf(e.args[0])), t, e.range);
+    }
+    const size = T.sizeOf(t) ?? 0;
+    const off = this.frameSlot(size, T.alignOf(t));
+    const addr = this.slotAddress({ kind: 'frame', offset: off, type: t }, e.range);
+    if (t.kind === 'vector') {
+      const es = T.sizeOf(t.elem) ?? 4;
+      for (let i = 0; i < t.count; i++) {
+        // dim3's missing components default to 1; other vectors' to 0.
+        const v = i < e.args.length ? this.rvAs(e.args[i], t.elem) : this.constant(t.name === 'dim3' ? 1 : 0, e.range);
+        this.storeTo({ kind: 'mem', addr: this.offsetPointer(addr, i * es, e.range), type: t.elem }, v, e.range);
+      }
+      return addr;
+    }
+    this.initialize({ kind: 'mem', addr, type: t }, { kind: 'InitList', range: e.range, elements: e.args.map((value) => ({ designators: [], value })) });
+    return addr;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Calls
+
+  private call(e: A.CallExpr): number {
+    const callee = e.callee.kind === 'Paren' ? e.callee.inner : e.callee;
+    if (callee.kind !== 'Identifier' || callee.ref?.kind !== 'function') throw new LowerError('the simulator cannot call through a function pointer yet', e.range);
+    const decl = callee.ref.decl;
+    if (decl.range.file === PRELUDE_FILE) return this.builtinCall(callee.name, e);
+    return this.inline(decl, e.instantiation, e.args, e.range, this.typeOf(e));
+  }
+
+  /** Inlines a call of a user function: arguments by value, `return` jumps to the continuation. */
+  private inline(decl: A.FunctionDecl, inst: A.TemplateInstantiation | undefined, args: A.Expr[], range: Range, callType: T.Type): number {
+    if (this.frames.length > MAX_INLINE_DEPTH) throw new LowerError(`the simulator cannot run recursion yet ('${decl.name}' calls itself)`, range);
+    let body = decl.body;
+    let paramTypes = decl.params.map((p) => p.resolvedType ?? T.ERROR);
+    let returnType = callType;
+    let bindings: InlineFrame['bindings'];
+    if (decl.template) {
+      const found = inst?.key ? this.program.instantiations.get(inst.key) : undefined;
+      if (!found) throw new LowerError(`the simulator cannot tell which instance of '${decl.name}' this call uses`, range);
+      body = found.body;
+      paramTypes = found.paramTypes;
+      returnType = found.returnType;
+      bindings = found.bindings;
+    }
+    if (!body) throw new LowerError(`'${decl.name}' is declared but never defined`, range);
+    this.scanAddressTaken(body);
+    const vars = new Map<object, Slot>();
+    // Arguments are evaluated in the caller's frame, then bound to the callee's parameters.
+    const values = args.map((a, i) => this.rvAs(a, paramTypes[i] ?? T.ERROR));
+    decl.params.forEach((p, i) => {
+      const t = paramTypes[i];
+      const value = values[i] ?? this.rv(p.defaultValue ?? ({ kind: 'IntLiteral', range, value: 0, exact: '0', unsigned: false, longness: 0 } as A.IntLiteral));
+      if (p.type.kind === 'ReferenceType') {
+        const lv = this.lv(args[i]);
+        vars.set(p, lv.kind === 'reg' ? { kind: 'reg', reg: lv.reg, type: t } : { kind: 'ref', reg: lv.addr, type: t });
+      } else if (this.needsMemory(p, t)) {
+        const size = T.sizeOf(t) ?? 8;
+        const off = this.frameSlot(size, T.alignOf(t));
+        const slot: Slot = { kind: 'frame', offset: off, type: t };
+        this.storeTo({ kind: 'mem', addr: this.slotAddress(slot, range), type: t }, value, range);
+        vars.set(p, slot);
+      } else {
+        const r = this.reg();
+        this.assignReg(r, value, range);
+        vars.set(p, { kind: 'reg', reg: r, type: t });
+      }
+    });
+    const returnBlock = this.newBlock();
+    let returnReg: number | undefined;
+    if (returnType.kind !== 'void') {
+      returnReg = this.reg();
+      if (isAggregate(returnType)) {
+        const size = T.sizeOf(returnType) ?? 0;
+        const off = this.frameSlot(size, T.alignOf(returnType));
+        const a = this.slotAddress({ kind: 'frame', offset: off, type: returnType }, range);
+        this.assignReg(returnReg, a, range);
+      }
+    }
+    this.frames.push({ vars, bindings, returnBlock, ...(returnReg !== undefined ? { returnReg } : {}), returnType, decl });
+    const savedLoops = this.loops.splice(0);
+    for (const s of body.body) this.stmt(s);
+    this.loops.push(...savedLoops);
+    this.frames.pop();
+    this.jump(returnBlock);
+    this.cur = returnBlock;
+    return returnReg ?? this.constant(0, range);
+  }
+
+  private launch(e: A.LaunchExpr): number {
+    if (this.side !== 'host') throw new LowerError('the simulator cannot launch kernels from device code (dynamic parallelism)', e.range);
+    const callee = e.kernel.kind === 'Identifier' && e.kernel.ref?.kind === 'function' ? e.kernel.ref.decl : undefined;
+    if (!callee) throw new LowerError('the simulator cannot tell which kernel this launch runs', e.range);
+    const kernel = this.program.kernel(callee, e.instantiation, e.range);
+    const dims = e.config.slice(0, 2).map((c) => ({ v: this.rv(c), t: T.decay(this.typeOf(c)) }));
+    const shmem = e.config[2] ? this.rv(e.config[2]) : undefined;
+    const args = e.args.map((a, i) => this.rvAs(a, kernel.paramTypes[i] ?? T.ERROR));
+    const range = e.range;
+    // Arguments are passed by value: a struct argument is copied to device memory, as the
+    // launch copies kernel parameters to the GPU.
+    const aggregateSizes = kernel.paramTypes.map((t) => (isAggregate(t) ? T.sizeOf(t) ?? 0 : undefined));
+    this.emit((w, l) => {
+      const dim = (d: { v: number; t: T.Type }): [number, number, number] => {
+        const x = w.regs[d.v * WARP + l];
+        if (d.t.kind !== 'vector') return [x, 1, 1];
+        return [load(w.ctx, x, 'u32', range), load(w.ctx, x + 4, 'u32', range), load(w.ctx, x + 8, 'u32', range)];
+      };
+      w.ctx.launch!({
+        kernel,
+        grid: dim(dims[0]),
+        block: dim(dims[1]),
+        dynamicShared: shmem === undefined ? 0 : w.regs[shmem * WARP + l],
+        args: args.map((a, i) => {
+          const v = w.regs[a * WARP + l];
+          const size = aggregateSizes[i];
+          if (size === undefined) return v;
+          const copy = w.ctx.memory.allocate('global', size, { label: `argument ${i + 1} of ${kernel.name}`, origin: range });
+          const ctx = w.ctx;
+          for (let b = 0; b < size; b++) {
+            // Read on the host side, write as the launch does (into device memory).
+            const byte = load(ctx, v + b, 'u8', range);
+            const dst = ctx.memory.allocation(Math.floor(copy / 2 ** 32))!;
+            dst.bytes[b] = byte;
+          }
+          return copy;
+        }),
+        range,
+      });
+    }, e.range);
+    return this.constant(0, e.range);
+  }
+
+  private builtinCall(name: string, e: A.CallExpr): number {
+    const range = e.range;
+    const argRegs = (): number[] => e.args.map((a) => this.rv(a));
+    const result = this.reg();
+    const ro = result * WARP;
+    const resultType = this.typeOf(e);
+    const math = MATH[name];
+    if (math) {
+      const regs = e.args.map((a) => this.rvAs(a, T.DOUBLE));
+      const norm = normalizer(resultType.kind === 'error' ? T.DOUBLE : resultType);
+      const os = regs.map((r) => r * WARP);
+      this.emit((w, l) => {
+        w.regs[ro + l] = norm(math(...os.map((o) => w.regs[o + l])));
+      }, range);
+      return result;
+    }
+    if (/^make_[a-z]+[1-4]$/.test(name) && resultType.kind === 'vector') {
+      return this.construct({ kind: 'Construct', range, target: { kind: 'NamedType', range, name: resultType.name, qualifiers: [] }, args: e.args, braces: true, resolvedTarget: resultType });
+    }
+    const atomic = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/.exec(name);
+    if (atomic) return this.atomic(atomic[1], e, result);
+    switch (name) {
+      case '__syncthreads':
+      case '__syncthreads_count':
+      case '__syncthreads_and':
+      case '__syncthreads_or': {
+        const next = this.newBlock();
+        const reduce = name === '__syncthreads' ? undefined : (name.slice('__syncthreads_'.length) as 'count' | 'and' | 'or');
+        const pred = reduce ? this.cond(e.args[0]) : undefined;
+        this.terminate({ kind: 'barrier', to: next.id, range, ...(reduce ? { reduce, pred: pred!, dst: result } : {}) }, next);
+        return result;
+      }
+      case '__threadfence':
+      case '__threadfence_block':
+      case '__threadfence_system':
+        // Memory is sequentially consistent: a fence orders nothing more. The step stays, so
+        // the detector can see the fence when it is attached.
+        this.emit(() => undefined, range);
+        return result;
+      case '__syncwarp': {
+        const mask = e.args[0] ? this.rv(e.args[0]) : this.constant(0xffffffff, range);
+        return this.collective(range, () => undefined, result, mask);
+      }
+      case '__activemask':
+        return this.collective(range, (w, lanes) => {
+          const m = lanes.reduce((acc, l) => (acc | (1 << l)) >>> 0, 0);
+          for (const l of lanes) w.regs[ro + l] = m;
+        }, result);
+      case '__ballot_sync':
+      case '__any_sync':
+      case '__all_sync': {
+        const [m, p] = argRegs();
+        const po = p * WARP;
+        return this.collective(range, (w, lanes) => {
+          let ballot = 0;
+          for (const l of lanes) if (w.regs[po + l]) ballot = (ballot | (1 << l)) >>> 0;
+          const v = name === '__ballot_sync' ? ballot : name === '__any_sync' ? +(ballot !== 0) : +lanes.every((l) => w.regs[po + l]);
+          for (const l of lanes) w.regs[ro + l] = v;
+        }, result, m);
+      }
+      case '__shfl_sync':
+      case '__shfl_up_sync':
+      case '__shfl_down_sync':
+      case '__shfl_xor_sync': {
+        const regs = argRegs();
+        const vo = regs[1] * WARP;
+        const so = regs[2] * WARP;
+        const wo = regs[3] !== undefined ? regs[3] * WARP : undefined;
+        return this.collective(range, (w, lanes) => {
+          const values = new Float64Array(WARP);
+          for (let l = 0; l < WARP; l++) values[l] = w.regs[vo + l];
+          for (const l of lanes) {
+            const width = wo !== undefined ? w.regs[wo + l] : WARP;
+            const s = w.regs[so + l];
+            const base = l - (l % width);
+            let src: number;
+            if (name === '__shfl_sync') src = base + (((s % width) + width) % width);
+            else if (name === '__shfl_up_sync') src = l - s < base ? l : l - s;
+            else if (name === '__shfl_down_sync') src = l + s >= base + width ? l : l + s;
+            else src = (l ^ s) >= base + width ? l : l ^ s;
+            w.regs[ro + l] = values[src];
+          }
+        }, result, regs[0]);
+      }
+      case '__ldg':
+      case '__ldcg':
+      case '__ldca':
+      case '__ldcs': {
+        const [p] = argRegs();
+        const po = p * WARP;
+        const kind = scalarKind(resultType);
+        this.emit((w, l) => {
+          w.regs[ro + l] = load(w.ctx, w.regs[po + l], kind, range);
+        }, range);
+        return result;
+      }
+      case 'printf':
+      case 'fprintf':
+        return this.printf(name, e, result);
+      case 'malloc':
+      case 'calloc': {
+        const regs = e.args.map((a) => this.rvAs(a, T.SIZE_T));
+        const os = regs.map((r) => r * WARP);
+        const space = this.side === 'host' ? 'host' : 'global';
+        this.emit((w, l) => {
+          const n = name === 'calloc' ? w.regs[os[0] + l] * w.regs[os[1] + l] : w.regs[os[0] + l];
+          w.regs[ro + l] = w.ctx.memory.allocate(space, n, { label: `${name}(${n})`, origin: range });
+        }, range);
+        return result;
+      }
+      case 'free': {
+        const [p] = argRegs();
+        const po = p * WARP;
+        this.emit((w, l) => {
+          const fault = w.ctx.memory.free(w.regs[po + l], this.side === 'host' ? 'host' : 'device');
+          if (fault) throw new DeviceFault(fault, range);
+        }, range);
+        return result;
+      }
+      case 'memset': {
+        const [p, v, n] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          const base = w.regs[p + l];
+          for (let i = 0; i < w.regs[n + l]; i++) store(w.ctx, base + i, 'u8', w.regs[v + l], range);
+          w.regs[ro + l] = base;
+        }, range);
+        return result;
+      }
+      case 'memcpy': {
+        const [d, s, n] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          copyBytes(w.ctx, w.regs[d + l], w.regs[s + l], w.regs[n + l], range);
+          w.regs[ro + l] = w.regs[d + l];
+        }, range);
+        return result;
+      }
+      case 'assert': {
+        const c = this.cond(e.args[0]);
+        const co = c * WARP;
+        this.emit((w, l) => {
+          if (!w.regs[co + l]) throw new DeviceFault({ kind: 'assertion-failed', message: 'assertion failed' }, range);
+        }, range);
+        return result;
+      }
+      case 'exit': {
+        const [c] = argRegs();
+        const co = c * WARP;
+        this.emit((w, l) => {
+          throw new ProgramExit(w.regs[co + l]);
+        }, range);
+        return result;
+      }
+      case 'cudaMalloc':
+      case 'cudaMallocManaged': {
+        const [pp, n] = argRegs().map((r) => r * WARP);
+        const label = exprLabel(e.args[0]);
+        this.emit((w, l) => {
+          const r = w.ctx.runtime.malloc(w.regs[n + l], label, range, name === 'cudaMallocManaged' ? 'managed' : 'global');
+          if (r.error === 0) store(w.ctx, w.regs[pp + l], 'u64', r.pointer, range);
+          w.regs[ro + l] = r.error;
+        }, range);
+        return result;
+      }
+      case 'cudaFree': {
+        const [p] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.free(w.regs[p + l], range);
+        }, range);
+        return result;
+      }
+      case 'cudaMemcpy': {
+        const [d, s, n, k] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.memcpy(w.regs[d + l], w.regs[s + l], w.regs[n + l], w.regs[k + l], range);
+        }, range);
+        return result;
+      }
+      case 'cudaMemset': {
+        const [d, v, n] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.memset(w.regs[d + l], w.regs[v + l], w.regs[n + l], range);
+        }, range);
+        return result;
+      }
+      case 'cudaMemcpyToSymbol':
+      case 'cudaMemcpyFromSymbol': {
+        const toSymbol = name === 'cudaMemcpyToSymbol';
+        const symIndex = toSymbol ? 0 : 1;
+        const sym = this.lv(e.args[symIndex]);
+        if (sym.kind !== 'mem') throw new LowerError('the symbol must be a __device__ or __constant__ variable', e.args[symIndex].range);
+        const other = this.rv(e.args[toSymbol ? 1 : 0]) * WARP;
+        const n = this.rv(e.args[2]) * WARP;
+        const off = e.args[3] ? this.rv(e.args[3]) * WARP : undefined;
+        const so = sym.addr * WARP;
+        this.emit((w, l) => {
+          const symbol = w.regs[so + l] + (off === undefined ? 0 : w.regs[off + l]);
+          const [dst, src] = toSymbol ? [symbol, w.regs[other + l]] : [w.regs[other + l], symbol];
+          w.regs[ro + l] = w.ctx.runtime.memcpy(dst, src, w.regs[n + l], 4, range);
+        }, range);
+        return result;
+      }
+      case 'cudaDeviceSynchronize':
+      case 'cudaThreadSynchronize':
+      case 'cudaDeviceReset':
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.peekAtLastError() >= 700 ? w.ctx.runtime.peekAtLastError() : 0;
+        }, range);
+        return result;
+      case 'cudaGetLastError':
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.getLastError();
+        }, range);
+        return result;
+      case 'cudaPeekAtLastError':
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.peekAtLastError();
+        }, range);
+        return result;
+      case 'cudaGetErrorString': {
+        const [c] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          w.regs[ro + l] = this.program.stringLiteral(cudaErrorString(w.regs[c + l]), 'host');
+        }, range);
+        return result;
+      }
+      case 'clock':
+      case 'clock64': {
+        let ticks = 0;
+        this.emit((w, l) => {
+          w.regs[ro + l] = ticks += 4;
+        }, range);
+        return result;
+      }
+      case 'puts': {
+        const [s] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => w.ctx.runtime.print('stdout', readCString(w.ctx, w.regs[s + l], range) + '\n'), range);
+        return result;
+      }
+      case 'srand':
+        argRegs();
+        return result;
+      case 'rand': {
+        let state = 1;
+        this.emit((w, l) => {
+          state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
+          w.regs[ro + l] = state;
+        }, range);
+        return result;
+      }
+    }
+    throw new LowerError(`the simulator does not implement '${name}' yet`, range);
+  }
+
+  private collective(range: Range, run: (w: Lanes, lanes: number[]) => void, result: number, mask?: number): number {
+    const next = this.newBlock();
+    this.terminate({ kind: 'collective', to: next.id, range, run, ...(mask !== undefined ? { mask } : {}) }, next);
+    return result;
+  }
+
+  private atomic(op: string, e: A.CallExpr, result: number): number {
+    const range = e.range;
+    const pt = T.decay(this.typeOf(e.args[0]));
+    const t = pt.kind === 'pointer' ? this.subst(pt.to) : T.INT;
+    const kind = scalarKind(t);
+    const norm = normalizer(T.unqualified(t));
+    const p = this.rv(e.args[0]) * WARP;
+    const v = this.rvAs(e.args[1], t) * WARP;
+    const c = e.args[2] ? this.rvAs(e.args[2], t) * WARP : undefined;
+    const ro = result * WARP;
+    const f: (old: number, v: number, c: number) => number =
+      op === 'Add' ? (o, x) => o + x
+      : op === 'Sub' ? (o, x) => o - x
+      : op === 'Exch' ? (_o, x) => x
+      : op === 'Min' ? (o, x) => Math.min(o, x)
+      : op === 'Max' ? (o, x) => Math.max(o, x)
+      : op === 'Inc' ? (o, x) => (o >= x ? 0 : o + 1)
+      : op === 'Dec' ? (o, x) => (o === 0 || o > x ? x : o - 1)
+      : op === 'CAS' ? (o, cmp, x) => (o === cmp ? x : o)
+      : op === 'And' ? (o, x) => Number(BigInt(o) & BigInt(x))
+      : op === 'Or' ? (o, x) => Number(BigInt(o) | BigInt(x))
+      : (o, x) => Number(BigInt(o) ^ BigInt(x));
+    this.emit((w, l) => {
+      const addr = w.regs[p + l];
+      const old = load(w.ctx, addr, kind, range);
+      const next = c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
+      store(w.ctx, addr, kind, norm(next), range);
+      w.regs[ro + l] = old;
+    }, range);
+    return result;
+  }
+
+  private printf(name: string, e: A.CallExpr, result: number): number {
+    const range = e.range;
+    const fmtIndex = name === 'fprintf' ? 1 : 0;
+    let fmt = e.args[fmtIndex];
+    while (fmt?.kind === 'Paren') fmt = fmt.inner;
+    if (fmt?.kind !== 'StringLiteral') throw new LowerError('the simulator needs printf formats to be string literals', range);
+    const format = fmt.value;
+    const stream = name === 'fprintf' && e.args[0].kind === 'Identifier' && e.args[0].name === 'stderr' ? 'stderr' : 'stdout';
+    const { specs } = parseFormat(format);
+    // Which printf argument kind each value is: by the conversion it meets.
+    const classes: string[] = [];
+    for (const s of specs) {
+      if (s.width === '*') classes.push('int');
+      if (s.precision === '*') classes.push('int');
+      if (s.conversion !== '%') classes.push(s.conversion === 's' ? 'string' : s.conversion === 'p' ? 'pointer' : 'diouxXc'.includes(s.conversion) ? 'int' : 'float');
+    }
+    const rest = e.args.slice(fmtIndex + 1);
+    const regs = rest.map((a) => {
+      const t = T.decay(this.typeOf(a));
+      return this.convert(this.rv(a), t, t.kind === 'float' ? T.DOUBLE : t, a.range) * WARP;
+    });
+    const side = this.side;
+    this.emit((w, l) => {
+      const args: PrintfArg[] = regs.map((o, i) => {
+        const v = w.regs[o + l];
+        switch (classes[i]) {
+          case 'string':
+            return { kind: 'string', value: readCString(w.ctx, v, range) };
+          case 'pointer':
+            return { kind: 'pointer', value: v };
+          case 'float':
+            return { kind: 'float', value: v };
+          default:
+            return { kind: 'int', value: BigInt(Math.trunc(v)) };
+        }
+      });
+      const text = formatPrintf(format, args);
+      const from = side === 'host' ? 'host' : { block: w.ctx.blockIdx, thread: [w.tid[0][l], w.tid[1][l], w.tid[2][l]] as [number, number, number] };
+      w.ctx.runtime.print(stream, text, from);
+      w.regs[result * WARP + l] = text.length;
+    }, range);
+    return result;
+  }
+}
+
+/** A call of exit(): ends the program with its status. */
+export class ProgramExit extends Error {
+  constructor(readonly status: number) {
+    super(`exit(${status})`);
+  }
+}
+
+function comparison(op: string): (a: number, b: number) => boolean {
+  switch (op) {
+    case '<':
+      return (a, b) => a < b;
+    case '>':
+      return (a, b) => a > b;
+    case '<=':
+      return (a, b) => a <= b;
+    case '>=':
+      return (a, b) => a >= b;
+    case '==':
+      return (a, b) => a === b;
+    default:
+      return (a, b) => a !== b;
+  }
+}
+
+/** The operation `op` in type `t`, with C's wrapping, truncation and rounding. */
+function arithmetic(op: string, t: T.Type, range: Range): (a: number, b: number, w: Lanes) => number {
+  if (['<', '>', '<=', '>=', '==', '!='].includes(op)) {
+    const c = comparison(op);
+    return (a, b) => (c(a, b) ? 1 : 0);
+  }
+  const divByZero = (w: Lanes): number => {
+    w.ctx.runtime.findings.push({ kind: 'division-by-zero', message: 'integer division by zero (the result is undefined; the run goes on with 0)', at: range });
+    return 0;
+  };
+  if (t.kind === 'float') {
+    const r = t.bits === 32 ? Math.fround : (x: number) => x;
+    switch (op) {
+      case '+':
+        return (a, b) => r(a + b);
+      case '-':
+        return (a, b) => r(a - b);
+      case '*':
+        return (a, b) => r(a * b);
+      case '/':
+        return (a, b) => r(a / b);
+    }
+    throw new LowerError(`'${op}' on floating-point values`, range);
+  }
+  if (t.kind === 'int' && t.bits === 32) {
+    const s = t.signed;
+    switch (op) {
+      case '+':
+        return s ? (a, b) => (a + b) | 0 : (a, b) => (a + b) >>> 0;
+      case '-':
+        return s ? (a, b) => (a - b) | 0 : (a, b) => (a - b) >>> 0;
+      case '*':
+        return s ? (a, b) => Math.imul(a, b) : (a, b) => Math.imul(a, b) >>> 0;
+      case '/':
+        return s ? (a, b, w) => (b === 0 ? divByZero(w) : (a / b) | 0) : (a, b, w) => (b === 0 ? divByZero(w) : Math.floor(a / b) >>> 0);
+      case '%':
+        return s ? (a, b, w) => (b === 0 ? divByZero(w) : a % b | 0) : (a, b, w) => (b === 0 ? divByZero(w) : (a % b) >>> 0);
+      case '<<':
+        return s ? (a, b) => a << (b & 31) : (a, b) => (a << (b & 31)) >>> 0;
+      case '>>':
+        return s ? (a, b) => a >> (b & 31) : (a, b) => a >>> (b & 31);
+      case '&':
+        return s ? (a, b) => a & b : (a, b) => (a & b) >>> 0;
+      case '|':
+        return s ? (a, b) => a | b : (a, b) => (a | b) >>> 0;
+      case '^':
+        return s ? (a, b) => a ^ b : (a, b) => (a ^ b) >>> 0;
+    }
+  }
+  // 64-bit (and anything else integral): exact through BigInt where it matters.
+  const signed = t.kind === 'int' ? t.signed : true;
+  const wrap = (x: bigint) => Number(signed ? BigInt.asIntN(64, x) : BigInt.asUintN(64, x));
+  const B = (x: number) => BigInt(Math.trunc(x));
+  switch (op) {
+    case '+':
+      return (a, b) => (Math.abs(a + b) < TWO53 ? a + b : wrap(B(a) + B(b)));
+    case '-':
+      return (a, b) => (Math.abs(a - b) < TWO53 ? a - b : wrap(B(a) - B(b)));
+    case '*':
+      return (a, b) => wrap(B(a) * B(b));
+    case '/':
+      return (a, b, w) => (b === 0 ? divByZero(w) : wrap(B(a) / B(b)));
+    case '%':
+      return (a, b, w) => (b === 0 ? divByZero(w) : wrap(B(a) % B(b)));
+    case '<<':
+      return (a, b) => wrap(B(a) << B(b & 63));
+    case '>>':
+      return (a, b) => wrap(B(a) >> B(b & 63));
+    case '&':
+      return (a, b) => wrap(B(a) & B(b));
+    case '|':
+      return (a, b) => wrap(B(a) | B(b));
+    case '^':
+      return (a, b) => wrap(B(a) ^ B(b));
+  }
+  throw new LowerError(`the simulator cannot compute '${op}' on '${T.typeToString(t)}' yet`, range);
+}
+
+const MATH: Record<string, ((...xs: number[]) => number) | undefined> = Object.assign(Object.create(null), {
+  sqrtf: Math.sqrt, sqrt: Math.sqrt, rsqrtf: (x: number) => 1 / Math.sqrt(x), rsqrt: (x: number) => 1 / Math.sqrt(x),
+  expf: Math.exp, exp: Math.exp, __expf: Math.exp, exp2f: (x: number) => 2 ** x, exp2: (x: number) => 2 ** x,
+  logf: Math.log, log: Math.log, __logf: Math.log, log2f: Math.log2, log2: Math.log2, log10f: Math.log10, log10: Math.log10,
+  sinf: Math.sin, sin: Math.sin, __sinf: Math.sin, cosf: Math.cos, cos: Math.cos, __cosf: Math.cos, tanf: Math.tan, tan: Math.tan,
+  fabsf: Math.abs, fabs: Math.abs, abs: Math.abs, floorf: Math.floor, floor: Math.floor, ceilf: Math.ceil, ceil: Math.ceil,
+  roundf: (x: number) => Math.sign(x) * Math.round(Math.abs(x)), round: (x: number) => Math.sign(x) * Math.round(Math.abs(x)),
+  truncf: Math.trunc, trunc: Math.trunc, powf: Math.pow, pow: Math.pow, __powf: Math.pow,
+  fminf: Math.min, fmin: Math.min, fmaxf: Math.max, fmax: Math.max, min: Math.min, max: Math.max, umin: Math.min, umax: Math.max,
+  __fdividef: (a: number, b: number) => a / b, fmaf: (a: number, b: number, c: number) => a * b + c, fma: (a: number, b: number, c: number) => a * b + c,
+  __popc: (x: number) => popcount(x >>> 0), __popcll: (x: number) => popcount(x),
+  __float_as_int: (x: number) => new Int32Array(new Float32Array([x]).buffer)[0],
+  __int_as_float: (x: number) => new Float32Array(new Int32Array([x]).buffer)[0],
+});
+
+function popcount(x: number): number {
+  let n = 0;
+  let b = BigInt(Math.trunc(x));
+  if (b < 0n) b = BigInt.asUintN(64, b);
+  while (b) {
+    n += Number(b & 1n);
+    b >>= 1n;
+  }
+  return n;
+}
+
+export function isAggregate(t: T.Type): boolean {
+  return t.kind === 'struct' || t.kind === 'vector' || t.kind === 'array';
+}
+
+function rootVar(e: A.Expr): object | undefined {
+  switch (e.kind) {
+    case 'Identifier':
+      return e.ref?.kind === 'var' ? e.ref.decl : undefined;
+    case 'Paren':
+      return rootVar(e.inner);
+    case 'Member':
+      return e.arrow ? undefined : rootVar(e.object);
+    case 'Index':
+      return e.base.type?.kind === 'array' ? rootVar(e.base) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function findFieldLayout(decl: A.StructDecl, name: string): { offset: number; type: T.Type } | undefined {
+  const layout = T.structLayout(decl);
+  if (!layout) return undefined;
+  for (const f of layout.fields) {
+    if (f.name === name) return f;
+    if (!f.name && f.type.kind === 'struct') {
+      const inner = findFieldLayout(f.type.decl, name);
+      if (inner) return { offset: f.offset + inner.offset, type: inner.type };
+    }
+  }
+  return undefined;
+}
+
+/** `d_data` for `&d_data` or `(void **)&d_data`: the name an allocation is known by. */
+function exprLabel(e: A.Expr): string {
+  switch (e.kind) {
+    case 'Unary':
+      return exprLabel(e.operand);
+    case 'Cast':
+      return exprLabel(e.operand);
+    case 'Paren':
+      return exprLabel(e.inner);
+    case 'Identifier':
+      return e.name;
+    case 'Member':
+      return `${exprLabel(e.object)}${e.arrow ? '->' : '.'}${e.member}`;
+    default:
+      return 'allocation';
+  }
+}
+
