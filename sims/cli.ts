@@ -5,17 +5,24 @@
 //       file:line:column, and lists the kernels, device and host functions and launches found.
 //   scord preprocess FILE [-D …] [-U …] [-I …] [--device]
 //       Prints the preprocessed token stream (like `nvcc -E`, without line markers).
+//   scord run FILE [-D …] [-U …] [-I …] [--device-preset NAME]
+//       Runs the program on the simulated GPU: its output, then what went wrong (faults with
+//       the allocation and thread, deadlocks, runaway loops).
 //
 // Exit status: 0 no errors, 1 the program has errors, 2 bad usage or unreadable input.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatDiagnostic } from './frontend/diagnostics';
-import { parse } from './frontend/index';
+import { parse, type ParseResult } from './frontend/index';
+import { formatLocation } from './frontend/source';
+import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
+import { runProgram, type RunFinding } from './host/run';
 import { preprocess, tokensToText } from './frontend/preprocessor';
 import { summarize } from './frontend/summary';
 
 const USAGE = `usage: scord parse FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--json]
-       scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]`;
+       scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]
+       scord run FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${Object.keys(DEVICE_PRESETS).join('|')}]`;
 
 class UsageError extends Error {}
 
@@ -27,13 +34,14 @@ interface Args {
   includePaths: string[];
   json: boolean;
   device: boolean;
+  preset: string;
 }
 
 function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') throw new UsageError(USAGE);
-  if (command !== 'parse' && command !== 'preprocess') throw new UsageError(`unknown command '${command}'\n${USAGE}`);
-  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false };
+  if (command !== 'parse' && command !== 'preprocess' && command !== 'run') throw new UsageError(`unknown command '${command}'\n${USAGE}`);
+  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const value = (flag: string): string => {
@@ -48,6 +56,10 @@ function parseArgs(argv: string[]): Args {
     else if (a.startsWith('-I')) args.includePaths.push(value('-I'));
     else if (a === '--json') args.json = true;
     else if (a === '--device') args.device = true;
+    else if (a === '--device-preset') {
+      args.preset = rest[++i] ?? '';
+      if (!devicePreset(args.preset)) throw new UsageError(`unknown device preset '${args.preset}'; choose one of ${Object.keys(DEVICE_PRESETS).join(', ')}`);
+    }
     else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'\n${USAGE}`);
     else if (!args.file) args.file = a;
     else throw new UsageError(`only one file may be given (got '${args.file}' and '${a}')`);
@@ -85,6 +97,7 @@ function main(argv: string[]): number {
     return r.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   }
   const result = parse(text, common);
+  if (args.command === 'run') return runCommand(result, args);
   const summary = summarize(result, (f) => (f === args.file ? text : readFileOrUndefined(f)));
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   if (args.json) {
@@ -109,6 +122,24 @@ function main(argv: string[]): number {
     process.stdout.write(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
   }
   return errors > 0 ? 1 : 0;
+}
+
+/** `scord run`: the program's own output, then the findings. Exit 1 if anything was found. */
+function runCommand(result: ParseResult, args: Args): number {
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) {
+    for (const d of errors) process.stderr.write(formatDiagnostic(d) + '\n');
+    process.stderr.write(`scord: ${args.file} has errors; it cannot run\n`);
+    return 1;
+  }
+  const run = runProgram(result, { device: args.preset });
+  process.stdout.write(run.stdout);
+  process.stderr.write(run.stderr);
+  const where = (f: RunFinding): string => (f.range ? `${formatLocation(f.range)}: ` : `${args.file}: `);
+  const who = (f: RunFinding): string => (f.block ? ` [block (${f.block.join(', ')}), thread (${f.thread?.join(', ')})]` : '');
+  for (const f of run.findings) process.stderr.write(`${where(f)}${f.kind}: ${f.message}${who(f)}\n`);
+  process.stderr.write(`scord: ${args.file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'} and ${run.steps} thread-steps on ${args.preset}; ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}\n`);
+  return run.findings.length > 0 ? 1 : 0;
 }
 
 try {

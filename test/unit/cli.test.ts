@@ -57,3 +57,17 @@ test('bad usage and unreadable files exit with 2 and a message, never a stack tr
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   }
 });
+
+test('run executes the program on the simulated GPU and reports findings', () => {
+  const ok = scord('run', 'examples/message-passing.cu');
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(ok.stdout, 'consumer read data = 42 (expected 42)\n');
+  assert.match(ok.stderr, /exited with status 0 after 1 launch and \d+ thread-steps on scord-paper; 0 findings/);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-'));
+  const file = path.join(dir, 'oob.cu');
+  fs.writeFileSync(file, '__global__ void k(int *a) { a[threadIdx.x] = 1; }\nint main() { int *a; cudaMalloc(&a, 16); k<<<1, 8>>>(a); return 0; }\n');
+  const bad = scord('run', file, '--device-preset', 'volta');
+  assert.equal(bad.status, 1);
+  assert.ok(bad.stderr.includes(`${file}:1:29: out-of-bounds: write of 4 bytes at offset 16, past the end of 'a' (16 bytes, global memory from line 2) [block (0, 0, 0), thread (4, 0, 0)]`), bad.stderr);
+  assert.equal(scord('run', file, '--device-preset', 'nonesuch').status, 2);
+});
