@@ -1,4 +1,5 @@
-// `npm run bench`: front-end speed on a generated 5,000-line CUDA file. Each stage is timed
+// `npm run bench` (add `-- --json` for a JSON array of {name, value, unit}): front-end speed on
+// a generated 5,000-line CUDA file, and simulator speed (bench/simulator.ts). Each stage is timed
 // over many runs after a warm-up; medians are reported, and the ratio to the budget
 // (5,000 lines in 50 ms) is computed from numbers measured in this run.
 import { performance } from 'node:perf_hooks';
@@ -9,6 +10,7 @@ import { preprocess } from '../sims/frontend/preprocessor';
 import { analyze } from '../sims/frontend/sema/analyzer';
 import { preludeScope } from '../sims/frontend/sema/preludeScope';
 import { generateCudaFile } from './generate';
+import { simulatorMetrics, type Metric } from './simulator';
 
 const LINES = 5000;
 const BUDGET_MS = 50;
@@ -72,4 +74,18 @@ const report = {
   'frontend.heap_mb_retained_by_one_parse': +((heapAfter - heapBefore) / 1048576).toFixed(1),
 };
 void keep;
-console.log(JSON.stringify(report, null, 2));
+
+// Every figure as {name, value, unit}: a table by default, a JSON array with --json.
+const metrics: Metric[] = [
+  { name: 'frontend.file_lines', value: lines, unit: 'lines' },
+  ...Object.entries(report)
+    .filter(([k]) => k.startsWith('frontend.'))
+    .map(([name, value]) => ({ name, value: value as number, unit: name.endsWith('ratio') ? 'ratio' : name.includes('_ms') ? 'ms' : name.includes('heap') ? 'MB' : 'lines/s' })),
+  ...simulatorMetrics(Number(process.env.BENCH_SIM_RUNS ?? 5)),
+];
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify(metrics, null, 2));
+} else {
+  const width = Math.max(...metrics.map((m) => m.name.length));
+  for (const m of metrics) console.log(`${m.name.padEnd(width)}  ${String(m.value).padStart(14)}  ${m.unit}`);
+}
