@@ -14,6 +14,9 @@ const AT_BARRIER = 2;
 const EXITED = 3;
 const AT_COLLECTIVE = 4;
 
+/** Blocks of the CFG a warp runs before the scheduler moves to the next warp. */
+const QUANTUM = 16;
+
 export interface GridFinding {
   kind: string;
   message: string;
@@ -45,6 +48,8 @@ interface WarpState extends Lanes {
   pred: Float64Array;
   /** The warp-wide operation each lane waits in, until all lanes of its mask arrive. */
   inCollective: (CollectiveTerm | undefined)[];
+  /** Scratch: the lanes of the group being run. */
+  group: Int32Array;
 }
 
 interface BlockState {
@@ -90,14 +95,19 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     for (let k = 0; k < resident.length; k++) {
       const b = resident[(rr + k) % resident.length];
       for (const w of b.warps) {
-        const group = readyGroup(w);
-        if (group.length === 0) continue;
+        let n = readyGroup(w);
+        if (n === 0) continue;
         progressed = true;
         try {
-          steps += runGroup(kernel, w, group);
+          // A warp keeps the SM for a quantum of blocks (or until it waits), so scheduling
+          // costs little; other warps still get their turn, so spin loops make progress.
+          for (let q = 0; q < QUANTUM && n > 0; q++) {
+            steps += runGroup(kernel, w, n);
+            n = readyGroup(w);
+          }
         } catch (e) {
           if (!(e instanceof DeviceFault)) throw e;
-          const lane = e.lane ?? group[0];
+          const lane = e.lane ?? w.group[0];
           findings.push({
             kind: e.fault.kind,
             message: e.fault.message,
@@ -158,6 +168,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
       pred: new Float64Array(WARP),
       waitingAt: new Array<BarrierTerm | undefined>(WARP),
       inCollective: new Array<CollectiveTerm | undefined>(WARP),
+      group: new Int32Array(WARP),
     };
     for (let l = 0; l < WARP && base + l < threads; l++) {
       const t = base + l;
@@ -175,67 +186,76 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
   return { index, warps, ctx };
 }
 
-/** The ready lanes standing at the same block as the first ready lane. */
-function readyGroup(w: WarpState): number[] {
+/** Fills `w.group` with the ready lanes standing at the first ready lane's block; returns how many. */
+function readyGroup(w: WarpState): number {
+  const status = w.status;
+  const pcs = w.pc;
+  const group = w.group;
   let pc = -1;
-  const group: number[] = [];
+  let n = 0;
   for (let l = 0; l < WARP; l++) {
-    if (w.status[l] !== READY) continue;
-    if (pc < 0) pc = w.pc[l];
-    if (w.pc[l] === pc) group.push(l);
+    if (status[l] !== READY) continue;
+    if (pc < 0) pc = pcs[l];
+    if (pcs[l] === pc) group[n++] = l;
   }
-  return group;
+  return n;
 }
 
 /** Runs one block of the CFG for a group of lanes; returns the thread-steps taken. */
-function runGroup(kernel: CompiledFunction, w: WarpState, group: number[]): number {
-  const block: Block = kernel.blocks[w.pc[group[0]]];
+function runGroup(kernel: CompiledFunction, w: WarpState, n: number): number {
+  const g = w.group;
+  const block: Block = kernel.blocks[w.pc[g[0]]];
   const steps = block.steps;
-  const n = group.length;
   let i = 0;
   try {
     for (let s = 0; s < steps.length; s++) {
       const step = steps[s];
-      for (i = 0; i < n; i++) step(w, group[i]);
+      for (i = 0; i < n; i++) step(w, g[i]);
     }
   } catch (e) {
-    if (e instanceof DeviceFault) e.lane = group[i];
+    if (e instanceof DeviceFault) e.lane = g[i];
     throw e;
   }
   const t = block.term;
+  const pcs = w.pc;
   switch (t.kind) {
     case 'jump':
-      for (const l of group) w.pc[l] = t.to;
+      for (i = 0; i < n; i++) pcs[g[i]] = t.to;
       break;
     case 'branch': {
       const c = t.cond * WARP;
-      for (const l of group) w.pc[l] = w.regs[c + l] ? t.then : t.else;
+      const regs = w.regs;
+      for (i = 0; i < n; i++) pcs[g[i]] = regs[c + g[i]] ? t.then : t.else;
       break;
     }
     case 'exit':
-      for (const l of group) w.status[l] = EXITED;
+      for (i = 0; i < n; i++) w.status[g[i]] = EXITED;
+      completeCollectives(w); // lanes that leave may be the last ones a *_sync waits for
       break;
     case 'barrier':
-      for (const l of group) {
+      for (i = 0; i < n; i++) {
+        const l = g[i];
         w.status[l] = AT_BARRIER;
-        w.pc[l] = t.to;
+        pcs[l] = t.to;
         w.waitingAt[l] = t;
         if (t.pred !== undefined) w.pred[l] = w.regs[t.pred * WARP + l];
       }
       break;
-    case 'collective':
+    case 'collective': {
+      const lanes = Array.from(g.subarray(0, n));
       if (t.mask === undefined) {
-        t.run(w, group);
-        for (const l of group) w.pc[l] = t.to;
+        t.run(w, lanes);
+        for (const l of lanes) pcs[l] = t.to;
       } else {
-        for (const l of group) {
+        for (const l of lanes) {
           w.status[l] = AT_COLLECTIVE;
           w.inCollective[l] = t;
         }
       }
+      completeCollectives(w);
       break;
+    }
   }
-  completeCollectives(w);
   return n * (steps.length + 1);
 }
 

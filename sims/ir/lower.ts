@@ -980,6 +980,11 @@ export class FunctionLowerer {
     const ro = r * WARP;
     const ao = a * WARP;
     const bo = b * WARP;
+    const fast = fastArithmetic(op, t, ro, ao, bo);
+    if (fast) {
+      this.emit(fast, range);
+      return r;
+    }
     const f = arithmetic(op, t, range);
     this.emit((w, l) => {
       w.regs[ro + l] = f(w.regs[ao + l], w.regs[bo + l], w);
@@ -1509,6 +1514,61 @@ function comparison(op: string): (a: number, b: number) => boolean {
     default:
       return (a, b) => a !== b;
   }
+}
+
+/**
+ * The most frequent operations as steps of their own: each is a separate function literal, so
+ * the engine optimises each one for its single operation instead of calling through a shared,
+ * megamorphic `f(a, b)`.
+ */
+function fastArithmetic(op: string, t: T.Type, ro: number, ao: number, bo: number): Step | undefined {
+  const i32 = t.kind === 'int' && t.bits === 32 && t.signed;
+  const u32 = t.kind === 'int' && t.bits === 32 && !t.signed;
+  const f32 = t.kind === 'float' && t.bits === 32;
+  const f64 = t.kind === 'float' && t.bits === 64;
+  if (i32) {
+    switch (op) {
+      case '+': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] + r[bo + l]) | 0; };
+      case '-': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] - r[bo + l]) | 0; };
+      case '*': return (w, l) => { const r = w.regs; r[ro + l] = Math.imul(r[ao + l], r[bo + l]); };
+      case '&': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] & r[bo + l]; };
+      case '|': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] | r[bo + l]; };
+      case '^': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] ^ r[bo + l]; };
+      case '<<': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] << (r[bo + l] & 31); };
+      case '>>': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >> (r[bo + l] & 31); };
+    }
+  }
+  if (u32) {
+    switch (op) {
+      case '+': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] + r[bo + l]) >>> 0; };
+      case '-': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] - r[bo + l]) >>> 0; };
+      case '*': return (w, l) => { const r = w.regs; r[ro + l] = Math.imul(r[ao + l], r[bo + l]) >>> 0; };
+      case '>>': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >>> (r[bo + l] & 31); };
+    }
+  }
+  if (f32) {
+    switch (op) {
+      case '+': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] + r[bo + l]); };
+      case '-': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] - r[bo + l]); };
+      case '*': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] * r[bo + l]); };
+      case '/': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] / r[bo + l]); };
+    }
+  }
+  if (f64) {
+    switch (op) {
+      case '+': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] + r[bo + l]; };
+      case '*': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] * r[bo + l]; };
+    }
+  }
+  switch (op) {
+    case '<': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] < r[bo + l] ? 1 : 0; };
+    case '>': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] > r[bo + l] ? 1 : 0; };
+    case '<=': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] <= r[bo + l] ? 1 : 0; };
+    case '>=': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >= r[bo + l] ? 1 : 0; };
+    case '==': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] === r[bo + l] ? 1 : 0; };
+    case '!=': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] !== r[bo + l] ? 1 : 0; };
+  }
+  return undefined;
 }
 
 /** The operation `op` in type `t`, with C's wrapping, truncation and rounding. */
