@@ -16,6 +16,44 @@ const AT_COLLECTIVE = 4;
 
 /** Blocks of the CFG a warp runs before the scheduler moves to the next warp. */
 const QUANTUM = 16;
+/** Greedy-then-oldest keeps a warp until it stalls (or for this many blocks). */
+const GTO_QUANTUM = 1024;
+const DEFAULT_MAX_THREADS = 1 << 22;
+
+/** A uniformly chosen warp that has a lane ready to run, or undefined if none has. */
+function randomReadyWarp(resident: BlockState[], random: () => number): { block: BlockState; warp: WarpState } | undefined {
+  const ready: { block: BlockState; warp: WarpState }[] = [];
+  for (const block of resident) for (const warp of block.warps) if (warp.status.some((st) => st === READY)) ready.push({ block, warp });
+  return ready.length ? ready[Math.floor(random() * ready.length)] : undefined;
+}
+
+/**
+ * Out of steps: say where the time went (the block of the CFG run most often is the hot
+ * loop) and, when blocks were still waiting for an SM, that they could never start because
+ * the resident ones spin — the oversubscribed grid barrier.
+ */
+function budgetFinding(
+  req: LaunchRequest,
+  kernel: CompiledFunction,
+  hot: Float64Array,
+  budget: number,
+  r: { resident: number; started: number; blocks: number; occ: NonNullable<ReturnType<typeof occupancy>>; device: DeviceConfig },
+): GridFinding {
+  let hottest = 0;
+  for (let i = 1; i < hot.length; i++) if (hot[i] > hot[hottest]) hottest = i;
+  const block = kernel.blocks[hottest];
+  const range = block.ranges[0] ?? termRange(block) ?? req.range;
+  const waiting = r.blocks - r.started;
+  const residency = waiting > 0
+    ? `; ${waiting} of ${r.blocks} blocks never started: only ${r.occ.residentBlocks} can be resident on ${r.device.name} (${r.occ.blocksPerSM} per SM on ${r.device.smCount} SMs, limited by ${r.occ.limitedBy}), and the resident ones keep running here without finishing — a grid-wide barrier or flag that needs all blocks can never complete`
+    : '';
+  return { kind: 'step-budget', message: `the launch did not finish within ${budget} thread-steps; the hottest code is at line ${range.start.line + 1}${residency}`, range };
+}
+
+function termRange(b: Block): Range | undefined {
+  const t = b.term;
+  return t.kind === 'barrier' || t.kind === 'collective' ? t.range : undefined;
+}
 
 export interface GridFinding {
   kind: string;
@@ -25,10 +63,30 @@ export interface GridFinding {
   thread?: [number, number, number];
 }
 
+export type SchedulerKind = 'round-robin' | 'greedy-then-oldest' | 'random';
+
 export interface GridOptions {
   device: DeviceConfig;
   /** Thread-steps the launch may take before it is stopped. */
   stepBudget: number;
+  /** Which warp runs next: round-robin, greedy-then-oldest, or seeded random. */
+  scheduler?: SchedulerKind;
+  /** The seed of the random scheduler; the same seed gives the same interleaving. */
+  seed?: number;
+  /** A launch of more threads than this is refused before it starts. */
+  maxThreads?: number;
+}
+
+/** mulberry32: small, fast and reproducible. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 export interface GridOutcome {
@@ -56,6 +114,9 @@ interface BlockState {
   index: [number, number, number];
   warps: WarpState[];
   ctx: RunContext;
+  divergenceReported: Set<BarrierTerm>;
+  /** Did some thread exit while others are waiting at a barrier? */
+  exitedBeforeBarrier(): boolean;
 }
 
 export interface GridEnvironment {
@@ -81,7 +142,14 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   if (sharedBytes > device.sharedMemPerBlock) return bad(`${sharedBytes} bytes of shared memory per block exceed the ${device.sharedMemPerBlock} that ${device.name} allows`);
   const occ = occupancy(device, threads, sharedBytes);
   if (!occ) return bad(`one block of ${threads} threads does not fit on an SM of ${device.name}`);
+  const maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
+  if (threads * blocks > maxThreads) return bad(`the launch asks for ${threads * blocks} threads; the simulator's limit is ${maxThreads} (set a larger limit, or launch fewer blocks)`);
 
+  const scheduler = options.scheduler ?? 'round-robin';
+  const random = seededRandom(options.seed ?? 1);
+  // Random scheduling switches warps after every block of the CFG, so interleavings vary.
+  const quantum = scheduler === 'random' ? 1 : scheduler === 'greedy-then-oldest' ? GTO_QUANTUM : QUANTUM;
+  const hot = new Float64Array(kernel.blocks.length);
   let steps = 0;
   let nextBlock = 0;
   const resident: BlockState[] = [];
@@ -92,17 +160,22 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   let rr = 0;
   while (resident.length > 0) {
     let progressed = false;
-    for (let k = 0; k < resident.length; k++) {
-      const b = resident[(rr + k) % resident.length];
-      for (const w of b.warps) {
+    // The random scheduler runs one randomly chosen warp per turn, for one block of the CFG
+    // (which ends at every memory access), so seeds change who reads and writes first.
+    const pick = scheduler === 'random' ? randomReadyWarp(resident, random) : undefined;
+    const visit = pick ? [pick.block] : scheduler === 'greedy-then-oldest' ? resident : resident.map((_, k) => resident[(rr + k) % resident.length]);
+    for (const b of visit) {
+      const warps = pick ? [pick.warp] : b.warps;
+      for (const w of warps) {
         let n = readyGroup(w);
         if (n === 0) continue;
         progressed = true;
         try {
           // A warp keeps the SM for a quantum of blocks (or until it waits), so scheduling
           // costs little; other warps still get their turn, so spin loops make progress.
-          for (let q = 0; q < QUANTUM && n > 0; q++) {
-            steps += runGroup(kernel, w, n);
+          for (let q = 0; q < quantum && n > 0; q++) {
+            hot[w.pc[w.group[0]]] += n;
+            steps += runGroup(kernel, w, n, findings, b);
             n = readyGroup(w);
           }
         } catch (e) {
@@ -119,13 +192,16 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
           return { completed: false, steps, findings };
         }
         if (steps > options.stepBudget) {
-          findings.push({ kind: 'step-budget', message: `the launch did not finish within ${options.stepBudget} thread-steps`, range: req.range });
+          findings.push(budgetFinding(req, kernel, hot, options.stepBudget, { resident: resident.length, started: nextBlock, blocks, occ, device }));
           env.runtime.deviceFault('cudaErrorLaunchFailure');
           return { completed: false, steps, findings };
         }
       }
-      releaseBarrier(b);
+      releaseBarrier(b, findings);
     }
+    // With no warp ready, barriers that everyone reached still open (random mode visits one
+    // block per turn, so check them all).
+    if (!progressed) for (const b of resident) if (releaseBarrier(b, findings)) progressed = true;
     rr++;
     // Finished blocks leave their SM; waiting blocks take their place.
     for (let i = resident.length - 1; i >= 0; i--) if (resident[i].warps.every((w) => w.status.every((s) => s === 0 || s === EXITED))) resident.splice(i, 1);
@@ -183,7 +259,8 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
     }
     warps.push(w);
   }
-  return { index, warps, ctx };
+  const exitedBeforeBarrier = (): boolean => warps.some((w) => w.status.some((st) => st === EXITED));
+  return { index, warps, ctx, divergenceReported: new Set(), exitedBeforeBarrier };
 }
 
 /** Fills `w.group` with the ready lanes standing at the first ready lane's block; returns how many. */
@@ -202,7 +279,7 @@ function readyGroup(w: WarpState): number {
 }
 
 /** Runs one block of the CFG for a group of lanes; returns the thread-steps taken. */
-function runGroup(kernel: CompiledFunction, w: WarpState, n: number): number {
+function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: GridFinding[], b: BlockState): number {
   const g = w.group;
   const block: Block = kernel.blocks[w.pc[g[0]]];
   const steps = block.steps;
@@ -240,6 +317,7 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number): number {
         w.waitingAt[l] = t;
         if (t.pred !== undefined) w.pred[l] = w.regs[t.pred * WARP + l];
       }
+      checkBarrierDivergence(b, t, findings);
       break;
     case 'collective': {
       const lanes = Array.from(g.subarray(0, n));
@@ -288,17 +366,51 @@ function completeCollectives(w: WarpState): void {
   }
 }
 
+/**
+ * __syncthreads must be reached by every thread of the block, at the same call. Threads
+ * waiting at two different calls, or a barrier that some threads skip by exiting, is barrier
+ * divergence: undefined behaviour that hangs or corrupts data on real GPUs. Reported once per
+ * call site.
+ */
+function checkBarrierDivergence(b: BlockState, arrived: BarrierTerm, findings: GridFinding[]): void {
+  if (b.divergenceReported.has(arrived)) return;
+  for (const w of b.warps) {
+    for (let l = 0; l < WARP; l++) {
+      const other = w.status[l] === AT_BARRIER ? w.waitingAt[l] : undefined;
+      if (other && other !== arrived && other.range.start.offset !== arrived.range.start.offset) {
+        b.divergenceReported.add(arrived);
+        findings.push({
+          kind: 'barrier-divergence',
+          message: `threads of block (${b.index.join(', ')}) wait at different __syncthreads calls (this one and line ${other.range.start.line + 1}); every thread of the block must reach the same barrier`,
+          range: arrived.range,
+          block: b.index,
+          thread: [w.tid[0][l], w.tid[1][l], w.tid[2][l]],
+        });
+        return;
+      }
+    }
+  }
+}
+
 /** When every live thread of a block waits at a barrier, they all go on. */
-function releaseBarrier(b: BlockState): void {
+function releaseBarrier(b: BlockState, findings: GridFinding[]): boolean {
   let waiting = 0;
   for (const w of b.warps) {
     for (let l = 0; l < WARP; l++) {
       // A thread still running, or waiting in a warp operation, has not reached the barrier.
-      if (w.status[l] === READY || w.status[l] === AT_COLLECTIVE) return;
+      if (w.status[l] === READY || w.status[l] === AT_COLLECTIVE) return false;
       if (w.status[l] === AT_BARRIER) waiting++;
     }
   }
-  if (waiting === 0) return;
+  if (waiting === 0) return false;
+  // Threads that exited without reaching the barrier make it divergent too.
+  if (b.exitedBeforeBarrier()) {
+    const first = b.warps.flatMap((w) => w.waitingAt).find((t) => t !== undefined);
+    if (first && !b.divergenceReported.has(first)) {
+      b.divergenceReported.add(first);
+      findings.push({ kind: 'barrier-divergence', message: `some threads of block (${b.index.join(', ')}) exited without reaching this __syncthreads; it is in divergent code`, range: first.range, block: b.index });
+    }
+  }
   // The reduction of __syncthreads_count/_and/_or is over all the block's waiting threads.
   let count = 0;
   let all = true;
@@ -315,6 +427,7 @@ function releaseBarrier(b: BlockState): void {
       w.waitingAt[l] = undefined;
     }
   }
+  return true;
 }
 
 

@@ -8,7 +8,7 @@ import type { Range } from '../frontend/source';
 import * as T from '../frontend/types';
 import { DeviceFault } from '../gpu/access';
 import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../gpu/devices';
-import { runGrid, type GridFinding } from '../gpu/executor';
+import { runGrid, type GridFinding, type SchedulerKind } from '../gpu/executor';
 import { Memory, pointerAllocation, pointerOffset, type MemorySpace } from '../gpu/memory';
 import { WARP, LowerError, type CompiledFunction, type Lanes, type RunContext } from '../ir/ir';
 import { FunctionLowerer, isAggregate, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
@@ -18,6 +18,10 @@ export interface RunOptions {
   device?: string;
   /** Thread-steps the whole run may take (host and device together). */
   stepBudget?: number;
+  scheduler?: SchedulerKind;
+  seed?: number;
+  /** Launches of more threads than this are refused up front. */
+  maxThreads?: number;
 }
 
 export interface RunFinding {
@@ -69,13 +73,14 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       // With separate host and device views, the kernel's device version is the one to run.
       const dev = functionsOf(parsed.deviceAst).find((f) => f.name === decl.name && f.nameRange.start.offset === decl.nameRange.start.offset && f.body) ?? decl;
       const key = `${dev.nameRange.start.offset}|${inst?.key ?? ''}`;
+      const switchAtMemory = options.scheduler === 'random';
       let k = kernels.get(key);
       if (k) return k;
       const found = inst?.key ? parsed.instantiations.get(inst.key) : undefined;
       if (dev.template && !found) throw new LowerError(`the simulator cannot tell which instance of '${dev.name}' this launch runs`, range);
       const body = found?.body ?? dev.body;
       if (!body) throw new LowerError(`kernel '${dev.name}' is declared but never defined`, range);
-      k = new FunctionLowerer(program, dev, 'device', found?.label).compile(body, found?.paramTypes ?? dev.params.map((p) => p.resolvedType ?? T.ERROR), found?.bindings, T.VOID);
+      k = new FunctionLowerer(program, dev, 'device', found?.label, switchAtMemory).compile(body, found?.paramTypes ?? dev.params.map((p) => p.resolvedType ?? T.ERROR), found?.bindings, T.VOID);
       kernels.set(key, k);
       return k;
     },
@@ -111,7 +116,13 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       globals,
       launch: (req) => {
         launches++;
-        const outcome = runGrid(req, { memory, runtime, globals }, { device, stepBudget: Math.max(0, budget - steps) });
+        const outcome = runGrid(req, { memory, runtime, globals }, {
+          device,
+          stepBudget: Math.max(0, budget - steps),
+          ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+          ...(options.seed !== undefined ? { seed: options.seed + launches } : {}),
+          ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}),
+        });
         steps += outcome.steps;
         findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
       },
@@ -257,4 +268,27 @@ function constantValue(e: A.Expr): number | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * Runs the program once per seed with the random scheduler and returns every run; findings
+ * that only some interleavings show are in the union (`schedules: N`).
+ */
+export function runSchedules(parsed: ParseResult, schedules: number, options: RunOptions = {}): { runs: RunResult[]; findings: RunFinding[] } {
+  const runs: RunResult[] = [];
+  const seen = new Set<string>();
+  const findings: RunFinding[] = [];
+  const first = options.seed ?? 1;
+  for (let i = 0; i < schedules; i++) {
+    const r = runProgram(parsed, { ...options, scheduler: 'random', seed: first + i });
+    runs.push(r);
+    for (const f of r.findings) {
+      const key = `${f.kind}|${f.range?.file}|${f.range?.start.offset}|${f.message}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        findings.push(f);
+      }
+    }
+  }
+  return { runs, findings };
 }

@@ -121,6 +121,8 @@ export class FunctionLowerer {
     private readonly root: A.FunctionDecl,
     private readonly side: 'host' | 'device',
     name?: string,
+    /** End a block after every memory access, so a scheduler can switch warps there. */
+    private readonly switchAtMemory = false,
   ) {
     this.cur = this.newBlock();
     this.compiledName = name ?? root.name;
@@ -140,6 +142,15 @@ export class FunctionLowerer {
   private emit(step: Step, range: Range): void {
     this.cur.steps.push(step);
     this.cur.ranges.push(range);
+  }
+
+  /** A step that touches memory: with switch points on, the block ends after it. */
+  private emitMemory(step: Step, range: Range): void {
+    this.emit(step, range);
+    if (this.switchAtMemory) {
+      const next = this.newBlock();
+      this.terminate({ kind: 'jump', to: next.id }, next);
+    }
   }
   private terminate(term: Terminator, next?: Block): void {
     this.cur.term = term;
@@ -808,7 +819,7 @@ export class FunctionLowerer {
     const r = this.reg();
     const ro = r * WARP;
     const ao = lv.addr * WARP;
-    this.emit((w, l) => {
+    this.emitMemory((w, l) => {
       w.regs[ro + l] = load(w.ctx, w.regs[ao + l], kind, range);
     }, range);
     return r;
@@ -828,7 +839,7 @@ export class FunctionLowerer {
       return;
     }
     const kind = scalarKind(t);
-    this.emit((w, l) => store(w.ctx, w.regs[ao + l], kind, w.regs[vo + l], range), range);
+    this.emitMemory((w, l) => store(w.ctx, w.regs[ao + l], kind, w.regs[vo + l], range), range);
   }
 
   /** p + i * size * sign, keeping the pointer's provenance. */
@@ -1437,7 +1448,7 @@ export class FunctionLowerer {
       : op === 'And' ? (o, x) => Number(BigInt(o) & BigInt(x))
       : op === 'Or' ? (o, x) => Number(BigInt(o) | BigInt(x))
       : (o, x) => Number(BigInt(o) ^ BigInt(x));
-    this.emit((w, l) => {
+    this.emitMemory((w, l) => {
       const addr = w.regs[p + l];
       const old = load(w.ctx, addr, kind, range);
       const next = c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);

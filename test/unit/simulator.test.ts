@@ -93,3 +93,70 @@ int main() { int *p; cudaMalloc(&p, 128); k<<<1, 32>>>(p); return cudaDeviceSync
     assert.equal(run('int main() { return 42; }').exitCode, 42);
   });
 });
+
+describe('scheduling', () => {
+  const racy = `#include <stdio.h>
+__global__ void bump(int *c) { int old = *c; *c = old + 1; }
+int main() { int *c; int h = 0; cudaMalloc(&c, 4); cudaMemset(c, 0, 4); bump<<<4, 64>>>(c); cudaMemcpy(&h, c, 4, cudaMemcpyDeviceToHost); printf("%d\\n", h); return 0; }`;
+
+  test('the random scheduler is reproducible from its seed, and seeds change the interleaving', () => {
+    const parsed = parseVirtual({ 'main.cu': racy });
+    const out = (seed: number) => runProgram(parsed, { scheduler: 'random', seed }).stdout;
+    assert.equal(out(7), out(7));
+    const outputs = new Set([1, 2, 3, 4, 5, 6].map(out));
+    assert.ok(outputs.size > 1, `six seeds gave one outcome: ${[...outputs].join(', ')}`);
+    // Lost updates: no interleaving of 256 unsynchronised increments reaches 256 here.
+    for (const o of outputs) assert.ok(Number(o) < 256, o);
+  });
+
+  test('round-robin and greedy-then-oldest both run correct programs to the same result', () => {
+    const p = SIM_PROGRAMS.find((x) => x.file === 'histogram_shared.cu')!;
+    const parsed = parseFixture(path.join('sim', p.file));
+    for (const scheduler of ['round-robin', 'greedy-then-oldest', 'random'] as const) {
+      assert.equal(runProgram(parsed, { scheduler, seed: 3 }).stdout, p.expectedStdout(), scheduler);
+    }
+  });
+
+  test('a launch beyond the thread limit is refused up front, naming the limit', () => {
+    const r = run('__global__ void k() {}\nint main() { k<<<100000, 1024>>>(); return cudaGetLastError() == cudaErrorInvalidConfiguration ? 0 : 1; }');
+    assert.deepEqual(r.findings.map((f) => f.kind), ['launch-configuration']);
+    assert.match(r.findings[0].message, /102400000 threads; the simulator's limit is 4194304/);
+    assert.equal(r.exitCode, 0);
+  });
+
+  test('a grid barrier with more blocks than can be resident never completes, and says why', () => {
+    const r = run(`__device__ unsigned int arrived;
+__global__ void gridBarrier(int *out) {
+  if (threadIdx.x == 0) {
+    atomicAdd(&arrived, 1);
+    while (atomicAdd(&arrived, 0) < gridDim.x) {}
+  }
+  __syncthreads();
+  out[blockIdx.x] = 1;
+}
+int main() { int *o; cudaMalloc(&o, 64 * 4); gridBarrier<<<64, 1024>>>(o); return 0; }`, 2_000_000);
+    assert.equal(r.findings.length, 1);
+    const f = r.findings[0];
+    assert.equal(f.kind, 'step-budget');
+    assert.equal(f.range?.start.line, 4, 'the hottest code is the spin loop');
+    assert.match(f.message, /49 of 64 blocks never started: only 15 can be resident on scord-paper \(1 per SM on 15 SMs, limited by warps\)/);
+    // With 15 blocks (all resident) the same barrier completes.
+    const ok = run(`__device__ unsigned int arrived;
+__global__ void gridBarrier(int *out) {
+  if (threadIdx.x == 0) { atomicAdd(&arrived, 1); while (atomicAdd(&arrived, 0) < gridDim.x) {} }
+  __syncthreads();
+  out[blockIdx.x] = 1;
+}
+int main() { int *o; cudaMalloc(&o, 64 * 4); gridBarrier<<<15, 1024>>>(o); return 0; }`, 20_000_000);
+    assert.deepEqual(ok.findings, []);
+  });
+
+  test('__syncthreads in divergent code is reported at the call', () => {
+    const r = run(`__global__ void k(int *p) {
+  if (threadIdx.x < 16) { p[threadIdx.x] = 1; __syncthreads(); }
+  else { __syncthreads(); p[threadIdx.x] = 2; }
+}
+int main() { int *p; cudaMalloc(&p, 256); k<<<1, 64>>>(p); return 0; }`);
+    assert.deepEqual(r.findings.map((f) => `${f.kind}@${(f.range?.start.line ?? -1) + 1}`), ['barrier-divergence@3']);
+  });
+});
