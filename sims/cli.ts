@@ -16,13 +16,15 @@ import { formatDiagnostic } from './frontend/diagnostics';
 import { parse, type ParseResult } from './frontend/index';
 import { formatLocation } from './frontend/source';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
-import { runProgram, type RunFinding } from './host/run';
+import type { SchedulerKind } from './gpu/executor';
+import { runProgram, runSchedules, type RunFinding } from './host/run';
 import { preprocess, tokensToText } from './frontend/preprocessor';
 import { summarize } from './frontend/summary';
 
 const USAGE = `usage: scord parse FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--json]
        scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]
-       scord run FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${Object.keys(DEVICE_PRESETS).join('|')}]`;
+       scord run FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${Object.keys(DEVICE_PRESETS).join('|')}]
+                 [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]`;
 
 class UsageError extends Error {}
 
@@ -35,6 +37,9 @@ interface Args {
   json: boolean;
   device: boolean;
   preset: string;
+  scheduler?: SchedulerKind;
+  seed?: number;
+  schedules?: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -56,7 +61,16 @@ function parseArgs(argv: string[]): Args {
     else if (a.startsWith('-I')) args.includePaths.push(value('-I'));
     else if (a === '--json') args.json = true;
     else if (a === '--device') args.device = true;
-    else if (a === '--device-preset') {
+    else if (a === '--scheduler') {
+      const v = rest[++i];
+      if (v !== 'round-robin' && v !== 'greedy-then-oldest' && v !== 'random') throw new UsageError(`unknown scheduler '${v ?? ''}'; choose round-robin, greedy-then-oldest or random`);
+      args.scheduler = v;
+    } else if (a === '--seed' || a === '--schedules') {
+      const v = Number(rest[++i]);
+      if (!Number.isInteger(v) || v < (a === '--seed' ? 0 : 1)) throw new UsageError(`${a} needs a ${a === '--seed' ? 'non-negative' : 'positive'} integer`);
+      if (a === '--seed') args.seed = v;
+      else args.schedules = v;
+    } else if (a === '--device-preset') {
       args.preset = rest[++i] ?? '';
       if (!devicePreset(args.preset)) throw new UsageError(`unknown device preset '${args.preset}'; choose one of ${Object.keys(DEVICE_PRESETS).join(', ')}`);
     }
@@ -132,7 +146,10 @@ function runCommand(result: ParseResult, args: Args): number {
     process.stderr.write(`scord: ${args.file} has errors; it cannot run\n`);
     return 1;
   }
-  const run = runProgram(result, { device: args.preset });
+  const options = { device: args.preset, ...(args.scheduler ? { scheduler: args.scheduler } : {}), ...(args.seed !== undefined ? { seed: args.seed } : {}) };
+  // --schedules N: N seeded random interleavings; the output shown is the first run's.
+  const many = args.schedules && args.schedules > 1 ? runSchedules(result, args.schedules, options) : undefined;
+  const run = many ? { ...many.runs[0], findings: many.findings } : runProgram(result, options);
   process.stdout.write(run.stdout);
   process.stderr.write(run.stderr);
   const where = (f: RunFinding): string => (f.range ? `${formatLocation(f.range)}: ` : `${args.file}: `);

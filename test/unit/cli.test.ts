@@ -71,3 +71,11 @@ test('run executes the program on the simulated GPU and reports findings', () =>
   assert.ok(bad.stderr.includes(`${file}:1:29: out-of-bounds: write of 4 bytes at offset 16, past the end of 'a' (16 bytes, global memory from line 2) [block (0, 0, 0), thread (4, 0, 0)]`), bad.stderr);
   assert.equal(scord('run', file, '--device-preset', 'nonesuch').status, 2);
 });
+
+test('run takes a scheduler, a seed and a number of schedules', () => {
+  const r = scord('run', 'examples/scoped-counter.cu', '--scheduler', 'random', '--seed', '4');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'counted 171 events, expected 171\n');
+  assert.equal(scord('run', 'examples/scoped-counter.cu', '--schedules', '3').status, 0);
+  for (const bad of [['--scheduler', 'fifo'], ['--seed', '-1'], ['--schedules', '0']]) assert.equal(scord('run', 'examples/scoped-counter.cu', ...bad).status, 2, bad.join(' '));
+});
