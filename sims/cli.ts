@@ -24,7 +24,8 @@ import { summarize } from './frontend/summary';
 const USAGE = `usage: scord parse FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--json]
        scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]
        scord run FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${Object.keys(DEVICE_PRESETS).join('|')}]
-                 [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]`;
+                 [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]
+                 [--model independent|lockstep]`;
 
 class UsageError extends Error {}
 
@@ -38,6 +39,7 @@ interface Args {
   device: boolean;
   preset: string;
   scheduler?: SchedulerKind;
+  model?: 'independent' | 'lockstep';
   seed?: number;
   schedules?: number;
 }
@@ -65,6 +67,10 @@ function parseArgs(argv: string[]): Args {
       const v = rest[++i];
       if (v !== 'round-robin' && v !== 'greedy-then-oldest' && v !== 'random') throw new UsageError(`unknown scheduler '${v ?? ''}'; choose round-robin, greedy-then-oldest or random`);
       args.scheduler = v;
+    } else if (a === '--model') {
+      const v = rest[++i];
+      if (v !== 'independent' && v !== 'lockstep') throw new UsageError(`unknown scheduling model '${v ?? ''}'; choose independent or lockstep`);
+      args.model = v;
     } else if (a === '--seed' || a === '--schedules') {
       const v = Number(rest[++i]);
       if (!Number.isInteger(v) || v < (a === '--seed' ? 0 : 1)) throw new UsageError(`${a} needs a ${a === '--seed' ? 'non-negative' : 'positive'} integer`);
@@ -146,7 +152,12 @@ function runCommand(result: ParseResult, args: Args): number {
     process.stderr.write(`scord: ${args.file} has errors; it cannot run\n`);
     return 1;
   }
-  const options = { device: args.preset, ...(args.scheduler ? { scheduler: args.scheduler } : {}), ...(args.seed !== undefined ? { seed: args.seed } : {}) };
+  const options = {
+    device: args.preset,
+    ...(args.scheduler ? { scheduler: args.scheduler } : {}),
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+  };
   // --schedules N: N seeded random interleavings; the output shown is the first run's.
   const many = args.schedules && args.schedules > 1 ? runSchedules(result, args.schedules, options) : undefined;
   const run = many ? { ...many.runs[0], findings: many.findings } : runProgram(result, options);

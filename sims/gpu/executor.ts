@@ -6,6 +6,7 @@ import type { Range } from '../frontend/source';
 import type { CudaRuntime } from '../host/runtime';
 import { WARP, type Block, type CompiledFunction, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
 import { DeviceFault } from './access';
+import { immediatePostDominators } from '../ir/postdominators';
 import { occupancy, type DeviceConfig } from './devices';
 import type { Memory } from './memory';
 
@@ -71,6 +72,12 @@ export interface GridOptions {
   stepBudget: number;
   /** Which warp runs next: round-robin, greedy-then-oldest, or seeded random. */
   scheduler?: SchedulerKind;
+  /**
+   * How the lanes of a warp advance: `independent` (Volta and later: diverged groups advance
+   * separately) or `lockstep` (pre-Volta SIMT: one group at a time, reconverging at the
+   * immediate post-dominator through a stack).
+   */
+  model?: 'independent' | 'lockstep';
   /** The seed of the random scheduler; the same seed gives the same interleaving. */
   seed?: number;
   /** A launch of more threads than this is refused before it starts. */
@@ -108,6 +115,10 @@ interface WarpState extends Lanes {
   inCollective: (CollectiveTerm | undefined)[];
   /** Scratch: the lanes of the group being run. */
   group: Int32Array;
+  /** Independent scheduling: the lane the next group search starts from (fairness). */
+  rot: number;
+  /** Lockstep: the reconvergence stack, top last. */
+  stack: { pc: number; mask: number; rpc: number }[];
 }
 
 interface BlockState {
@@ -150,6 +161,8 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   // Random scheduling switches warps after every block of the CFG, so interleavings vary.
   const quantum = scheduler === 'random' ? 1 : scheduler === 'greedy-then-oldest' ? GTO_QUANTUM : QUANTUM;
   const hot = new Float64Array(kernel.blocks.length);
+  const lockstep = options.model === 'lockstep';
+  const group = lockstep ? lockstepGroup : readyGroup;
   let steps = 0;
   let nextBlock = 0;
   const resident: BlockState[] = [];
@@ -167,16 +180,19 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     for (const b of visit) {
       const warps = pick ? [pick.warp] : b.warps;
       for (const w of warps) {
-        let n = readyGroup(w);
+        let n = group(w);
         if (n === 0) continue;
         progressed = true;
         try {
           // A warp keeps the SM for a quantum of blocks (or until it waits), so scheduling
           // costs little; other warps still get their turn, so spin loops make progress.
           for (let q = 0; q < quantum && n > 0; q++) {
-            hot[w.pc[w.group[0]]] += n;
+            const ran = w.pc[w.group[0]];
+            hot[ran] += n;
             steps += runGroup(kernel, w, n, findings, b);
-            n = readyGroup(w);
+            if (lockstep) lockstepAdvance(w, kernel, ran, n);
+            else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
+            n = group(w);
           }
         } catch (e) {
           if (!(e instanceof DeviceFault)) throw e;
@@ -245,6 +261,8 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
       waitingAt: new Array<BarrierTerm | undefined>(WARP),
       inCollective: new Array<CollectiveTerm | undefined>(WARP),
       group: new Int32Array(WARP),
+      rot: 0,
+      stack: [],
     };
     for (let l = 0; l < WARP && base + l < threads; l++) {
       const t = base + l;
@@ -257,6 +275,9 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
         w.regs[r * WARP + l] = req.args[i];
       });
     }
+    let live = 0;
+    for (let l = 0; l < WARP; l++) if (w.status[l] === READY) live |= 1 << l;
+    w.stack.push({ pc: 0, mask: live, rpc: -1 });
     warps.push(w);
   }
   const exitedBeforeBarrier = (): boolean => warps.some((w) => w.status.some((st) => st === EXITED));
@@ -268,14 +289,65 @@ function readyGroup(w: WarpState): number {
   const status = w.status;
   const pcs = w.pc;
   const group = w.group;
+  // Start from where the last group ended, so diverged groups take turns (a lane spinning
+  // on a lock does not starve the lane that holds it).
   let pc = -1;
-  let n = 0;
-  for (let l = 0; l < WARP; l++) {
-    if (status[l] !== READY) continue;
-    if (pc < 0) pc = pcs[l];
-    if (pcs[l] === pc) group[n++] = l;
+  for (let k = 0; k < WARP; k++) {
+    const l = (w.rot + k) & (WARP - 1);
+    if (status[l] === READY) {
+      pc = pcs[l];
+      break;
+    }
   }
+  if (pc < 0) return 0;
+  let n = 0;
+  for (let l = 0; l < WARP; l++) if (status[l] === READY && pcs[l] === pc) group[n++] = l;
   return n;
+}
+
+/** Lockstep: the group is the top of the reconvergence stack (its lanes that can run). */
+function lockstepGroup(w: WarpState): number {
+  const stack = w.stack;
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    let n = 0;
+    let pending = false;
+    for (let l = 0; l < WARP; l++) {
+      if (!((top.mask >>> l) & 1)) continue;
+      if (w.status[l] === READY) w.group[n++] = l;
+      else if (w.status[l] !== EXITED) pending = true;
+    }
+    if (n > 0) return n;
+    if (pending) return 0; // waiting at a barrier or in a warp operation
+    stack.pop(); // every lane of this path has exited
+  }
+  return 0;
+}
+
+/** Lockstep: after a block ran, follow the lanes — push diverged paths, pop at reconvergence. */
+function lockstepAdvance(w: WarpState, kernel: CompiledFunction, ran: number, n: number): void {
+  const stack = w.stack;
+  const top = stack[stack.length - 1];
+  const targets = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const l = w.group[i];
+    if (w.status[l] === EXITED) {
+      for (const e of stack) e.mask &= ~(1 << l);
+      continue;
+    }
+    targets.set(w.pc[l], (targets.get(w.pc[l]) ?? 0) | (1 << l));
+  }
+  if (targets.size === 1) top.pc = [...targets.keys()][0];
+  else if (targets.size > 1) {
+    const rpc = immediatePostDominators(kernel)[ran];
+    const term = kernel.blocks[ran].term;
+    top.pc = rpc;
+    // The taken path runs first and the other waits (GPGPU-Sim's order): push it last.
+    const thenPc = term.kind === 'branch' ? term.then : -1;
+    const order = [...targets.entries()].sort((a, b) => (a[0] === thenPc ? 1 : 0) - (b[0] === thenPc ? 1 : 0));
+    for (const [pc, mask] of order) stack.push({ pc, mask, rpc });
+  }
+  while (stack.length > 1 && stack[stack.length - 1].pc === stack[stack.length - 1].rpc) stack.pop();
 }
 
 /** Runs one block of the CFG for a group of lanes; returns the thread-steps taken. */

@@ -19,6 +19,8 @@ export interface RunOptions {
   /** Thread-steps the whole run may take (host and device together). */
   stepBudget?: number;
   scheduler?: SchedulerKind;
+  /** Volta+ independent thread scheduling (default) or pre-Volta lockstep SIMT. */
+  model?: 'independent' | 'lockstep';
   seed?: number;
   /** Launches of more threads than this are refused up front. */
   maxThreads?: number;
@@ -120,6 +122,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
           device,
           stepBudget: Math.max(0, budget - steps),
           ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+          ...(options.model ? { model: options.model } : {}),
           ...(options.seed !== undefined ? { seed: options.seed + launches } : {}),
           ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}),
         });

@@ -160,3 +160,41 @@ int main() { int *p; cudaMalloc(&p, 256); k<<<1, 64>>>(p); return 0; }`);
     assert.deepEqual(r.findings.map((f) => `${f.kind}@${(f.range?.start.line ?? -1) + 1}`), ['barrier-divergence@3']);
   });
 });
+
+describe('scheduling models', () => {
+  const spinLock = `#include <stdio.h>
+__device__ int lock = 0;
+__device__ int counter = 0;
+__global__ void everyLaneTakesTheLock() {
+  while (atomicCAS(&lock, 0, 1) != 0) {}
+  counter = counter + 1;
+  __threadfence();
+  atomicExch(&lock, 0);
+}
+int main() {
+  everyLaneTakesTheLock<<<1, 32>>>();
+  int h = 0;
+  cudaMemcpyFromSymbol(&h, counter, sizeof(int));
+  printf("%d\\n", h);
+  return 0;
+}`;
+
+  test('a spin lock taken by every lane of one warp finishes under independent scheduling', () => {
+    const r = runProgram(parseVirtual({ 'main.cu': spinLock }), { model: 'independent' });
+    assert.deepEqual(r.findings, []);
+    assert.equal(r.stdout, '32\n');
+  });
+
+  test('the same spin lock hangs under lockstep SIMT: the holder waits at the reconvergence point', () => {
+    const r = runProgram(parseVirtual({ 'main.cu': spinLock }), { model: 'lockstep', stepBudget: 200_000 });
+    assert.deepEqual(r.findings.map((f) => f.kind), ['step-budget']);
+    assert.equal(r.findings[0].range?.start.line, 4, 'the hot loop is the spin');
+  });
+
+  test('lockstep runs divergent but correct code to the same results', () => {
+    for (const file of ['bitonic_sort.cu', 'warp_scan_shfl.cu', 'reduce_warp_shuffle.cu']) {
+      const p = SIM_PROGRAMS.find((x) => x.file === file)!;
+      assert.equal(runProgram(parseFixture(path.join('sim', file)), { model: 'lockstep' }).stdout, p.expectedStdout(), file);
+    }
+  });
+});
