@@ -4,7 +4,7 @@
 // thread scheduling: diverged groups advance separately and merge when they meet again).
 import type { Range } from '../frontend/source';
 import type { CudaRuntime } from '../host/runtime';
-import { WARP, type Block, type CompiledFunction, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
+import { WARP, type Block, type CompiledFunction, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
 import { DeviceFault } from './access';
 import { immediatePostDominators } from '../ir/postdominators';
 import { occupancy, type DeviceConfig } from './devices';
@@ -134,6 +134,7 @@ export interface GridEnvironment {
   memory: Memory;
   runtime: CudaRuntime;
   globals: RunContext['globals'];
+  events?: EventListener;
 }
 
 export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridOptions): GridOutcome {
@@ -166,8 +167,12 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   let steps = 0;
   let nextBlock = 0;
   const resident: BlockState[] = [];
+  const events = env.events;
   const admit = (): void => {
-    while (resident.length < occ.residentBlocks && nextBlock < blocks) resident.push(startBlock(nextBlock++, req, env, kernel, threads));
+    while (resident.length < occ.residentBlocks && nextBlock < blocks) {
+      events?.({ kind: 'block-start', block: nextBlock });
+      resident.push(startBlock(nextBlock++, req, env, kernel, threads));
+    }
   };
   admit();
   let rr = 0;
@@ -220,7 +225,12 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     if (!progressed) for (const b of resident) if (releaseBarrier(b, findings)) progressed = true;
     rr++;
     // Finished blocks leave their SM; waiting blocks take their place.
-    for (let i = resident.length - 1; i >= 0; i--) if (resident[i].warps.every((w) => w.status.every((s) => s === 0 || s === EXITED))) resident.splice(i, 1);
+    for (let i = resident.length - 1; i >= 0; i--) {
+      if (resident[i].warps.every((w) => w.status.every((s) => s === 0 || s === EXITED))) {
+        events?.({ kind: 'block-end', block: resident[i].ctx.blockLinear });
+        resident.splice(i, 1);
+      }
+    }
     admit();
     if (!progressed && resident.length > 0) {
       findings.push({ kind: 'deadlock', message: 'every unfinished thread is waiting at a barrier that the others can never reach', range: req.range });
@@ -237,6 +247,8 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
   const sharedSize = kernel.sharedSize + req.dynamicShared;
   const shared = env.memory.allocate('shared', sharedSize, { label: `shared memory of block (${index.join(', ')})`, owner: linear });
   const ctx: RunContext = {
+    ...(env.events ? { events: env.events } : {}),
+    blockLinear: linear,
     memory: env.memory,
     runtime: env.runtime,
     accessor: 'device',
@@ -490,6 +502,8 @@ function releaseBarrier(b: BlockState, findings: GridFinding[]): boolean {
     if (w.pred[l]) count++;
     else all = false;
   }
+  const at = b.warps.flatMap((w) => w.waitingAt).find((t) => t !== undefined);
+  if (at) b.ctx.events?.({ kind: 'barrier', block: b.ctx.blockLinear, range: at.range });
   for (const w of b.warps) {
     for (let l = 0; l < WARP; l++) {
       if (w.status[l] !== AT_BARRIER) continue;

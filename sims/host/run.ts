@@ -10,7 +10,7 @@ import { DeviceFault } from '../gpu/access';
 import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../gpu/devices';
 import { runGrid, type GridFinding, type SchedulerKind } from '../gpu/executor';
 import { Memory, pointerAllocation, pointerOffset, type MemorySpace } from '../gpu/memory';
-import { WARP, LowerError, type CompiledFunction, type Lanes, type RunContext } from '../ir/ir';
+import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes, type RunContext } from '../ir/ir';
 import { FunctionLowerer, isAggregate, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
 import { CudaRuntime } from './runtime';
 
@@ -24,6 +24,8 @@ export interface RunOptions {
   seed?: number;
   /** Launches of more threads than this are refused up front. */
   maxThreads?: number;
+  /** Receives every memory access, fence, barrier and launch (the detector attaches here). */
+  events?: EventListener;
 }
 
 export interface RunFinding {
@@ -57,7 +59,9 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   let steps = 0;
   let launches = 0;
 
+  const events = options.events;
   const program: ProgramInfo = {
+    events: events !== undefined,
     memory,
     instantiations: parsed.instantiations,
     stringLiteral: (value, space) => {
@@ -107,6 +111,8 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     const compiled = new FunctionLowerer(program, main, 'host').compile(main.body!, main.params.map((p) => p.resolvedType ?? T.ERROR), undefined, T.INT);
     const frame = compiled.frameSize > 0 ? memory.allocate('host', compiled.frameSize, { label: 'the stack of main' }) : 0;
     const ctx: RunContext = {
+      ...(events ? { events } : {}),
+      blockLinear: 0,
       memory,
       runtime,
       accessor: 'host',
@@ -118,7 +124,8 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       globals,
       launch: (req) => {
         launches++;
-        const outcome = runGrid(req, { memory, runtime, globals }, {
+        events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
+        const outcome = runGrid(req, { memory, runtime, globals, ...(events ? { events } : {}) }, {
           device,
           stepBudget: Math.max(0, budget - steps),
           ...(options.scheduler ? { scheduler: options.scheduler } : {}),

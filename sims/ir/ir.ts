@@ -14,8 +14,29 @@ import type { CudaRuntime } from '../host/runtime';
 
 export const WARP = 32;
 
+/** Which threads an atomic or fence orders with. */
+export type Scope = 'block' | 'device' | 'system';
+
+/**
+ * What a detector sees of a run. Accesses carry their size, whether they are strong (volatile
+ * or atomic) and an atomic's scope; every event names the thread (block, warp, lane) and the
+ * source range. Code compiled without a listener emits nothing and pays nothing.
+ */
+export type SimEvent =
+  | { kind: 'launch'; kernel: string; grid: [number, number, number]; block: [number, number, number]; range: Range }
+  | { kind: 'block-start' | 'block-end'; block: number }
+  | { kind: 'access'; write: boolean; address: number; size: number; strong: boolean; atomic?: { op: string; scope: Scope }; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
+  | { kind: 'fence'; scope: Scope; block: number; warp: number; lane: number; range: Range }
+  | { kind: 'barrier'; block: number; range: Range };
+
+export type EventListener = (e: SimEvent) => void;
+
 /** What all threads of one block (or the host thread) share while they run. */
 export interface RunContext {
+  /** The detector's listener, when one is attached. */
+  events?: EventListener;
+  /** Linear index of this block within its grid (0 for the host thread). */
+  blockLinear: number;
   memory: Memory;
   runtime: CudaRuntime;
   accessor: 'host' | 'device';

@@ -12,10 +12,10 @@ import { PRELUDE_FILE } from '../frontend/sema/prelude';
 import type { Range } from '../frontend/source';
 import * as T from '../frontend/types';
 import { copyBytes, DeviceFault, load, readCString, store } from '../gpu/access';
-import type { Memory, ScalarKind } from '../gpu/memory';
+import { SCALAR_SIZE, type Memory, type ScalarKind } from '../gpu/memory';
 import { cudaErrorString } from '../host/cudaErrors';
 import { formatPrintf, parseFormat, type PrintfArg } from '../printf/format';
-import { WARP, LowerError, type Block, type CompiledFunction, type Lanes, type Step, type Terminator } from './ir';
+import { WARP, LowerError, type Block, type CompiledFunction, type Lanes, type Scope, type Step, type Terminator } from './ir';
 
 /** What lowering needs from the whole program. */
 export interface ProgramInfo {
@@ -25,6 +25,15 @@ export interface ProgramInfo {
   kernel: (decl: A.FunctionDecl, inst: A.TemplateInstantiation | undefined, range: Range) => CompiledFunction;
   /** String literals used as data get one allocation each. */
   stringLiteral: (value: string, space: 'host' | 'constant') => number;
+  /** Compile memory accesses, fences and barriers to report events (a detector listens). */
+  events: boolean;
+}
+
+/** The event fields that name a thread: its block, its warp within the block, its lane. */
+function who(w: Lanes, l: number): { block: number; warp: number; lane: number } {
+  const d = w.ctx.blockDim;
+  const linear = w.tid[0][l] + w.tid[1][l] * d[0] + w.tid[2][l] * d[0] * d[1];
+  return { block: w.ctx.blockLinear, warp: linear >> 5, lane: l };
 }
 
 type Slot =
@@ -819,6 +828,17 @@ export class FunctionLowerer {
     const r = this.reg();
     const ro = r * WARP;
     const ao = lv.addr * WARP;
+    if (this.program.events) {
+      const size = SCALAR_SIZE[kind];
+      const strong = !!t.volatile;
+      const space = this.side;
+      this.emitMemory((w, l) => {
+        const address = w.regs[ao + l];
+        w.regs[ro + l] = load(w.ctx, address, kind, range);
+        w.ctx.events?.({ kind: 'access', write: false, address, size, strong, space, ...who(w, l), range });
+      }, range);
+      return r;
+    }
     this.emitMemory((w, l) => {
       w.regs[ro + l] = load(w.ctx, w.regs[ao + l], kind, range);
     }, range);
@@ -839,6 +859,17 @@ export class FunctionLowerer {
       return;
     }
     const kind = scalarKind(t);
+    if (this.program.events) {
+      const size = SCALAR_SIZE[kind];
+      const strong = !!t.volatile;
+      const space = this.side;
+      this.emitMemory((w, l) => {
+        const address = w.regs[ao + l];
+        store(w.ctx, address, kind, w.regs[vo + l], range);
+        w.ctx.events?.({ kind: 'access', write: true, address, size, strong, space, ...who(w, l), range });
+      }, range);
+      return;
+    }
     this.emitMemory((w, l) => store(w.ctx, w.regs[ao + l], kind, w.regs[vo + l], range), range);
   }
 
@@ -1187,7 +1218,7 @@ export class FunctionLowerer {
       return this.construct({ kind: 'Construct', range, target: { kind: 'NamedType', range, name: resultType.name, qualifiers: [] }, args: e.args, braces: true, resolvedTarget: resultType });
     }
     const atomic = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/.exec(name);
-    if (atomic) return this.atomic(atomic[1], e, result);
+    if (atomic) return this.atomic(atomic[1], e, result, atomic[2] === '_block' ? 'block' : atomic[2] === '_system' ? 'system' : 'device');
     switch (name) {
       case '__syncthreads':
       case '__syncthreads_count':
@@ -1201,11 +1232,13 @@ export class FunctionLowerer {
       }
       case '__threadfence':
       case '__threadfence_block':
-      case '__threadfence_system':
-        // Memory is sequentially consistent: a fence orders nothing more. The step stays, so
-        // the detector can see the fence when it is attached.
-        this.emit(() => undefined, range);
+      case '__threadfence_system': {
+        // Memory is sequentially consistent: a fence orders nothing more, but a detector
+        // needs to see it.
+        const scope: Scope = name === '__threadfence_block' ? 'block' : name === '__threadfence_system' ? 'system' : 'device';
+        if (this.program.events) this.emit((w, l) => w.ctx.events?.({ kind: 'fence', scope, ...who(w, l), range }), range);
         return result;
+      }
       case '__syncwarp': {
         const mask = e.args[0] ? this.rv(e.args[0]) : this.constant(0xffffffff, range);
         return this.collective(range, () => undefined, result, mask);
@@ -1426,7 +1459,7 @@ export class FunctionLowerer {
     return result;
   }
 
-  private atomic(op: string, e: A.CallExpr, result: number): number {
+  private atomic(op: string, e: A.CallExpr, result: number, scope: Scope): number {
     const range = e.range;
     const pt = T.decay(this.typeOf(e.args[0]));
     const t = pt.kind === 'pointer' ? this.subst(pt.to) : T.INT;
@@ -1448,12 +1481,17 @@ export class FunctionLowerer {
       : op === 'And' ? (o, x) => Number(BigInt(o) & BigInt(x))
       : op === 'Or' ? (o, x) => Number(BigInt(o) | BigInt(x))
       : (o, x) => Number(BigInt(o) ^ BigInt(x));
+    const events = this.program.events;
+    const atomic = { op, scope };
+    const size = SCALAR_SIZE[kind];
+    const space = this.side;
     this.emitMemory((w, l) => {
       const addr = w.regs[p + l];
       const old = load(w.ctx, addr, kind, range);
       const next = c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
       store(w.ctx, addr, kind, norm(next), range);
       w.regs[ro + l] = old;
+      if (events) w.ctx.events?.({ kind: 'access', write: true, address: addr, size, strong: true, atomic, space, ...who(w, l), range });
     }, range);
     return result;
   }

@@ -5,6 +5,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { SimEvent } from '../../sims/ir/ir';
 import { runProgram } from '../../sims/host/run';
 import { FIXTURES, parseFixture, parseVirtual } from '../support/parseFile';
 import { SIM_PROGRAMS } from '../support/simReference';
@@ -196,5 +198,42 @@ int main() {
       const p = SIM_PROGRAMS.find((x) => x.file === file)!;
       assert.equal(runProgram(parseFixture(path.join('sim', file)), { model: 'lockstep' }).stdout, p.expectedStdout(), file);
     }
+  });
+});
+
+describe('events for the detector', () => {
+  const program = `__device__ volatile int flag;
+__device__ int data;
+__global__ void k() {
+  if (blockIdx.x == 0 && threadIdx.x == 0) { data = 42; __threadfence_block(); flag = 1; atomicAdd_block(&data, 1); }
+  __syncthreads();
+  if (blockIdx.x == 1 && threadIdx.x == 0) { while (flag == 0) {} int v = data; (void)v; }
+}
+int main() { k<<<2, 32>>>(); cudaDeviceSynchronize(); return 0; }`;
+
+  test('accesses carry size, strength and scope; fences and barriers are seen', () => {
+    const events: SimEvent[] = [];
+    const r = runProgram(parseVirtual({ 'main.cu': program }), { events: (e) => events.push(e) });
+    assert.deepEqual(r.findings, []);
+    assert.equal(events[0].kind, 'launch');
+    const block0 = events.filter((e) => e.kind === 'access' && e.block === 0) as Extract<SimEvent, { kind: 'access' }>[];
+    assert.deepEqual(block0.map((e) => `${e.write ? 'W' : 'R'}${e.size}${e.strong ? ' strong' : ''}${e.atomic ? ` ${e.atomic.op}/${e.atomic.scope}` : ''}@${e.range.start.line}`), ['W4@3', 'W4 strong@3', 'W4 strong Add/block@3']);
+    assert.deepEqual(events.filter((e) => e.kind === 'fence').map((e) => (e as { scope: string }).scope), ['block']);
+    assert.equal(events.filter((e) => e.kind === 'barrier').length, 2, 'one barrier per block');
+    const reads = events.filter((e) => e.kind === 'access' && e.block === 1 && !e.write) as Extract<SimEvent, { kind: 'access' }>[];
+    assert.ok(reads.length >= 2 && reads[0].strong && !reads[reads.length - 1].strong, 'the flag read is volatile, the data read is not');
+    assert.deepEqual([reads[0].warp, reads[0].lane], [0, 0]);
+  });
+
+  test('the same seed replays the same event trace; other seeds interleave differently', () => {
+    const racy = parseVirtual({ 'main.cu': `__global__ void bump(int *c) { int old = *c; *c = old + 1; }
+int main() { int *c; cudaMalloc(&c, 4); cudaMemset(c, 0, 4); bump<<<4, 64>>>(c); return 0; }` });
+    const hash = (seed: number): string => {
+      const h = createHash('sha256');
+      runProgram(racy, { scheduler: 'random', seed, events: (e) => h.update(JSON.stringify({ ...e, range: 'range' in e ? e.range.start.offset : undefined })) });
+      return h.digest('hex');
+    };
+    assert.equal(hash(11), hash(11));
+    assert.notEqual(hash(11), hash(12));
   });
 });
