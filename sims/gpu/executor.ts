@@ -51,6 +51,48 @@ function budgetFinding(
   return { kind: 'step-budget', message: `the launch did not finish within ${budget} thread-steps; the hottest code is at line ${range.start.line + 1}${residency}`, range };
 }
 
+/**
+ * Nobody can move: say who waits where, and for whom. Threads at a barrier wait for the rest
+ * of their block; lanes in a *_sync operation wait for the lanes of their mask.
+ */
+function deadlockFinding(resident: BlockState[], req: LaunchRequest): GridFinding {
+  const parts: string[] = [];
+  let range: Range | undefined;
+  for (const b of resident) {
+    const atBarrier = new Map<number, { count: number; range: Range }>();
+    const inCollective = new Map<number, { count: number; range: Range; missing: Set<number> }>();
+    for (const w of b.warps) {
+      for (let l = 0; l < WARP; l++) {
+        if (w.status[l] === AT_BARRIER && w.waitingAt[l]) {
+          const t = w.waitingAt[l]!;
+          const e = atBarrier.get(t.range.start.offset) ?? { count: 0, range: t.range };
+          e.count++;
+          atBarrier.set(t.range.start.offset, e);
+        } else if (w.status[l] === AT_COLLECTIVE && w.inCollective[l]) {
+          const t = w.inCollective[l]!;
+          const e = inCollective.get(t.range.start.offset) ?? { count: 0, range: t.range, missing: new Set<number>() };
+          e.count++;
+          const mask = w.regs[t.mask! * WARP + l] >>> 0;
+          for (let k = 0; k < WARP; k++) if ((mask >>> k) & 1 && w.inCollective[k] !== t && w.status[k] !== EXITED && w.status[k] !== 0) e.missing.add(k);
+          inCollective.set(t.range.start.offset, e);
+        }
+      }
+    }
+    const what: string[] = [];
+    for (const e of atBarrier.values()) {
+      range ??= e.range;
+      what.push(`${e.count} thread${e.count === 1 ? ' waits' : 's wait'} at the __syncthreads on line ${e.range.start.line + 1} for the rest of the block`);
+    }
+    for (const e of inCollective.values()) {
+      range ??= e.range;
+      const lanes = [...e.missing].sort((x, y) => x - y);
+      what.push(`${e.count} lane${e.count === 1 ? ' waits' : 's wait'} in the warp operation on line ${e.range.start.line + 1} for lane${lanes.length === 1 ? '' : 's'} ${lanes.slice(0, 8).join(', ')}${lanes.length > 8 ? ', …' : ''} of its mask, which never arrive${lanes.length === 1 ? 's' : ''} there`);
+    }
+    if (what.length) parts.push(`block (${b.index.join(', ')}): ${what.join('; ')}`);
+  }
+  return { kind: 'deadlock', message: `no thread can move: ${parts.slice(0, 4).join('. ')}${parts.length > 4 ? ` (and ${parts.length - 4} more blocks)` : ''}`, range: range ?? req.range };
+}
+
 function termRange(b: Block): Range | undefined {
   const t = b.term;
   return t.kind === 'barrier' || t.kind === 'collective' ? t.range : undefined;
@@ -233,7 +275,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     }
     admit();
     if (!progressed && resident.length > 0) {
-      findings.push({ kind: 'deadlock', message: 'every unfinished thread is waiting at a barrier that the others can never reach', range: req.range });
+      findings.push(deadlockFinding(resident, req));
       env.runtime.deviceFault('cudaErrorLaunchFailure');
       return { completed: false, steps, findings };
     }

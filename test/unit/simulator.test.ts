@@ -87,6 +87,8 @@ int main() { k<<<1, 64>>>(); return 0; }`, 1_000_000);
 }
 int main() { int *p; cudaMalloc(&p, 128); k<<<1, 32>>>(p); return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1; }`);
     assert.deepEqual(r.findings.map((f) => f.kind), ['deadlock']);
+    assert.equal(r.findings[0].message, 'no thread can move: block (0, 0, 0): 1 thread waits at the __syncthreads on line 2 for the rest of the block; 31 lanes wait in the warp operation on line 3 for lane 0 of its mask, which never arrives there');
+    assert.equal(r.findings[0].range?.start.line, 1);
     assert.equal(r.exitCode, 1, 'the launch failed');
   });
 
