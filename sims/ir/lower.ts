@@ -685,29 +685,19 @@ export class FunctionLowerer {
     const idx = UINT3_FIELDS.indexOf(e.member);
     const r = this.reg();
     const ro = r * WARP;
-    switch (e.object.name) {
-      case 'threadIdx':
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.tid[idx][l];
-        }, e.range);
-        return r;
-      case 'blockIdx':
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.ctx.blockIdx[idx];
-        }, e.range);
-        return r;
-      case 'blockDim':
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.ctx.blockDim[idx];
-        }, e.range);
-        return r;
-      case 'gridDim':
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.ctx.gridDim[idx];
-        }, e.range);
-        return r;
+    const name = e.object.name;
+    if (name === 'threadIdx') {
+      this.emit((w, l) => {
+        w.regs[ro + l] = w.tid[idx][l];
+      }, e.range);
+      return r;
     }
-    return undefined;
+    // blockIdx, blockDim and gridDim are the same for every thread of the block.
+    if (name !== 'blockIdx' && name !== 'blockDim' && name !== 'gridDim') return undefined;
+    this.emit((w, l) => {
+      w.regs[ro + l] = w.ctx[name][idx];
+    }, e.range);
+    return r;
   }
 
   /** The register holding the address of a memory slot. */

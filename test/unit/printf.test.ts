@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { seededRandom } from '../../sims/gpu/executor';
 import { formatPrintf, parseFormat, type PrintfArg } from '../../sims/printf/format';
 
 interface Case {
@@ -16,16 +17,6 @@ interface Case {
   c: string[];
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function bitsOf(v: number): bigint {
   const dv = new DataView(new ArrayBuffer(8));
@@ -34,7 +25,7 @@ function bitsOf(v: number): bigint {
 }
 
 function cases(): Case[] {
-  const random = rng(20261122);
+  const random = seededRandom(20261122);
   const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
   const out: Case[] = [];
   const ints = [0n, 1n, -1n, 42n, -42n, 255n, 2147483647n, -2147483648n, 4294967295n, 9223372036854775807n, -9223372036854775808n, 123456789012n];

@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { seededRandom } from '../../sims/gpu/executor';
 import { parse } from '../../sims/frontend/index';
 import { isKnownCode } from '../../sims/frontend/codes';
 import { lex } from '../../sims/frontend/lexer';
@@ -13,17 +14,6 @@ import { FIXTURES, readOrUndefined } from '../support/parseFile';
 const PROGRAMS = path.join(FIXTURES, 'programs');
 const files = fs.readdirSync(PROGRAMS).filter((f) => f.endsWith('.cu')).sort();
 
-/** mulberry32: a tiny seeded PRNG, so a failure can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const INSERTIONS = ['(', ')', '{', '}', '[', ']', ';', ',', '<<<', '>>>', '<', '>', '*', '&', '=', '::', '#', '#define X(', '#if', '#endif', '"', "'", '/*', '\\', 'int', '__global__', 'template <', 'struct', 'return', 'if (', 'else', '0x', '1e', '@', '\n', 'atomicAdd_block(', '__syncthreads()', 'sizeof', '...'];
 
@@ -63,7 +53,7 @@ describe('error recovery', () => {
 
     test(`${name}: 500 random mutations`, () => {
       const seed = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
-      const random = rng(seed);
+      const random = seededRandom(seed);
       const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
       for (let m = 0; m < 500; m++) {
         let s = text;
