@@ -9,7 +9,7 @@ import { CUDA_ERRORS, type CudaErrorName } from './cudaErrors';
 /** cudaMemcpyKind values as the program passes them. */
 export const MEMCPY_KIND = { HostToHost: 0, HostToDevice: 1, DeviceToHost: 2, DeviceToDevice: 3, Default: 4 } as const;
 
-export type RuntimeFindingKind = 'memcpy-out-of-bounds' | 'memcpy-direction' | 'invalid-free' | 'use-after-free' | 'division-by-zero';
+export type RuntimeFindingKind = 'memcpy-out-of-bounds' | 'memcpy-direction' | 'invalid-free' | 'use-after-free' | 'division-by-zero' | 'invalid-shift';
 
 /** Something the runtime noticed that the programmer should hear about, at a call site. */
 export interface RuntimeFinding {

@@ -1573,8 +1573,6 @@ function fastArithmetic(op: string, t: T.Type, ro: number, ao: number, bo: numbe
       case '&': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] & r[bo + l]; };
       case '|': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] | r[bo + l]; };
       case '^': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] ^ r[bo + l]; };
-      case '<<': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] << (r[bo + l] & 31); };
-      case '>>': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >> (r[bo + l] & 31); };
     }
   }
   if (u32) {
@@ -1582,7 +1580,6 @@ function fastArithmetic(op: string, t: T.Type, ro: number, ao: number, bo: numbe
       case '+': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] + r[bo + l]) >>> 0; };
       case '-': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] - r[bo + l]) >>> 0; };
       case '*': return (w, l) => { const r = w.regs; r[ro + l] = Math.imul(r[ao + l], r[bo + l]) >>> 0; };
-      case '>>': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >>> (r[bo + l] & 31); };
     }
   }
   if (f32) {
@@ -1620,6 +1617,12 @@ function arithmetic(op: string, t: T.Type, range: Range): (a: number, b: number,
     w.ctx.runtime.findings.push({ kind: 'division-by-zero', message: 'integer division by zero (the result is undefined; the run goes on with 0)', at: range });
     return 0;
   };
+  // A shift by a negative amount or by the width or more is undefined in C; the GPU clamps
+  // the amount to the width (shl gives 0, a signed shr gives the sign).
+  const badShift = (w: Lanes, amount: number, bits: number): number => {
+    w.ctx.runtime.findings.push({ kind: 'invalid-shift', message: `shift by ${amount}, outside 0..${bits - 1} for a ${bits}-bit value (undefined in C; the GPU clamps it)`, at: range });
+    return amount < 0 ? 0 : bits;
+  };
   if (t.kind === 'float') {
     const r = t.bits === 32 ? Math.fround : (x: number) => x;
     switch (op) {
@@ -1648,9 +1651,17 @@ function arithmetic(op: string, t: T.Type, range: Range): (a: number, b: number,
       case '%':
         return s ? (a, b, w) => (b === 0 ? divByZero(w) : a % b | 0) : (a, b, w) => (b === 0 ? divByZero(w) : (a % b) >>> 0);
       case '<<':
-        return s ? (a, b) => a << (b & 31) : (a, b) => (a << (b & 31)) >>> 0;
+        return (a, b, w) => {
+          const k = b >= 0 && b < 32 ? b : badShift(w, b, 32);
+          const v = k >= 32 ? 0 : a << k;
+          return s ? v : v >>> 0;
+        };
       case '>>':
-        return s ? (a, b) => a >> (b & 31) : (a, b) => a >>> (b & 31);
+        return (a, b, w) => {
+          const k = b >= 0 && b < 32 ? b : badShift(w, b, 32);
+          if (k >= 32) return s ? (a < 0 ? -1 : 0) : 0;
+          return s ? a >> k : a >>> k;
+        };
       case '&':
         return s ? (a, b) => a & b : (a, b) => (a & b) >>> 0;
       case '|':

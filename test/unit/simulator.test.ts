@@ -67,6 +67,14 @@ int main() { int *p; int h[2]; cudaMalloc(&p, 8); k<<<1, 1>>>(p, 0); cudaMemcpy(
     assert.equal(r.stdout, '0 7\n');
   });
 
+  test('a shift by the width or more is a finding, and the value is what the GPU gives', () => {
+    const r = run(`#include <stdio.h>
+__global__ void k(int *p, int n) { p[0] = 1 << n; p[1] = -8 >> n; p[2] = 5 << 3; }
+int main() { int *p; int h[3]; cudaMalloc(&p, 12); k<<<1, 1>>>(p, 32); cudaMemcpy(h, p, 12, cudaMemcpyDeviceToHost); printf("%d %d %d\\n", h[0], h[1], h[2]); return 0; }`);
+    assert.deepEqual(r.findings.map((f) => f.kind), ['invalid-shift', 'invalid-shift']);
+    assert.equal(r.stdout, '0 -1 40\n');
+  });
+
   test('host code dereferencing a device pointer is a fault at the access', () => {
     const r = run(`int main() { int *d; cudaMalloc(&d, 4); return d[0]; }`);
     assert.equal(r.findings[0].kind, 'host-dereferences-device');
