@@ -1226,7 +1226,8 @@ export class FunctionLowerer {
         // Memory is sequentially consistent: a fence orders nothing more, but a detector
         // needs to see it.
         const scope: Scope = name === '__threadfence_block' ? 'block' : name === '__threadfence_system' ? 'system' : 'device';
-        if (this.program.events) this.emit((w, l) => w.ctx.events?.({ kind: 'fence', scope, ...who(w, l), range }), range);
+        // A fence is a switch point for the random scheduler, like a memory access.
+        this.emitMemory(this.program.events ? (w, l) => w.ctx.events?.({ kind: 'fence', scope, ...who(w, l), range }) : () => undefined, range);
         return result;
       }
       case '__syncwarp': {
