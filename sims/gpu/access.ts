@@ -24,9 +24,19 @@ export function load(ctx: RunContext, p: number, kind: ScalarKind, range: Range)
 }
 
 export function store(ctx: RunContext, p: number, kind: ScalarKind, value: number, range: Range): void {
-  const a = ctx.memory.resolve(p, SCALAR_SIZE[kind], ctx.accessor, true);
+  const size = SCALAR_SIZE[kind];
+  const a = ctx.memory.resolve(p, size, ctx.accessor, true);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
-  Memory.write(a, pointerOffset(p), kind, value);
+  const off = pointerOffset(p);
+  const bytes = a.bytes;
+  // Count writes that change memory: threads that only spin, and change nothing, cannot
+  // release each other (the progress monitor's deadlock test).
+  let before = 0;
+  for (let i = 0; i < size; i++) before = before * 256 + bytes[off + i];
+  Memory.write(a, off, kind, value);
+  let after = 0;
+  for (let i = 0; i < size; i++) after = after * 256 + bytes[off + i];
+  if (after !== before) ctx.memory.version++;
 }
 
 /** Bytes of a NUL-terminated string in memory (for printf's %s). */

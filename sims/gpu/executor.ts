@@ -20,6 +20,8 @@ const QUANTUM = 16;
 /** Greedy-then-oldest keeps a warp until it stalls (or for this many blocks). */
 const GTO_QUANTUM = 1024;
 const DEFAULT_MAX_THREADS = 1 << 22;
+/** Thread-steps between checks for a repeated state while nothing else changes. */
+const LIVELOCK_WINDOW = 1_000_000;
 
 /** A uniformly chosen warp that has a lane ready to run, or undefined if none has. */
 function randomReadyWarp(resident: BlockState[], random: () => number): { block: BlockState; warp: WarpState } | undefined {
@@ -40,10 +42,7 @@ function budgetFinding(
   budget: number,
   r: { resident: number; started: number; blocks: number; occ: NonNullable<ReturnType<typeof occupancy>>; device: DeviceConfig },
 ): GridFinding {
-  let hottest = 0;
-  for (let i = 1; i < hot.length; i++) if (hot[i] > hot[hottest]) hottest = i;
-  const block = kernel.blocks[hottest];
-  const range = block.ranges[0] ?? termRange(block) ?? req.range;
+  const range = hottestRange(kernel, hot) ?? req.range;
   const waiting = r.blocks - r.started;
   const residency = waiting > 0
     ? `; ${waiting} of ${r.blocks} blocks never started: only ${r.occ.residentBlocks} can be resident on ${r.device.name} (${r.occ.blocksPerSM} per SM on ${r.device.smCount} SMs, limited by ${r.occ.limitedBy}), and the resident ones keep running here without finishing — a grid-wide barrier or flag that needs all blocks can never complete`
@@ -91,6 +90,54 @@ function deadlockFinding(resident: BlockState[], req: LaunchRequest): GridFindin
     if (what.length) parts.push(`block (${b.index.join(', ')}): ${what.join('; ')}`);
   }
   return { kind: 'deadlock', message: `no thread can move: ${parts.slice(0, 4).join('. ')}${parts.length > 4 ? ` (and ${parts.length - 4} more blocks)` : ''}`, range: range ?? req.range };
+}
+
+/** A digest of every resident warp's program counters, lane states and registers. */
+function stateHash(resident: BlockState[]): number {
+  let h = 0x811c9dc5;
+  const mix = (x: number): void => {
+    h = Math.imul(h ^ x, 0x01000193);
+  };
+  for (const b of resident) {
+    for (const w of b.warps) {
+      for (let l = 0; l < WARP; l++) {
+        mix(w.pc[l]);
+        mix(w.status[l]);
+      }
+      const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
+      for (let i = 0; i < words.length; i++) mix(words[i]);
+    }
+  }
+  return h >>> 0;
+}
+
+/** Threads keep running but nothing changes: they wait for a write that cannot come. */
+function spinFinding(
+  req: LaunchRequest,
+  kernel: CompiledFunction,
+  hot: Float64Array,
+  idle: number,
+  r: { started: number; blocks: number; occ: NonNullable<ReturnType<typeof occupancy>>; device: DeviceConfig },
+): GridFinding {
+  const range = hottestRange(kernel, hot) ?? req.range;
+  const waiting = r.blocks - r.started;
+  const why = waiting > 0
+    ? `: ${waiting} of ${r.blocks} blocks never started, because only ${r.occ.residentBlocks} can be resident on ${r.device.name} (${r.occ.blocksPerSM} per SM on ${r.device.smCount} SMs, limited by ${r.occ.limitedBy}) and the resident ones wait for them`
+    : ': every thread that could write what they wait for is itself waiting';
+  return { kind: 'deadlock', message: `the running threads spin at line ${range.start.line + 1} for ${idle} thread-steps while no memory changes${why}`, range };
+}
+
+/** The source range of the most executed block that has code of its own (not a bare jump). */
+function hottestRange(kernel: CompiledFunction, hot: Float64Array): Range | undefined {
+  let best = -1;
+  for (let i = 0; i < hot.length; i++) {
+    const b = kernel.blocks[i];
+    if (!b.ranges.length && !termRange(b)) continue;
+    if (best < 0 || hot[i] > hot[best]) best = i;
+  }
+  if (best < 0) return undefined;
+  const b = kernel.blocks[best];
+  return b.ranges[0] ?? termRange(b);
 }
 
 function termRange(b: Block): Range | undefined {
@@ -168,6 +215,8 @@ interface BlockState {
   warps: WarpState[];
   ctx: RunContext;
   divergenceReported: Set<BarrierTerm>;
+  /** Shared by the launch's blocks: threads that have finished. */
+  stats: { exited: number };
   /** Did some thread exit while others are waiting at a barrier? */
   exitedBeforeBarrier(): boolean;
 }
@@ -210,14 +259,24 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   let nextBlock = 0;
   const resident: BlockState[] = [];
   const events = env.events;
+  const stats = { exited: 0 };
   const admit = (): void => {
     while (resident.length < occ.residentBlocks && nextBlock < blocks) {
       events?.({ kind: 'block-start', block: nextBlock });
-      resident.push(startBlock(nextBlock++, req, env, kernel, threads));
+      resident.push(startBlock(nextBlock++, req, env, kernel, threads, stats));
     }
   };
   admit();
   let rr = 0;
+  // Progress monitor: memory that changes, threads that finish, barriers that open. Without
+  // any of these for a long stretch, every running thread is spinning on memory nobody
+  // changes: a deadlock, however busy it looks.
+  let barriersOpened = 0;
+  const seenStates = new Set<number>();
+  let sinceSteps = 0;
+  let lastVersion = env.memory.version;
+  let lastProgress = 0;
+  let finished = 0;
   while (resident.length > 0) {
     let progressed = false;
     // The random scheduler runs one randomly chosen warp per turn, for one block of the CFG
@@ -260,12 +319,37 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
           return { completed: false, steps, findings };
         }
       }
-      releaseBarrier(b, findings);
+      if (releaseBarrier(b, findings)) barriersOpened++;
     }
     // With no warp ready, barriers that everyone reached still open (random mode visits one
     // block per turn, so check them all).
-    if (!progressed) for (const b of resident) if (releaseBarrier(b, findings)) progressed = true;
+    if (!progressed) for (const b of resident) if (releaseBarrier(b, findings)) {
+      progressed = true;
+      barriersOpened++;
+    }
     rr++;
+    if (env.memory.version !== lastVersion || stats.exited !== finished || barriersOpened > 0) {
+      lastVersion = env.memory.version;
+      finished = stats.exited;
+      barriersOpened = 0;
+      lastProgress = steps;
+      seenStates.clear();
+      // The hot code of a hang is what runs after the last progress, not before it.
+      hot.fill(0);
+    } else if (steps - lastProgress > Math.min(LIVELOCK_WINDOW, options.stepBudget / 64)) {
+      // Nothing changed for a while. A long computation changes its registers; a spin loop
+      // comes back to exactly a state it was in before (samples may fall at different points
+      // of the loop, so remember several). Memory unchanged and a state repeated: a cycle.
+      const state = stateHash(resident);
+      if (seenStates.has(state)) {
+        findings.push(spinFinding(req, kernel, hot, steps - sinceSteps, { started: nextBlock, blocks, occ, device }));
+        env.runtime.deviceFault('cudaErrorLaunchFailure');
+        return { completed: false, steps, findings };
+      }
+      if (seenStates.size === 0) sinceSteps = lastProgress;
+      if (seenStates.size < 64) seenStates.add(state);
+      lastProgress = steps;
+    }
     // Finished blocks leave their SM; waiting blocks take their place.
     for (let i = resident.length - 1; i >= 0; i--) {
       if (resident[i].warps.every((w) => w.status.every((s) => s === 0 || s === EXITED))) {
@@ -283,7 +367,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   return { completed: true, steps, findings };
 }
 
-function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, kernel: CompiledFunction, threads: number): BlockState {
+function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, kernel: CompiledFunction, threads: number, stats: { exited: number }): BlockState {
   const [gx, gy] = req.grid;
   const index: [number, number, number] = [linear % gx, Math.floor(linear / gx) % gy, Math.floor(linear / (gx * gy))];
   const sharedSize = kernel.sharedSize + req.dynamicShared;
@@ -335,7 +419,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
     warps.push(w);
   }
   const exitedBeforeBarrier = (): boolean => warps.some((w) => w.status.some((st) => st === EXITED));
-  return { index, warps, ctx, divergenceReported: new Set(), exitedBeforeBarrier };
+  return { index, warps, ctx, divergenceReported: new Set(), exitedBeforeBarrier, stats };
 }
 
 /** Fills `w.group` with the ready lanes standing at the first ready lane's block; returns how many. */
@@ -433,6 +517,7 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
     }
     case 'exit':
       for (i = 0; i < n; i++) w.status[g[i]] = EXITED;
+      b.stats.exited += n;
       completeCollectives(w); // lanes that leave may be the last ones a *_sync waits for
       break;
     case 'barrier':

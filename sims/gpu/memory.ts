@@ -84,6 +84,8 @@ const SPACE_BASES: Record<MemorySpace, number> = {
 const ALIGN = 256;
 
 export class Memory {
+  /** Bumped by every write that changes a byte (see sims/gpu/access). */
+  version = 0;
   private readonly allocations: (Allocation | undefined)[] = [undefined];
   private readonly nextBase = new Map<MemorySpace, number>();
 

@@ -52,11 +52,20 @@ int main() {
     assert.equal(r.stdout, '700 an illegal memory access was encountered\nan illegal memory access was encountered\n');
   });
 
-  test('an endless loop ends on the step budget', () => {
+  test('an endless loop that keeps writing ends on the step budget, naming the loop', () => {
+    const r = run(`__device__ int counter;
+__global__ void forever() { while (true) counter = counter + 1; }
+int main() { forever<<<1, 1>>>(); return 0; }`, 100_000);
+    assert.deepEqual(r.findings.map((f) => f.kind), ['step-budget']);
+    assert.match(r.findings[0].message, /the hottest code is at line 2/);
+  });
+
+  test('spinning on a flag nobody sets is a deadlock, however busy it looks', () => {
     const r = run(`__device__ volatile int flag;
 __global__ void spin() { while (flag == 0) {} }
 int main() { spin<<<1, 1>>>(); return 0; }`, 100_000);
-    assert.deepEqual(r.findings.map((f) => f.kind), ['step-budget']);
+    assert.deepEqual(r.findings.map((f) => f.kind), ['deadlock']);
+    assert.match(r.findings[0].message, /spin at line 2 .* while no memory changes: every thread that could write what they wait for is itself waiting/);
   });
 
   test('integer division by zero is a finding and the run goes on', () => {
@@ -81,11 +90,11 @@ int main() { int *p; int h[3]; cudaMalloc(&p, 12); k<<<1, 1>>>(p, 32); cudaMemcp
     assert.equal(r.findings[0].range?.start.line, 0);
   });
 
-  test('a thread spinning on a flag that only threads behind a barrier would set runs out of steps', () => {
+  test('a thread spinning on a flag that only threads behind a barrier would set is a deadlock', () => {
     const r = run(`__device__ volatile int go;
 __global__ void k() { if (threadIdx.x == 0) { while (go == 0) {} } else { __syncthreads(); go = 1; } }
 int main() { k<<<1, 64>>>(); return 0; }`, 1_000_000);
-    assert.deepEqual(r.findings.map((f) => f.kind), ['step-budget']);
+    assert.deepEqual(r.findings.map((f) => f.kind), ['deadlock']);
   });
 
   test('threads waiting for each other at a barrier and a warp shuffle are a deadlock', () => {
@@ -149,9 +158,9 @@ __global__ void gridBarrier(int *out) {
 int main() { int *o; cudaMalloc(&o, 64 * 4); gridBarrier<<<64, 1024>>>(o); return 0; }`, 2_000_000);
     assert.equal(r.findings.length, 1);
     const f = r.findings[0];
-    assert.equal(f.kind, 'step-budget');
-    assert.equal(f.range?.start.line, 4, 'the hottest code is the spin loop');
-    assert.match(f.message, /49 of 64 blocks never started: only 15 can be resident on scord-paper \(1 per SM on 15 SMs, limited by warps\)/);
+    assert.equal(f.kind, 'deadlock');
+    assert.equal(f.range?.start.line, 4, 'the threads spin in the barrier loop');
+    assert.match(f.message, /49 of 64 blocks never started, because only 15 can be resident on scord-paper \(1 per SM on 15 SMs, limited by warps\) and the resident ones wait for them/);
     // With 15 blocks (all resident) the same barrier completes.
     const ok = run(`__device__ unsigned int arrived;
 __global__ void gridBarrier(int *out) {
@@ -199,7 +208,8 @@ int main() {
 
   test('the same spin lock hangs under lockstep SIMT: the holder waits at the reconvergence point', () => {
     const r = runProgram(parseVirtual({ 'main.cu': spinLock }), { model: 'lockstep', stepBudget: 200_000 });
-    assert.deepEqual(r.findings.map((f) => f.kind), ['step-budget']);
+    // The spinners' failed CAS changes nothing: a deadlock, not just a slow loop.
+    assert.deepEqual(r.findings.map((f) => f.kind), ['deadlock']);
     assert.equal(r.findings[0].range?.start.line, 4, 'the hot loop is the spin');
   });
 
