@@ -208,6 +208,9 @@ interface WarpState extends Lanes {
   rot: number;
   /** Lockstep: the reconvergence stack, top last. */
   stack: { pc: number; mask: number; rpc: number }[];
+  /** Index of the warp within its block, and how many places its live lanes stand at. */
+  index: number;
+  paths: number;
 }
 
 interface BlockState {
@@ -401,6 +404,8 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
       group: new Int32Array(WARP),
       rot: 0,
       stack: [],
+      index: warps.length,
+      paths: 1,
     };
     for (let l = 0; l < WARP && base + l < threads; l++) {
       const t = base + l;
@@ -417,6 +422,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
     for (let l = 0; l < WARP; l++) if (w.status[l] === READY) live |= 1 << l;
     w.stack.push({ pc: 0, mask: live, rpc: -1 });
     warps.push(w);
+    ctx.events?.({ kind: 'warp-start', block: linear, warp: w.index });
   }
   const exitedBeforeBarrier = (): boolean => warps.some((w) => w.status.some((st) => st === EXITED));
   return { index, warps, ctx, divergenceReported: new Set(), exitedBeforeBarrier, stats };
@@ -545,7 +551,30 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
       break;
     }
   }
+  if (b.ctx.events) tracePaths(w, b, block);
   return n * (steps.length + 1);
+}
+
+/** Events for a detector: divergence, reconvergence and the end of a warp. */
+function tracePaths(w: WarpState, b: BlockState, ran: Block): void {
+  const pcs = new Set<number>();
+  let live = 0;
+  for (let l = 0; l < WARP; l++) {
+    if (w.status[l] === 0 || w.status[l] === EXITED) continue;
+    live++;
+    pcs.add(w.pc[l]);
+  }
+  const events = b.ctx.events!;
+  if (live === 0) {
+    if (w.paths > 0) events({ kind: 'warp-end', block: b.ctx.blockLinear, warp: w.index });
+    w.paths = 0;
+    return;
+  }
+  if (pcs.size !== w.paths) {
+    const range = ran.ranges[ran.ranges.length - 1];
+    events({ kind: pcs.size > w.paths ? 'diverge' : 'reconverge', block: b.ctx.blockLinear, warp: w.index, paths: pcs.size, ...(range ? { range } : {}) });
+    w.paths = pcs.size;
+  }
 }
 
 /**

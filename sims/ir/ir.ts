@@ -27,7 +27,10 @@ export type SimEvent =
   | { kind: 'block-start' | 'block-end'; block: number }
   | { kind: 'access'; write: boolean; address: number; size: number; strong: boolean; atomic?: { op: string; scope: Scope }; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
   | { kind: 'fence'; scope: Scope; block: number; warp: number; lane: number; range: Range }
-  | { kind: 'barrier'; block: number; range: Range };
+  | { kind: 'barrier'; block: number; range: Range }
+  | { kind: 'warp-start' | 'warp-end'; block: number; warp: number }
+  /** The live lanes of a warp now stand at more (diverge) or fewer (reconverge) places. */
+  | { kind: 'diverge' | 'reconverge'; block: number; warp: number; paths: number; range?: Range };
 
 export type EventListener = (e: SimEvent) => void;
 
