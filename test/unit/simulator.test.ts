@@ -7,7 +7,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { SimEvent } from '../../sims/ir/ir';
+import { functionsOf } from '../../sims/frontend/index';
+import { VOID } from '../../sims/frontend/types';
+import { Memory } from '../../sims/gpu/memory';
 import { runProgram } from '../../sims/host/run';
+import { FunctionLowerer } from '../../sims/ir/lower';
+import { immediatePostDominators } from '../../sims/ir/postdominators';
 import { FIXTURES, parseFixture, parseVirtual } from '../support/parseFile';
 import { SIM_PROGRAMS } from '../support/simReference';
 
@@ -270,4 +275,46 @@ int main() { int *p; cudaMalloc(&p, 256); k<<<1, 64>>>(p); return 0; }` }), { ev
   const warp0 = events.filter((e) => 'warp' in e && e.warp === 0 && e.kind !== 'access').map((e) => e.kind + ('paths' in e ? `:${e.paths}` : ''));
   assert.deepEqual(warp0, ['warp-start', 'diverge:2', 'reconverge:1', 'warp-end']);
   assert.equal(events.filter((e) => e.kind === 'warp-start').length, 2);
+});
+
+test('reconvergence points are immediate post-dominators', () => {
+  const parsed = parseVirtual({ 'main.cu': `__global__ void k(int *p) {
+  int v = 0;
+  if (threadIdx.x % 2) v = 1; else v = 2;
+  for (int i = 0; i < 3; i++) v += i;
+  p[threadIdx.x] = v;
+}
+int main() { return 0; }` });
+  const decl = functionsOf(parsed.deviceAst).find((f) => f.name === 'k')!;
+  const fn = new FunctionLowerer(
+    { memory: new Memory(), instantiations: parsed.instantiations, kernel: () => assert.fail('no launches'), stringLiteral: () => 0, events: false },
+    decl,
+    'device',
+  ).compile(decl.body!, decl.params.map((p) => p.resolvedType!), undefined, VOID);
+  const ipdom = immediatePostDominators(fn);
+  for (const b of fn.blocks) {
+    if (b.term.kind !== 'branch') continue;
+    const join = ipdom[b.id];
+    assert.ok(join >= 0, 'a branch inside the kernel reconverges before the exit');
+    // Every path from both successors reaches the join: walk the CFG and check.
+    const reaches = (from: number, seen = new Set<number>()): boolean => {
+      if (from === join) return true;
+      if (seen.has(from)) return true; // a loop back edge: the loop's exit is checked on its own path
+      seen.add(from);
+      const t = fn.blocks[from].term;
+      if (t.kind === 'exit') return false;
+      const next = t.kind === 'branch' ? [t.then, t.else] : [t.to];
+      return next.every((n) => reaches(n, seen));
+    };
+    assert.ok(reaches(b.term.then) && reaches(b.term.else), `block ${b.id}'s paths meet at ${join}`);
+  }
+});
+
+test('kernels that touch freed or misaligned memory fault at the access', () => {
+  const freed = run(`__global__ void k(int *p) { p[0] = 1; }
+int main() { int *p; cudaMalloc(&p, 8); cudaFree(p); k<<<1, 1>>>(p); return 0; }`);
+  assert.deepEqual(freed.findings.map((f) => f.kind), ['use-after-free']);
+  const misaligned = run(`__global__ void k(char *p) { *(int *)(p + 2) = 1; }
+int main() { char *p; cudaMalloc(&p, 8); k<<<1, 1>>>(p); return 0; }`);
+  assert.deepEqual(misaligned.findings.map((f) => f.kind), ['misaligned']);
 });
