@@ -3,6 +3,7 @@
 // or written little-endian. 64-bit integers travel as JS numbers.
 import type { Range } from '../frontend/source';
 import type { RunContext } from '../ir/ir';
+import { box, isBoxed, unbox } from '../ir/wide';
 import { Memory, pointerOffset, SCALAR_SIZE, type Fault, type ScalarKind } from './memory';
 
 export class DeviceFault extends Error {
@@ -20,7 +21,8 @@ export class DeviceFault extends Error {
 export function load(ctx: RunContext, p: number, kind: ScalarKind, range: Range): number {
   const a = ctx.memory.resolve(p, SCALAR_SIZE[kind], ctx.accessor, false);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
-  return Number(Memory.read(a, pointerOffset(p), kind));
+  const v = Memory.read(a, pointerOffset(p), kind);
+  return typeof v === 'bigint' ? box(v) : v;
 }
 
 export function store(ctx: RunContext, p: number, kind: ScalarKind, value: number, range: Range): void {
@@ -33,7 +35,7 @@ export function store(ctx: RunContext, p: number, kind: ScalarKind, value: numbe
   // release each other (the progress monitor's deadlock test).
   let before = 0;
   for (let i = 0; i < size; i++) before = before * 256 + bytes[off + i];
-  Memory.write(a, off, kind, value);
+  Memory.write(a, off, kind, (kind === 'i64' || kind === 'u64') && isBoxed(value) ? unbox(value) : value);
   let after = 0;
   for (let i = 0; i < size; i++) after = after * 256 + bytes[off + i];
   if (after !== before) ctx.memory.version++;

@@ -12,6 +12,7 @@ import { runGrid, type GridFinding, type SchedulerKind } from '../gpu/executor';
 import { Memory, pointerAllocation, pointerOffset, type MemorySpace } from '../gpu/memory';
 import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes, type RunContext } from '../ir/ir';
 import { FunctionLowerer, isAggregate, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
+import { resetWide } from '../ir/wide';
 import { CudaRuntime } from './runtime';
 
 export interface RunOptions {
@@ -50,6 +51,7 @@ const DEFAULT_STEP_BUDGET = 200_000_000;
 export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunResult {
   const device: DeviceConfig = devicePreset(options.device ?? DEFAULT_DEVICE) ?? devicePreset(DEFAULT_DEVICE)!;
   const budget = options.stepBudget ?? DEFAULT_STEP_BUDGET;
+  resetWide();
   const memory = new Memory();
   const runtime = new CudaRuntime(memory);
   const findings: RunFinding[] = [];

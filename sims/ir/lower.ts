@@ -14,6 +14,7 @@ import * as T from '../frontend/types';
 import { copyBytes, DeviceFault, load, readCString, store } from '../gpu/access';
 import { SCALAR_SIZE, type Memory, type ScalarKind } from '../gpu/memory';
 import { cudaErrorString } from '../host/cudaErrors';
+import { box, isBoxed, plain, unbox } from './wide';
 import { formatPrintf, parseFormat, type PrintfArg } from '../printf/format';
 import { WARP, LowerError, type Block, type CompiledFunction, type Lanes, type Scope, type Step, type Terminator } from './ir';
 
@@ -76,9 +77,9 @@ export function scalarKind(t: T.Type): ScalarKind {
 const TWO53 = 2 ** 53;
 
 function wrap64(x: number, signed: boolean): number {
-  if (Number.isSafeInteger(x)) return signed || x >= 0 ? x : Number(BigInt.asUintN(64, BigInt(x)));
-  const b = BigInt(Math.trunc(x) || 0);
-  return Number(signed ? BigInt.asIntN(64, b) : BigInt.asUintN(64, b));
+  if (Number.isSafeInteger(x) && (signed || x >= 0)) return x;
+  const b = unbox(x);
+  return box(signed ? BigInt.asIntN(64, b) : BigInt.asUintN(64, b));
 }
 
 /** Brings a number into the range of type `t`, as a C conversion does. */
@@ -89,21 +90,29 @@ export function normalizer(t: T.Type): (x: number) => number {
     case 'enum':
       return (x) => x | 0;
     case 'float':
-      return t.bits === 32 ? Math.fround : (x) => x;
+      return t.bits === 32 ? (x) => Math.fround(plain(x)) : plain;
     case 'int':
       switch (t.bits) {
+        // JS's ToInt32 truncates and wraps modulo 2^32 exactly for any finite double (and gives
+        // 0 for NaN and infinities, as good as any answer to C's undefined conversion); only a
+        // boxed 64-bit value needs BigInt.
         case 8:
-          return t.signed ? (x) => ((Math.trunc(x) << 24) >> 24) : (x) => Math.trunc(x) & 0xff;
+          return t.signed ? (x) => ((small(x) << 24) >> 24) : (x) => small(x) & 0xff;
         case 16:
-          return t.signed ? (x) => ((Math.trunc(x) << 16) >> 16) : (x) => Math.trunc(x) & 0xffff;
+          return t.signed ? (x) => ((small(x) << 16) >> 16) : (x) => small(x) & 0xffff;
         case 32:
-          return t.signed ? (x) => (Number.isFinite(x) ? Number(BigInt.asIntN(32, BigInt(Math.trunc(x)))) : 0) : (x) => (Number.isFinite(x) ? Number(BigInt.asUintN(32, BigInt(Math.trunc(x)))) : 0);
+          return t.signed ? (x) => small(x) | 0 : (x) => small(x) >>> 0;
         default:
           return (x) => wrap64(Number.isFinite(x) ? Math.trunc(x) : 0, t.signed);
       }
     default:
       return (x) => x;
   }
+}
+
+/** The low 32 bits of a value as a number ToInt32 reads exactly. */
+function small(x: number): number {
+  return isBoxed(x) ? Number(BigInt.asIntN(32, unbox(x))) : x;
 }
 
 /** Fast conversions for the common int/unsigned cases (floats go through the general path). */
@@ -581,7 +590,8 @@ export class FunctionLowerer {
     if (isAggregate(to) || to.kind === 'pointer' || to.kind === 'void' || to.kind === 'error' || to.kind === 'typeParam') return v;
     if (from.kind === 'pointer' && to.kind !== 'bool') return v;
     if (T.sameType(T.unqualified(from), T.unqualified(to)) && from.kind !== 'error') return v;
-    const fast = from.kind === 'int' || from.kind === 'bool' || from.kind === 'enum' ? intWrap(to) : undefined;
+    // The quick int conversions are exact only for values that cannot be boxed (32-bit or less).
+    const fast = (from.kind === 'int' && from.bits <= 32) || from.kind === 'bool' || from.kind === 'enum' ? intWrap(to) : undefined;
     const norm = fast ?? normalizer(to);
     const r = this.reg();
     const ro = r * WARP;
@@ -596,7 +606,7 @@ export class FunctionLowerer {
   rv(e: A.Expr): number {
     switch (e.kind) {
       case 'IntLiteral':
-        return this.constant(e.value, e.range);
+        return this.constant(Number.isSafeInteger(e.value) ? e.value : box(BigInt(e.exact)), e.range);
       case 'FloatLiteral':
         return this.constant(e.single ? Math.fround(e.value) : e.value, e.range);
       case 'CharLiteral':
@@ -899,6 +909,14 @@ export class FunctionLowerer {
       case '+':
         return v;
       case '-':
+        if (t.kind === 'int' && t.bits === 64) {
+          const signed = t.signed;
+          this.emit((w, l) => {
+            const v = -unbox(w.regs[vo + l]);
+            w.regs[ro + l] = box(signed ? BigInt.asIntN(64, v) : BigInt.asUintN(64, v));
+          }, e.range);
+          return r;
+        }
         this.emit((w, l) => {
           w.regs[ro + l] = norm(-w.regs[vo + l]);
         }, e.range);
@@ -913,7 +931,7 @@ export class FunctionLowerer {
         this.emit(
           wide
             ? (w, l) => {
-                w.regs[ro + l] = norm(Number(~BigInt(w.regs[vo + l])));
+                w.regs[ro + l] = norm(box(~unbox(w.regs[vo + l])));
               }
             : (w, l) => {
                 w.regs[ro + l] = norm(~w.regs[vo + l]);
@@ -940,6 +958,13 @@ export class FunctionLowerer {
       const size = T.sizeOf(this.subst(t.to)) ?? 1;
       this.emit((w, l) => {
         w.regs[ro + l] = w.regs[oo + l] + delta * size;
+      }, range);
+    } else if (t.kind === 'int' && t.bits === 64) {
+      const signed = t.signed;
+      const d = BigInt(delta);
+      this.emit((w, l) => {
+        const v = unbox(w.regs[oo + l]) + d;
+        w.regs[ro + l] = box(signed ? BigInt.asIntN(64, v) : BigInt.asUintN(64, v));
       }, range);
     } else {
       const norm = intWrap(t) ?? normalizer(t);
@@ -1476,11 +1501,13 @@ export class FunctionLowerer {
     const atomic = { op, scope };
     const size = SCALAR_SIZE[kind];
     const space = this.side;
+    const wide = kind === 'i64' || kind === 'u64';
+    const bigOp = wide ? bigAtomic(op, kind === 'i64') : undefined;
     this.emitMemory((w, l) => {
       const addr = w.regs[p + l];
       const old = load(w.ctx, addr, kind, range);
-      const next = c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
-      store(w.ctx, addr, kind, norm(next), range);
+      const next = bigOp ? bigOp(old, w.regs[v + l], c === undefined ? 0 : w.regs[c + l]) : c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
+      store(w.ctx, addr, kind, bigOp ? next : norm(next), range);
       w.regs[ro + l] = old;
       if (events) w.ctx.events?.({ kind: 'access', write: true, address: addr, size, strong: true, atomic, space, ...who(w, l), range });
     }, range);
@@ -1518,9 +1545,9 @@ export class FunctionLowerer {
           case 'pointer':
             return { kind: 'pointer', value: v };
           case 'float':
-            return { kind: 'float', value: v };
+            return { kind: 'float', value: plain(v) };
           default:
-            return { kind: 'int', value: BigInt(Math.trunc(v)) };
+            return { kind: 'int', value: unbox(v) };
         }
       });
       const text = formatPrintf(format, args);
@@ -1536,6 +1563,23 @@ export class FunctionLowerer {
 export class ProgramExit extends Error {
   constructor(readonly status: number) {
     super(`exit(${status})`);
+  }
+}
+
+function c2(op: string, a: bigint, b: bigint): boolean {
+  switch (op) {
+    case '<':
+      return a < b;
+    case '>':
+      return a > b;
+    case '<=':
+      return a <= b;
+    case '>=':
+      return a >= b;
+    case '==':
+      return a === b;
+    default:
+      return a !== b;
   }
 }
 
@@ -1562,6 +1606,7 @@ function comparison(op: string): (a: number, b: number) => boolean {
  * megamorphic `f(a, b)`.
  */
 function fastArithmetic(op: string, t: T.Type, ro: number, ao: number, bo: number): Step | undefined {
+  if (t.kind === 'int' && t.bits === 64) return undefined; // may hold boxed values
   const i32 = t.kind === 'int' && t.bits === 32 && t.signed;
   const u32 = t.kind === 'int' && t.bits === 32 && !t.signed;
   const f32 = t.kind === 'float' && t.bits === 32;
@@ -1612,6 +1657,7 @@ function fastArithmetic(op: string, t: T.Type, ro: number, ao: number, bo: numbe
 function arithmetic(op: string, t: T.Type, range: Range): (a: number, b: number, w: Lanes) => number {
   if (['<', '>', '<=', '>=', '==', '!='].includes(op)) {
     const c = comparison(op);
+    if (t.kind === 'int' && t.bits === 64) return (a, b) => (isBoxed(a) || isBoxed(b) ? (c2(op, unbox(a), unbox(b)) ? 1 : 0) : c(a, b) ? 1 : 0);
     return (a, b) => (c(a, b) ? 1 : 0);
   }
   const divByZero = (w: Lanes): number => {
@@ -1673,13 +1719,13 @@ function arithmetic(op: string, t: T.Type, range: Range): (a: number, b: number,
   }
   // 64-bit (and anything else integral): exact through BigInt where it matters.
   const signed = t.kind === 'int' ? t.signed : true;
-  const wrap = (x: bigint) => Number(signed ? BigInt.asIntN(64, x) : BigInt.asUintN(64, x));
-  const B = (x: number) => BigInt(Math.trunc(x));
+  const wrap = (x: bigint) => box(signed ? BigInt.asIntN(64, x) : BigInt.asUintN(64, x));
+  const B = unbox;
   switch (op) {
     case '+':
-      return (a, b) => (Math.abs(a + b) < TWO53 ? a + b : wrap(B(a) + B(b)));
+      return (a, b) => (Math.abs(a + b) < TWO53 && (signed || a + b >= 0) ? a + b : wrap(B(a) + B(b)));
     case '-':
-      return (a, b) => (Math.abs(a - b) < TWO53 ? a - b : wrap(B(a) - B(b)));
+      return (a, b) => (Math.abs(a - b) < TWO53 && (signed || a - b >= 0) ? a - b : wrap(B(a) - B(b)));
     case '*':
       return (a, b) => wrap(B(a) * B(b));
     case '/':
@@ -1724,6 +1770,39 @@ function popcount(x: number): number {
     b >>= 1n;
   }
   return n;
+}
+
+/** 64-bit atomics, exactly: operands unboxed, the result boxed. */
+function bigAtomic(op: string, signed: boolean): (old: number, v: number, c: number) => number {
+  const wrap = (x: bigint) => box(signed ? BigInt.asIntN(64, x) : BigInt.asUintN(64, x));
+  return (o, x, cmp) => {
+    const a = unbox(o);
+    const b = unbox(x);
+    switch (op) {
+      case 'Add':
+        return wrap(a + b);
+      case 'Sub':
+        return wrap(a - b);
+      case 'Exch':
+        return x;
+      case 'Min':
+        return a < b ? o : x;
+      case 'Max':
+        return a > b ? o : x;
+      case 'CAS':
+        return a === b ? cmp : o;
+      case 'And':
+        return wrap(a & b);
+      case 'Or':
+        return wrap(a | b);
+      case 'Xor':
+        return wrap(a ^ b);
+      case 'Inc':
+        return a >= b ? 0 : wrap(a + 1n);
+      default:
+        return a === 0n || a > b ? x : wrap(a - 1n);
+    }
+  };
 }
 
 export function isAggregate(t: T.Type): boolean {

@@ -318,3 +318,44 @@ int main() { int *p; cudaMalloc(&p, 8); cudaFree(p); k<<<1, 1>>>(p); return 0; }
 int main() { char *p; cudaMalloc(&p, 8); k<<<1, 1>>>(p); return 0; }`);
   assert.deepEqual(misaligned.findings.map((f) => f.kind), ['misaligned']);
 });
+
+test('64-bit integers are exact: LCGs, xorshift, multiplies and atomics past 2^53', () => {
+  const r = run(`#include <stdio.h>
+__global__ void hash(unsigned long long *out, unsigned long long *sum) {
+  unsigned long long x = 88172645463325252ULL + threadIdx.x;
+  for (int i = 0; i < 20; i++) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+  }
+  out[threadIdx.x] = x;
+  atomicAdd(sum, x);
+}
+int main() {
+  unsigned long long *d, *s, h[4], total = 0;
+  cudaMalloc(&d, sizeof(h)); cudaMalloc(&s, 8); cudaMemset(s, 0, 8);
+  hash<<<1, 4>>>(d, s);
+  cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+  cudaMemcpy(&total, s, 8, cudaMemcpyDeviceToHost);
+  long long neg = -9223372036854775807LL - 1;
+  for (int i = 0; i < 4; i++) printf("%llu %llx\\n", h[i], h[i]);
+  printf("%llu %lld %d\\n", total, neg + 1, (int)(h[0] >> 40) == (int)(h[0] / 1099511627776ULL));
+  return 0;
+}`);
+  assert.deepEqual(r.findings, []);
+  const M = (1n << 64n) - 1n;
+  const lines: string[] = [];
+  let total = 0n;
+  for (let t = 0n; t < 4n; t++) {
+    let x = 88172645463325252n + t;
+    for (let i = 0; i < 20; i++) {
+      x = (x * 6364136223846793005n + 1442695040888963407n) & M;
+      x ^= (x << 13n) & M;
+      x ^= x >> 7n;
+      x ^= (x << 17n) & M;
+    }
+    lines.push(`${x} ${x.toString(16)}`);
+    total = (total + x) & M;
+  }
+  lines.push(`${total} ${-9223372036854775807n} 1`);
+  assert.equal(r.stdout, lines.join('\n') + '\n');
+});
