@@ -225,6 +225,7 @@ interface BlockState {
 }
 
 export interface GridEnvironment {
+  device: DeviceConfig;
   memory: Memory;
   runtime: CudaRuntime;
   globals: RunContext['globals'];
@@ -377,6 +378,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
   const shared = env.memory.allocate('shared', sharedSize, { label: `shared memory of block (${index.join(', ')})`, owner: linear });
   const ctx: RunContext = {
     ...(env.events ? { events: env.events } : {}),
+    device: env.device,
     blockLinear: linear,
     memory: env.memory,
     runtime: env.runtime,

@@ -114,6 +114,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     const frame = compiled.frameSize > 0 ? memory.allocate('host', compiled.frameSize, { label: 'the stack of main' }) : 0;
     const ctx: RunContext = {
       ...(events ? { events } : {}),
+      device,
       blockLinear: 0,
       memory,
       runtime,
@@ -127,7 +128,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       launch: (req) => {
         launches++;
         events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
-        const outcome = runGrid(req, { memory, runtime, globals, ...(events ? { events } : {}) }, {
+        const outcome = runGrid(req, { device, memory, runtime, globals, ...(events ? { events } : {}) }, {
           device,
           stepBudget: Math.max(0, budget - steps),
           ...(options.scheduler ? { scheduler: options.scheduler } : {}),

@@ -9,6 +9,7 @@
 import type * as A from '../frontend/ast';
 import type { Range } from '../frontend/source';
 import type { Type } from '../frontend/types';
+import type { DeviceConfig } from '../gpu/devices';
 import type { Memory } from '../gpu/memory';
 import type { CudaRuntime } from '../host/runtime';
 
@@ -36,6 +37,8 @@ export type EventListener = (e: SimEvent) => void;
 
 /** What all threads of one block (or the host thread) share while they run. */
 export interface RunContext {
+  /** The simulated device (its preset's limits answer property queries). */
+  device: DeviceConfig;
   /** The detector's listener, when one is attached. */
   events?: EventListener;
   /** Linear index of this block within its grid (0 for the host thread). */

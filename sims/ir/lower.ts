@@ -13,6 +13,7 @@ import type { Range } from '../frontend/source';
 import * as T from '../frontend/types';
 import { copyBytes, DeviceFault, load, readCString, store } from '../gpu/access';
 import { SCALAR_SIZE, type Memory, type ScalarKind } from '../gpu/memory';
+import { occupancy } from '../gpu/devices';
 import { cudaErrorString } from '../host/cudaErrors';
 import { box, isBoxed, plain, unbox } from './wide';
 import { formatPrintf, parseFormat, type PrintfArg } from '../printf/format';
@@ -1232,6 +1233,20 @@ export class FunctionLowerer {
     if (/^make_[a-z]+[1-4]$/.test(name) && resultType.kind === 'vector') {
       return this.construct({ kind: 'Construct', range, target: { kind: 'NamedType', range, name: resultType.name, qualifiers: [] }, args: e.args, braces: true, resolvedTarget: resultType });
     }
+    const gcc = /^__sync_(fetch_and_(add|sub|or|and|xor)|val_compare_and_swap|lock_test_and_set)$/.exec(name);
+    if (gcc) {
+      // GCC's host atomics, as system-scope RMW operations returning the old value.
+      const op = gcc[2] ? { add: 'Add', sub: 'Sub', or: 'Or', and: 'And', xor: 'Xor' }[gcc[2]]! : gcc[1] === 'val_compare_and_swap' ? 'CAS' : 'Exch';
+      return this.atomic(op, e, result, 'system');
+    }
+    if (name === '__builtin_expect') return this.rv(e.args[0]);
+    if (name === '__sync_synchronize') return result;
+    if (/^__st(cg|wb|cs|wt)$/.test(name)) {
+      const pt = T.decay(this.typeOf(e.args[0]));
+      const elem = pt.kind === 'pointer' ? this.subst(pt.to) : T.INT;
+      this.storeTo({ kind: 'mem', addr: this.rv(e.args[0]), type: elem }, this.rvAs(e.args[1], elem), range);
+      return result;
+    }
     const atomic = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$/.exec(name);
     if (atomic) return this.atomic(atomic[1], e, result, atomic[2] === '_block' ? 'block' : atomic[2] === '_system' ? 'system' : 'device');
     switch (name) {
@@ -1303,7 +1318,9 @@ export class FunctionLowerer {
       case '__ldg':
       case '__ldcg':
       case '__ldca':
-      case '__ldcs': {
+      case '__ldcs':
+      case '__ldlu':
+      case '__ldcv': {
         const [p] = argRegs();
         const po = p * WARP;
         const kind = scalarKind(resultType);
@@ -1417,6 +1434,161 @@ export class FunctionLowerer {
         }, range);
         return result;
       }
+      case 'cudaMemcpyAsync': {
+        // Streams run in order and kernels finish at launch: an async copy is a copy.
+        const [d, s2, n, k] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.memcpy(w.regs[d + l], w.regs[s2 + l], w.regs[n + l], w.regs[k + l], range);
+        }, range);
+        return result;
+      }
+      case 'cudaMemsetAsync': {
+        const [d, v, n] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.memset(w.regs[d + l], w.regs[v + l], w.regs[n + l], range);
+        }, range);
+        return result;
+      }
+      case 'cudaMallocHost':
+      case 'cudaHostAlloc':
+      case 'cudaMallocAsync': {
+        // Pinned host memory is reachable from the device too: model it as managed memory.
+        const [pp, n] = argRegs().map((r) => r * WARP);
+        const label = exprLabel(e.args[0]);
+        const space = name === 'cudaMallocAsync' ? 'global' : 'managed';
+        this.emit((w, l) => {
+          const r = w.ctx.runtime.malloc(w.regs[n + l], label, range, space);
+          if (r.error === 0) store(w.ctx, w.regs[pp + l], 'u64', r.pointer, range);
+          w.regs[ro + l] = r.error;
+        }, range);
+        return result;
+      }
+      case 'cudaFreeHost':
+      case 'cudaFreeAsync': {
+        const [p] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.free(w.regs[p + l], range);
+        }, range);
+        return result;
+      }
+      case 'cudaHostGetDevicePointer': {
+        const [pp, hp] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          store(w.ctx, w.regs[pp + l], 'u64', w.regs[hp + l], range);
+          w.regs[ro + l] = 0;
+        }, range);
+        return result;
+      }
+      case 'cudaMemcpyToSymbolAsync':
+      case 'cudaMemcpyFromSymbolAsync':
+        return this.builtinCall(name.replace('Async', ''), { ...e, args: e.args.slice(0, 4) });
+      case 'cudaStreamCreate':
+      case 'cudaStreamCreateWithFlags':
+      case 'cudaEventCreate':
+      case 'cudaEventCreateWithFlags': {
+        // Streams and events are handles; each gets a small allocation of its own.
+        const [pp] = argRegs().map((r) => r * WARP);
+        const what = name.includes('Stream') ? 'stream' : 'event';
+        this.emit((w, l) => {
+          const h = w.ctx.memory.allocate('host', 8, { label: what, origin: range });
+          store(w.ctx, w.regs[pp + l], 'u64', h, range);
+          w.regs[ro + l] = 0;
+        }, range);
+        return result;
+      }
+      case 'cudaEventElapsedTime': {
+        // There is no wall clock on a simulated GPU; elapsed time is reported as 0 ms.
+        const [pm] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          store(w.ctx, w.regs[pm + l], 'f32', 0, range);
+          w.regs[ro + l] = 0;
+        }, range);
+        return result;
+      }
+      case 'cudaGetDeviceProperties':
+        return this.deviceProperties(e, result);
+      case 'cudaDeviceGetAttribute': {
+        const [pv, a] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          const d = w.ctx.device;
+          const attr = w.regs[a + l];
+          const value = attr === 1 ? d.maxThreadsPerBlock : attr === 8 ? d.sharedMemPerBlock : attr === 10 ? 32 : attr === 16 ? d.smCount : attr === 75 ? d.computeCapability[0] : attr === 76 ? d.computeCapability[1] : attr === 13 ? 1_500_000 : 1;
+          store(w.ctx, w.regs[pv + l], 'i32', value, range);
+          w.regs[ro + l] = 0;
+        }, range);
+        return result;
+      }
+      case 'cudaGetDeviceCount':
+      case 'cudaGetDevice':
+      case 'cudaRuntimeGetVersion':
+      case 'cudaDriverGetVersion': {
+        const [pv] = argRegs().map((r) => r * WARP);
+        const value = name === 'cudaGetDeviceCount' ? 1 : name === 'cudaGetDevice' ? 0 : 12000;
+        this.emit((w, l) => {
+          store(w.ctx, w.regs[pv + l], 'i32', value, range);
+          w.regs[ro + l] = 0;
+        }, range);
+        return result;
+      }
+      case 'cudaMemGetInfo': {
+        const [pf, pt] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          store(w.ctx, w.regs[pf + l], 'u64', 1 << 30, range);
+          store(w.ctx, w.regs[pt + l], 'u64', 1 << 30, range);
+          w.regs[ro + l] = 0;
+        }, range);
+        return result;
+      }
+      case 'cudaOccupancyMaxActiveBlocksPerMultiprocessor': {
+        const [pn, , bs, sm] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          const occ = occupancy(w.ctx.device, w.regs[bs + l], w.regs[sm + l]);
+          store(w.ctx, w.regs[pn + l], 'i32', occ?.blocksPerSM ?? 0, range);
+          w.regs[ro + l] = 0;
+        }, range);
+        return result;
+      }
+      case 'cudaFuncGetAttributes': {
+        const [pa] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          // maxThreadsPerBlock sits after three size_t fields.
+          store(w.ctx, w.regs[pa + l] + 24, 'i32', w.ctx.device.maxThreadsPerBlock, range);
+          w.regs[ro + l] = 0;
+        }, range);
+        return result;
+      }
+      case 'cudaDeviceGetLimit': {
+        const [pv] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          store(w.ctx, w.regs[pv + l], 'u64', 8 << 20, range);
+          w.regs[ro + l] = 0;
+        }, range);
+        return result;
+      }
+      case 'cudaSetDevice':
+      case 'cudaSetDeviceFlags':
+      case 'cudaDeviceSetLimit':
+      case 'cudaStreamDestroy':
+      case 'cudaStreamSynchronize':
+      case 'cudaStreamQuery':
+      case 'cudaStreamWaitEvent':
+      case 'cudaEventDestroy':
+      case 'cudaEventRecord':
+      case 'cudaEventSynchronize':
+      case 'cudaEventQuery':
+      case 'cudaFuncSetCacheConfig':
+      case 'cudaProfilerStart':
+      case 'cudaProfilerStop':
+      case 'cudaHostRegister':
+      case 'cudaHostUnregister':
+      case 'cudaDeviceCanAccessPeer':
+      case 'cudaDeviceEnablePeerAccess':
+        // Everything is synchronous and in order on one simulated device: nothing to wait for.
+        argRegs();
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.peekAtLastError() >= 700 ? w.ctx.runtime.peekAtLastError() : 0;
+        }, range);
+        return result;
       case 'cudaDeviceSynchronize':
       case 'cudaThreadSynchronize':
       case 'cudaDeviceReset':
@@ -1449,6 +1621,92 @@ export class FunctionLowerer {
         }, range);
         return result;
       }
+      case 'strlen': {
+        const [p] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          w.regs[ro + l] = readCString(w.ctx, w.regs[p + l], range).length;
+        }, range);
+        return result;
+      }
+      case 'strcmp':
+      case 'strncmp':
+      case 'memcmp': {
+        const [a2, b2, n] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          const limit = n === undefined ? Infinity : w.regs[n + l];
+          let d = 0;
+          for (let i = 0; i < limit; i++) {
+            const x = load(w.ctx, w.regs[a2 + l] + i, 'u8', range);
+            const y = load(w.ctx, w.regs[b2 + l] + i, 'u8', range);
+            d = x - y;
+            if (d !== 0 || (name !== 'memcmp' && x === 0)) break;
+          }
+          w.regs[ro + l] = d;
+        }, range);
+        return result;
+      }
+      case 'strcpy':
+      case 'strncpy': {
+        const [d, s2, n] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          const text = readCString(w.ctx, w.regs[s2 + l], range);
+          const limit = n === undefined ? text.length + 1 : w.regs[n + l];
+          for (let i = 0; i < limit; i++) store(w.ctx, w.regs[d + l] + i, 'u8', i < text.length ? text.charCodeAt(i) : 0, range);
+          w.regs[ro + l] = w.regs[d + l];
+        }, range);
+        return result;
+      }
+      case 'atoi':
+      case 'atol':
+      case 'atof':
+      case 'strtol': {
+        const regs = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          const text = readCString(w.ctx, w.regs[regs[0] + l], range).trim();
+          const base = name === 'strtol' ? w.regs[regs[2] + l] || 10 : 10;
+          const v = name === 'atof' ? parseFloat(text) : parseInt(text, base);
+          w.regs[ro + l] = Number.isNaN(v) ? 0 : v;
+        }, range);
+        return result;
+      }
+      case 'putchar': {
+        const [c] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          w.ctx.runtime.print('stdout', String.fromCharCode(w.regs[c + l] & 0xff));
+          w.regs[ro + l] = w.regs[c + l];
+        }, range);
+        return result;
+      }
+      case 'fflush':
+      case 'time':
+        argRegs();
+        this.emit((w, l) => {
+          w.regs[ro + l] = 0;
+        }, range);
+        return result;
+      case 'abort':
+        this.emit(() => {
+          throw new ProgramExit(134);
+        }, range);
+        return result;
+      case 'realloc': {
+        const [p, n] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          const old = w.regs[p + l];
+          const size = w.regs[n + l];
+          const fresh = w.ctx.memory.allocate('host', size, { label: `realloc(${size})`, origin: range });
+          if (old !== 0) {
+            const a = w.ctx.memory.allocation(Math.floor(old / 2 ** 32));
+            if (a) copyBytes(w.ctx, fresh, old, Math.min(a.size, size), range);
+            w.ctx.memory.free(old, 'host');
+          }
+          w.regs[ro + l] = fresh;
+        }, range);
+        return result;
+      }
+      case 'sprintf':
+      case 'snprintf':
+        return this.printf(name, e, result);
       case 'puts': {
         const [s] = argRegs().map((r) => r * WARP);
         this.emit((w, l) => w.ctx.runtime.print('stdout', readCString(w.ctx, w.regs[s + l], range) + '\n'), range);
@@ -1467,6 +1725,48 @@ export class FunctionLowerer {
       }
     }
     throw new LowerError(`the simulator does not implement '${name}' yet`, range);
+  }
+
+  /** cudaGetDeviceProperties: the fields programs read, from the device preset. */
+  private deviceProperties(e: A.CallExpr, result: number): number {
+    const range = e.range;
+    const propType = this.typeOf(e.args[0]);
+    const decl = propType.kind === 'pointer' && propType.to.kind === 'struct' ? propType.to.decl : undefined;
+    const layout = decl ? T.structLayout(decl) : undefined;
+    if (!layout) throw new LowerError('cudaGetDeviceProperties needs a cudaDeviceProp', range);
+    const field = (n: string) => layout.fields.find((f) => f.name === n)!;
+    const p = this.rv(e.args[0]) * WARP;
+    const ro = result * WARP;
+    this.emit((w, l) => {
+      const d = w.ctx.device;
+      const base = w.regs[p + l];
+      const put = (n: string, v: number): void => {
+        const f = field(n);
+        store(w.ctx, base + f.offset, scalarKind(f.type.kind === 'array' ? f.type.of : f.type), v, range);
+      };
+      const label = `Simulated GPU (${d.name})`;
+      for (let i = 0; i < 256; i++) store(w.ctx, base + field('name').offset + i, 'u8', i < label.length ? label.charCodeAt(i) : 0, range);
+      put('totalGlobalMem', 1 << 30);
+      put('sharedMemPerBlock', d.sharedMemPerBlock);
+      put('regsPerBlock', d.registersPerSM);
+      put('warpSize', 32);
+      put('maxThreadsPerBlock', d.maxThreadsPerBlock);
+      d.maxBlockDim.forEach((v, i) => store(w.ctx, base + field('maxThreadsDim').offset + 4 * i, 'i32', v, range));
+      d.maxGridDim.forEach((v, i) => store(w.ctx, base + field('maxGridSize').offset + 4 * i, 'i32', v, range));
+      put('clockRate', 1_500_000);
+      put('totalConstMem', 65536);
+      put('major', d.computeCapability[0]);
+      put('minor', d.computeCapability[1]);
+      put('multiProcessorCount', d.smCount);
+      put('maxThreadsPerMultiProcessor', d.maxThreadsPerSM);
+      put('sharedMemPerMultiprocessor', d.sharedMemPerSM);
+      put('regsPerMultiprocessor', d.registersPerSM);
+      put('maxBlocksPerMultiProcessor', d.maxBlocksPerSM);
+      put('sharedMemPerBlockOptin', d.sharedMemPerBlock);
+      for (const n of ['concurrentKernels', 'unifiedAddressing', 'managedMemory', 'canMapHostMemory', 'cooperativeLaunch', 'concurrentManagedAccess', 'deviceOverlap']) put(n, 1);
+      w.regs[ro + l] = 0;
+    }, range);
+    return result;
   }
 
   private collective(range: Range, run: (w: Lanes, lanes: number[]) => void, result: number, mask?: number): number {
@@ -1516,7 +1816,9 @@ export class FunctionLowerer {
 
   private printf(name: string, e: A.CallExpr, result: number): number {
     const range = e.range;
-    const fmtIndex = name === 'fprintf' ? 1 : 0;
+    const fmtIndex = name === 'fprintf' || name === 'sprintf' ? 1 : name === 'snprintf' ? 2 : 0;
+    const target = name === 'sprintf' || name === 'snprintf' ? this.rv(e.args[0]) * WARP : undefined;
+    const limit = name === 'snprintf' ? this.rv(e.args[1]) * WARP : undefined;
     let fmt = e.args[fmtIndex];
     while (fmt?.kind === 'Paren') fmt = fmt.inner;
     if (fmt?.kind !== 'StringLiteral') throw new LowerError('the simulator needs printf formats to be string literals', range);
@@ -1551,9 +1853,17 @@ export class FunctionLowerer {
         }
       });
       const text = formatPrintf(format, args);
+      w.regs[result * WARP + l] = text.length;
+      if (target !== undefined) {
+        // sprintf/snprintf write the text (truncated to the limit) and a terminating NUL.
+        const max = limit === undefined ? text.length + 1 : w.regs[limit + l];
+        const n = Math.min(text.length, Math.max(0, max - 1));
+        for (let i = 0; i < n; i++) store(w.ctx, w.regs[target + l] + i, 'u8', text.charCodeAt(i), range);
+        if (max > 0) store(w.ctx, w.regs[target + l] + n, 'u8', 0, range);
+        return;
+      }
       const from = side === 'host' ? 'host' : { block: w.ctx.blockIdx, thread: [w.tid[0][l], w.tid[1][l], w.tid[2][l]] as [number, number, number] };
       w.ctx.runtime.print(stream, text, from);
-      w.regs[result * WARP + l] = text.length;
     }, range);
     return result;
   }
@@ -1758,8 +2068,83 @@ const MATH: Record<string, ((...xs: number[]) => number) | undefined> = Object.a
   __fdividef: (a: number, b: number) => a / b, fmaf: (a: number, b: number, c: number) => a * b + c, fma: (a: number, b: number, c: number) => a * b + c,
   __popc: (x: number) => popcount(x >>> 0), __popcll: (x: number) => popcount(x),
   __float_as_int: (x: number) => new Int32Array(new Float32Array([x]).buffer)[0],
+  __float_as_uint: (x: number) => new Uint32Array(new Float32Array([x]).buffer)[0],
+  __uint_as_float: (x: number) => new Float32Array(new Uint32Array([x]).buffer)[0],
+  ...mathFamily({
+    exp10: (x: number) => 10 ** x, expm1: Math.expm1, log1p: Math.log1p, asin: Math.asin, acos: Math.acos, atan: Math.atan,
+    sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh, asinh: Math.asinh, acosh: Math.acosh, atanh: Math.atanh, cbrt: Math.cbrt,
+    hypot: Math.hypot, atan2: Math.atan2, fmod: (a: number, b: number) => a % b, copysign: (a: number, b: number) => Math.abs(a) * (Object.is(b, -0) || b < 0 ? -1 : 1),
+    fdim: (a: number, b: number) => (a > b ? a - b : 0), rint: roundEven, nearbyint: roundEven, erf, erfc: (x: number) => 1 - erf(x),
+    sinpi: (x: number) => Math.sin(Math.PI * x), cospi: (x: number) => Math.cos(Math.PI * x),
+  }),
+  isnan: (x: number) => +Number.isNaN(x), isinf: (x: number) => +(Math.abs(x) === Infinity), isfinite: (x: number) => +Number.isFinite(x),
+  signbit: (x: number) => +(x < 0 || Object.is(x, -0)), labs: Math.abs, llabs: Math.abs,
+  llmin: Math.min, llmax: Math.max, ullmin: Math.min, ullmax: Math.max,
+  lrintf: roundEven, llrintf: roundEven, lrint: roundEven, lroundf: (x: number) => Math.sign(x) * Math.round(Math.abs(x)), llroundf: (x: number) => Math.sign(x) * Math.round(Math.abs(x)), lround: (x: number) => Math.sign(x) * Math.round(Math.abs(x)),
+  __saturatef: (x: number) => Math.min(1, Math.max(0, Number.isNaN(x) ? 0 : x)), saturatef: (x: number) => Math.min(1, Math.max(0, Number.isNaN(x) ? 0 : x)),
+  __mul24: (a: number, b: number) => Math.imul((a << 8) >> 8, (b << 8) >> 8), __umul24: (a: number, b: number) => Math.imul(a & 0xffffff, b & 0xffffff) >>> 0,
+  __clz: (x: number) => Math.clz32(x), __ffs: (x: number) => (x === 0 ? 0 : 32 - Math.clz32(x & -x)), __brev: (x: number) => reverseBits(x >>> 0),
+  __float2int_rn: roundEven, __float2int_rz: Math.trunc, __float2uint_rn: roundEven, __float2uint_rz: Math.trunc, __int2float_rn: (x: number) => x,
+  __uint2float_rn: (x: number) => x, __double2float_rn: (x: number) => x, __double2int_rn: roundEven, __double2int_rz: Math.trunc,
+  __int2double_rn: (x: number) => x, __uint2double_rn: (x: number) => x, __fadd_rn: (a: number, b: number) => a + b, __fmul_rn: (a: number, b: number) => a * b,
+  __fsub_rn: (a: number, b: number) => a - b, __fdiv_rn: (a: number, b: number) => a / b, __dadd_rn: (a: number, b: number) => a + b, __dmul_rn: (a: number, b: number) => a * b,
+  __fsqrt_rn: Math.sqrt, __frsqrt_rn: (x: number) => 1 / Math.sqrt(x), __log2f: Math.log2, __log10f: Math.log10, __tanf: Math.tan,
+  __fmaf_rn: (a: number, b: number, c: number) => a * b + c, __fma_rn: (a: number, b: number, c: number) => a * b + c,
+  __hadd: (a: number, b: number) => Math.floor((a + b) / 2), __rhadd: (a: number, b: number) => Math.floor((a + b + 1) / 2),
+  __uhadd: (a: number, b: number) => Math.floor((a + b) / 2), __urhadd: (a: number, b: number) => Math.floor((a + b + 1) / 2),
+  __sad: (a: number, b: number, c: number) => Math.abs(a - b) + c,
+  __byte_perm: (x: number, y: number, sel: number) => {
+    const bytes = [x & 255, (x >>> 8) & 255, (x >>> 16) & 255, (x >>> 24) & 255, y & 255, (y >>> 8) & 255, (y >>> 16) & 255, (y >>> 24) & 255];
+    return (bytes[sel & 7] | (bytes[(sel >>> 4) & 7] << 8) | (bytes[(sel >>> 8) & 7] << 16) | (bytes[(sel >>> 12) & 7] << 24)) >>> 0;
+  },
+  __funnelshift_l: (lo: number, hi: number, s: number) => Number(((BigInt(hi >>> 0) << 32n | BigInt(lo >>> 0)) << BigInt(s & 31)) >> 32n & 0xffffffffn),
+  __funnelshift_r: (lo: number, hi: number, s: number) => Number(((BigInt(hi >>> 0) << 32n | BigInt(lo >>> 0)) >> BigInt(s & 31)) & 0xffffffffn),
+  __funnelshift_lc: (lo: number, hi: number, s: number) => Number(((BigInt(hi >>> 0) << 32n | BigInt(lo >>> 0)) << BigInt(Math.min(s >>> 0, 32))) >> 32n & 0xffffffffn),
+  __funnelshift_rc: (lo: number, hi: number, s: number) => Number(((BigInt(hi >>> 0) << 32n | BigInt(lo >>> 0)) >> BigInt(Math.min(s >>> 0, 32))) & 0xffffffffn),
   __int_as_float: (x: number) => new Float32Array(new Int32Array([x]).buffer)[0],
 });
+
+/** `name`, `namef` (float) and the plain overloads share one implementation. */
+function mathFamily(fs: Record<string, (...xs: number[]) => number>): Record<string, (...xs: number[]) => number> {
+  const out: Record<string, (...xs: number[]) => number> = {};
+  for (const [name, f] of Object.entries(fs)) {
+    out[name] = f;
+    out[`${name}f`] = f;
+  }
+  return out;
+}
+
+/** Round half to even, as rint/lrint and the _rn conversions do. */
+function roundEven(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+function reverseBits(x: number): number {
+  let r = 0;
+  for (let i = 0; i < 32; i++) r = (r << 1) | ((x >>> i) & 1);
+  return r >>> 0;
+}
+
+/** The error function (Abramowitz-Stegun 7.1.26 is too coarse; use a series/continued form). */
+function erf(x: number): number {
+  const t = Math.abs(x);
+  if (t < 2.5) {
+    // Maclaurin series: converges quickly for small |x|.
+    let sum = t;
+    let term = t;
+    for (let n = 1; n < 60; n++) {
+      term *= (-t * t) / n;
+      sum += term / (2 * n + 1);
+    }
+    return Math.sign(x) * (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  // Continued fraction for erfc at larger |x|.
+  let f = 0;
+  for (let n = 60; n > 0; n--) f = (n / 2) / (t + f);
+  const erfc = Math.exp(-t * t) / Math.sqrt(Math.PI) / (t + f);
+  return Math.sign(x) * (1 - erfc);
+}
 
 function popcount(x: number): number {
   let n = 0;

@@ -359,3 +359,40 @@ int main() {
   lines.push(`${total} ${-9223372036854775807n} 1`);
   assert.equal(r.stdout, lines.join('\n') + '\n');
 });
+
+test('the runtime API and C library the front end knows also run', () => {
+  const r = run(`#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+__global__ void k(float *p, unsigned int *u) {
+  p[0] = sqrtf(2.0f) * 0 + fmaxf(1.5f, 2.5f) + expm1f(0.0f) + cbrtf(27.0f);
+  u[0] = __brev(1u) + __popc(255u) + umin(7u, 3u);
+}
+int main() {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  int count = 0, sms = 0;
+  cudaGetDeviceCount(&count);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  printf("%s: sm_%d%d, %d SMs (%d), %d device(s), %d threads/block\\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount, sms, count, prop.maxThreadsPerBlock);
+  cudaStream_t s; cudaEvent_t a, b; float ms = -1;
+  cudaStreamCreate(&s); cudaEventCreate(&a); cudaEventCreate(&b);
+  float *d, *h; unsigned int *du, hu = 0;
+  cudaMallocHost(&h, 4 * sizeof(float));
+  cudaMalloc(&d, 4 * sizeof(float)); cudaMalloc(&du, sizeof(unsigned int));
+  cudaEventRecord(a, s);
+  k<<<1, 1, 0, s>>>(d, du);
+  cudaEventRecord(b, s);
+  cudaMemcpyAsync(h, d, 4 * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaMemcpy(&hu, du, sizeof(hu), cudaMemcpyDeviceToHost);
+  cudaStreamSynchronize(s); cudaEventElapsedTime(&ms, a, b);
+  char buf[32];
+  snprintf(buf, sizeof(buf), "%.2f|%u", h[0], hu);
+  printf("%s %d %d %d %.1f\\n", buf, (int)strlen(buf), atoi("42") + strcmp("abc", "abd"), (int)sizeof(prop.name), ms);
+  cudaFreeHost(h); cudaStreamDestroy(s); cudaEventDestroy(a); cudaEventDestroy(b);
+  return 0;
+}`);
+  assert.deepEqual(r.findings, []);
+  assert.equal(r.stdout, 'Simulated GPU (scord-paper): sm_20, 15 SMs (15), 1 device(s), 1024 threads/block\n5.50|2147483659 15 41 256 0.0\n');
+});
