@@ -7,7 +7,8 @@
 //       Prints the preprocessed token stream (like `nvcc -E`, without line markers).
 //   scord run FILE [-D …] [-U …] [-I …] [--device-preset NAME]
 //       Runs the program on the simulated GPU: its output, then what went wrong (faults with
-//       the allocation and thread, deadlocks, runaway loops).
+//       the allocation and thread, deadlocks, runaway loops). Exit 1 if any error was found;
+//       warnings (undefined operations the run survived) alone exit 0.
 //
 // Exit status: 0 no errors, 1 the program has errors, 2 bad usage or unreadable input.
 import * as fs from 'node:fs';
@@ -165,9 +166,9 @@ function runCommand(result: ParseResult, args: Args): number {
   process.stderr.write(run.stderr);
   const where = (f: RunFinding): string => (f.range ? `${formatLocation(f.range)}: ` : `${args.file}: `);
   const who = (f: RunFinding): string => (f.block ? ` [block (${f.block.join(', ')}), thread (${f.thread?.join(', ')})]` : '');
-  for (const f of run.findings) process.stderr.write(`${where(f)}${f.kind}: ${f.message}${who(f)}\n`);
+  for (const f of run.findings) process.stderr.write(`${where(f)}${f.severity}: ${f.kind}: ${f.message}${who(f)}\n`);
   process.stderr.write(`scord: ${args.file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'} and ${run.steps} thread-steps on ${args.preset}; ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}\n`);
-  return run.findings.length > 0 ? 1 : 0;
+  return run.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
 
 try {

@@ -30,6 +30,8 @@ export interface RunOptions {
 }
 
 export interface RunFinding {
+  /** Undefined operations the run survives are warnings; faults, hangs and misuse are errors. */
+  severity: 'error' | 'warning';
   kind: string;
   message: string;
   range?: Range;
@@ -48,13 +50,16 @@ export interface RunResult {
 
 const DEFAULT_STEP_BUDGET = 200_000_000;
 
+/** Findings for undefined operations after which the run goes on. */
+const WARNING_KINDS: ReadonlySet<string> = new Set(['division-by-zero', 'invalid-shift']);
+
 export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunResult {
   const device: DeviceConfig = devicePreset(options.device ?? DEFAULT_DEVICE) ?? devicePreset(DEFAULT_DEVICE)!;
   const budget = options.stepBudget ?? DEFAULT_STEP_BUDGET;
   resetWide();
   const memory = new Memory();
   const runtime = new CudaRuntime(memory);
-  const findings: RunFinding[] = [];
+  const findings: Omit<RunFinding, 'severity'>[] = [];
   const globals = new Map<A.VarDecl, number>();
   const strings = new Map<string, number>();
   const kernels = new Map<string, CompiledFunction>();
@@ -98,7 +103,10 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     stdout: runtime.output.filter((o) => o.stream === 'stdout').map((o) => o.text).join(''),
     stderr: runtime.output.filter((o) => o.stream === 'stderr').map((o) => o.text).join(''),
     exitCode,
-    findings: [...findings, ...runtime.findings.map((f) => ({ kind: f.kind, message: f.message, ...(f.at ? { range: f.at } : {}) }))],
+    findings: [...findings, ...runtime.findings.map((f) => ({ kind: f.kind, message: f.message, ...(f.at ? { range: f.at } : {}) }))].map((f) => ({
+      ...f,
+      severity: WARNING_KINDS.has(f.kind) ? ('warning' as const) : ('error' as const),
+    })),
     steps,
     launches,
   });

@@ -10,7 +10,7 @@ import type * as A from '../frontend/ast';
 import type { Range } from '../frontend/source';
 import type { Type } from '../frontend/types';
 import type { DeviceConfig } from '../gpu/devices';
-import type { Memory } from '../gpu/memory';
+import type { Memory, ScalarKind } from '../gpu/memory';
 import type { CudaRuntime } from '../host/runtime';
 
 export const WARP = 32;
@@ -26,7 +26,7 @@ export type Scope = 'block' | 'device' | 'system';
 export type SimEvent =
   | { kind: 'launch'; kernel: string; grid: [number, number, number]; block: [number, number, number]; range: Range }
   | { kind: 'block-start' | 'block-end'; block: number }
-  | { kind: 'access'; write: boolean; address: number; size: number; strong: boolean; atomic?: { op: string; scope: Scope }; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
+  | { kind: 'access'; write: boolean; address: number; size: number; type: ScalarKind; strong: boolean; atomic?: { op: string; scope: Scope }; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
   | { kind: 'fence'; scope: Scope; block: number; warp: number; lane: number; range: Range }
   | { kind: 'barrier'; block: number; range: Range }
   | { kind: 'warp-start' | 'warp-end'; block: number; warp: number }

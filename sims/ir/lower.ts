@@ -836,7 +836,7 @@ export class FunctionLowerer {
       this.emitMemory((w, l) => {
         const address = w.regs[ao + l];
         w.regs[ro + l] = load(w.ctx, address, kind, range);
-        w.ctx.events?.({ kind: 'access', write: false, address, size, strong, space, ...who(w, l), range });
+        w.ctx.events?.({ kind: 'access', write: false, address, size, type: kind, strong, space, ...who(w, l), range });
       }, range);
       return r;
     }
@@ -867,7 +867,7 @@ export class FunctionLowerer {
       this.emitMemory((w, l) => {
         const address = w.regs[ao + l];
         store(w.ctx, address, kind, w.regs[vo + l], range);
-        w.ctx.events?.({ kind: 'access', write: true, address, size, strong, space, ...who(w, l), range });
+        w.ctx.events?.({ kind: 'access', write: true, address, size, type: kind, strong, space, ...who(w, l), range });
       }, range);
       return;
     }
@@ -1809,7 +1809,7 @@ export class FunctionLowerer {
       const next = bigOp ? bigOp(old, w.regs[v + l], c === undefined ? 0 : w.regs[c + l]) : c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
       store(w.ctx, addr, kind, bigOp ? next : norm(next), range);
       w.regs[ro + l] = old;
-      if (events) w.ctx.events?.({ kind: 'access', write: true, address: addr, size, strong: true, atomic, space, ...who(w, l), range });
+      if (events) w.ctx.events?.({ kind: 'access', write: true, address: addr, size, type: kind, strong: true, atomic, space, ...who(w, l), range });
     }, range);
     return result;
   }

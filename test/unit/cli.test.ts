@@ -68,7 +68,7 @@ test('run executes the program on the simulated GPU and reports findings', () =>
   fs.writeFileSync(file, '__global__ void k(int *a) { a[threadIdx.x] = 1; }\nint main() { int *a; cudaMalloc(&a, 16); k<<<1, 8>>>(a); return 0; }\n');
   const bad = scord('run', file, '--device-preset', 'volta');
   assert.equal(bad.status, 1);
-  assert.ok(bad.stderr.includes(`${file}:1:29: out-of-bounds: write of 4 bytes at offset 16, past the end of 'a' (16 bytes, global memory from line 2) [block (0, 0, 0), thread (4, 0, 0)]`), bad.stderr);
+  assert.ok(bad.stderr.includes(`${file}:1:29: error: out-of-bounds: write of 4 bytes at offset 16, past the end of 'a' (16 bytes, global memory from line 2) [block (0, 0, 0), thread (4, 0, 0)]`), bad.stderr);
   assert.equal(scord('run', file, '--device-preset', 'nonesuch').status, 2);
 });
 

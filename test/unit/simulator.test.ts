@@ -77,7 +77,7 @@ int main() { spin<<<1, 1>>>(); return 0; }`, 100_000);
     const r = run(`#include <stdio.h>
 __global__ void k(int *p, int d) { p[0] = 10 / d; p[1] = 7; }
 int main() { int *p; int h[2]; cudaMalloc(&p, 8); k<<<1, 1>>>(p, 0); cudaMemcpy(h, p, 8, cudaMemcpyDeviceToHost); printf("%d %d\\n", h[0], h[1]); return 0; }`);
-    assert.deepEqual(r.findings.map((f) => `${f.kind}@${f.range?.start.line}`), ['division-by-zero@1']);
+    assert.deepEqual(r.findings.map((f) => `${f.severity}:${f.kind}@${f.range?.start.line}`), ['warning:division-by-zero@1']);
     assert.equal(r.stdout, '0 7\n');
   });
 
@@ -242,7 +242,7 @@ int main() { k<<<2, 32>>>(); cudaDeviceSynchronize(); return 0; }`;
     assert.deepEqual(r.findings, []);
     assert.equal(events[0].kind, 'launch');
     const block0 = events.filter((e) => e.kind === 'access' && e.block === 0) as Extract<SimEvent, { kind: 'access' }>[];
-    assert.deepEqual(block0.map((e) => `${e.write ? 'W' : 'R'}${e.size}${e.strong ? ' strong' : ''}${e.atomic ? ` ${e.atomic.op}/${e.atomic.scope}` : ''}@${e.range.start.line}`), ['W4@3', 'W4 strong@3', 'W4 strong Add/block@3']);
+    assert.deepEqual(block0.map((e) => `${e.write ? 'W' : 'R'}${e.size}:${e.type}${e.strong ? ' strong' : ''}${e.atomic ? ` ${e.atomic.op}/${e.atomic.scope}` : ''}@${e.range.start.line}`), ['W4:i32@3', 'W4:i32 strong@3', 'W4:i32 strong Add/block@3']);
     assert.deepEqual(events.filter((e) => e.kind === 'fence').map((e) => (e as { scope: string }).scope), ['block']);
     assert.equal(events.filter((e) => e.kind === 'barrier').length, 2, 'one barrier per block');
     const reads = events.filter((e) => e.kind === 'access' && e.block === 1 && !e.write) as Extract<SimEvent, { kind: 'access' }>[];
