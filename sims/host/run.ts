@@ -27,6 +27,8 @@ export interface RunOptions {
   maxThreads?: number;
   /** Receives every memory access, fence, barrier and launch (the detector attaches here). */
   events?: EventListener;
+  /** Called with the run's memory before anything runs (a detector needs its allocations). */
+  attach?: (memory: Memory) => void;
 }
 
 export interface RunFinding {
@@ -58,6 +60,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   const budget = options.stepBudget ?? DEFAULT_STEP_BUDGET;
   resetWide();
   const memory = new Memory();
+  options.attach?.(memory);
   const runtime = new CudaRuntime(memory);
   const findings: Omit<RunFinding, 'severity'>[] = [];
   const globals = new Map<A.VarDecl, number>();
