@@ -17,12 +17,14 @@ import { formatDiagnostic } from './frontend/diagnostics';
 import { parse, type ParseResult } from './frontend/index';
 import { formatLocation } from './frontend/source';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
+import { ScordDetector } from './detect/scord';
 import type { SchedulerKind } from './gpu/executor';
 import { runProgram, runSchedules, type RunFinding } from './host/run';
 import { preprocess, tokensToText } from './frontend/preprocessor';
 import { summarize } from './frontend/summary';
 
-const USAGE = `usage: scord parse FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--json]
+const USAGE = `usage: scord check FILE [-D NAME[=VALUE]] [-I DIR] [--format text|json] [--no-detect] [run options]
+       scord parse FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--json]
        scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]
        scord run FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${Object.keys(DEVICE_PRESETS).join('|')}]
                  [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]
@@ -39,6 +41,9 @@ interface Args {
   json: boolean;
   device: boolean;
   preset: string;
+  format: 'text' | 'json';
+  detect: boolean;
+  maxSteps?: number;
   scheduler?: SchedulerKind;
   model?: 'independent' | 'lockstep';
   seed?: number;
@@ -48,8 +53,8 @@ interface Args {
 function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') throw new UsageError(USAGE);
-  if (command !== 'parse' && command !== 'preprocess' && command !== 'run') throw new UsageError(`unknown command '${command}'\n${USAGE}`);
-  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE };
+  if (command !== 'parse' && command !== 'preprocess' && command !== 'run' && command !== 'check') throw new UsageError(`unknown command '${command}'\n${USAGE}`);
+  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const value = (flag: string): string => {
@@ -68,7 +73,17 @@ function parseArgs(argv: string[]): Args {
       const v = rest[++i];
       if (v !== 'round-robin' && v !== 'greedy-then-oldest' && v !== 'random') throw new UsageError(`unknown scheduler '${v ?? ''}'; choose round-robin, greedy-then-oldest or random`);
       args.scheduler = v;
-    } else if (a === '--model') {
+    } else if (a === '--format') {
+      const v = rest[++i];
+      if (v !== 'text' && v !== 'json') throw new UsageError(`unknown format '${v ?? ''}'; choose text or json`);
+      args.format = v;
+    } else if (a === '--no-detect') {
+      args.detect = false;
+    } else if (a === '--max-steps') {
+      const v = Number(rest[++i]);
+      if (!Number.isInteger(v) || v < 1) throw new UsageError('--max-steps needs a positive integer');
+      args.maxSteps = v;
+    } else if (a === '--model' || a === '--scheduling') {
       const v = rest[++i];
       if (v !== 'independent' && v !== 'lockstep') throw new UsageError(`unknown scheduling model '${v ?? ''}'; choose independent or lockstep`);
       args.model = v;
@@ -77,7 +92,7 @@ function parseArgs(argv: string[]): Args {
       if (!Number.isInteger(v) || v < (a === '--seed' ? 0 : 1)) throw new UsageError(`${a} needs a ${a === '--seed' ? 'non-negative' : 'positive'} integer`);
       if (a === '--seed') args.seed = v;
       else args.schedules = v;
-    } else if (a === '--device-preset') {
+    } else if (a === '--device-preset' || a === '--device') {
       args.preset = rest[++i] ?? '';
       if (!devicePreset(args.preset)) throw new UsageError(`unknown device preset '${args.preset}'; choose one of ${Object.keys(DEVICE_PRESETS).join(', ')}`);
     }
@@ -119,6 +134,7 @@ function main(argv: string[]): number {
   }
   const result = parse(text, common);
   if (args.command === 'run') return runCommand(result, args);
+  if (args.command === 'check') return checkCommand(result, args, text);
   const summary = summarize(result, (f) => (f === args.file ? text : readFileOrUndefined(f)));
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   if (args.json) {
@@ -143,6 +159,90 @@ function main(argv: string[]): number {
     process.stdout.write(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
   }
   return errors > 0 ? 1 : 0;
+}
+
+interface Location {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+function location(r: { file: string; start: { line: number; character: number }; end: { line: number; character: number } }): Location {
+  return { file: r.file, line: r.start.line + 1, column: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
+}
+
+/**
+ * `scord check`: runs the program with the ScoRD detector attached and reports races and
+ * the run's other findings. Exit 0: ran, nothing found; 1: ran, findings; 2: could not be
+ * analysed (errors in the program, unsupported constructs, bad usage).
+ */
+function checkCommand(result: ParseResult, args: Args, source: string): number {
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  const diagnostics = result.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, location: location(d.range) }));
+  if (errors.length) {
+    if (args.format === 'json') process.stdout.write(JSON.stringify({ file: args.file, findings: [], diagnostics, output: '', stats: {} }, null, 2) + '\n');
+    else for (const d of errors) process.stdout.write(formatDiagnostic(d) + '\n');
+    return 2;
+  }
+  let detector: ScordDetector | undefined;
+  const run = runProgram(result, {
+    device: args.preset,
+    ...(args.scheduler ? { scheduler: args.scheduler } : {}),
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    ...(args.maxSteps !== undefined ? { stepBudget: args.maxSteps } : {}),
+    ...(args.detect
+      ? {
+          attach: (memory) => {
+            detector = new ScordDetector(memory);
+          },
+          events: (e) => detector!.listener(e),
+        }
+      : {}),
+  });
+  const unsupported = run.findings.filter((f) => f.kind === 'not-supported');
+  const findings = [
+    ...(detector?.findings() ?? []).map((r) => ({
+      kind: 'race',
+      category: r.category,
+      scope: r.scope as string | null,
+      severity: 'warning',
+      message: r.count > 1 ? `${r.message} (${r.count} times)` : r.message,
+      location: location(r.range),
+      related: [{ location: location(r.previous), message: 'the other access' }],
+    })),
+    ...run.findings.filter((f) => f.kind !== 'not-supported').map((f) => ({
+      kind: f.kind,
+      category: f.kind,
+      scope: null as string | null,
+      severity: f.severity,
+      message: f.message,
+      location: f.range ? location(f.range) : { file: args.file, line: 1, column: 1, endLine: 1, endColumn: 1 },
+      related: [] as { location: Location; message: string }[],
+    })),
+  ];
+  void source;
+  if (args.format === 'json') {
+    process.stdout.write(JSON.stringify({
+      file: args.file,
+      findings,
+      diagnostics: [...diagnostics, ...unsupported.map((f) => ({ severity: 'error', code: 'not-supported', message: f.message, location: f.range ? location(f.range) : undefined }))],
+      output: run.stdout,
+      stats: { exitCode: run.exitCode, launches: run.launches, steps: run.steps, device: args.preset },
+    }, null, 2) + '\n');
+  } else {
+    for (const d of unsupported) process.stdout.write(`${d.range ? formatLocation(d.range) : args.file}: error: ${d.message} [scord/not-supported]\n`);
+    for (const f of findings) {
+      const l = f.location;
+      process.stdout.write(`${l.file}:${l.line}:${l.column}: ${f.severity}: ${f.message} [scord/${f.category}]\n`);
+      for (const r of f.related) process.stdout.write(`  ${r.location.file}:${r.location.line}:${r.location.column}: note: ${r.message}\n`);
+    }
+    process.stdout.write(`${findings.length} finding${findings.length === 1 ? '' : 's'} in ${args.file}\n`);
+  }
+  if (unsupported.length) return 2;
+  return findings.length > 0 ? 1 : 0;
 }
 
 /** `scord run`: the program's own output, then the findings. Exit 1 if anything was found. */

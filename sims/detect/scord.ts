@@ -219,7 +219,7 @@ export class ScordDetector {
       return;
     }
     const what = e.atomic ? 'atomic' : e.write ? 'write' : 'read';
-    const prev = md.write ? 'write' : 'read';
+    const prev = md.isAtom ? 'atomic' : md.write ? 'write' : 'read';
     const where = (b: number) => `block ${b}`;
     const line = md.range.start.line + 1;
     const advice: Record<RaceCategory, string> = {
