@@ -1396,21 +1396,26 @@ export class FunctionLowerer {
         }, range);
         return result;
       }
-      case 'cudaFree': {
+      case 'cudaFree':
+      case 'cudaFreeHost':
+      case 'cudaFreeAsync': {
         const [p] = argRegs().map((r) => r * WARP);
         this.emit((w, l) => {
           w.regs[ro + l] = w.ctx.runtime.free(w.regs[p + l], range);
         }, range);
         return result;
       }
-      case 'cudaMemcpy': {
+      case 'cudaMemcpy':
+      case 'cudaMemcpyAsync': {
+        // Streams run in order and kernels finish at launch: an async copy is a copy.
         const [d, s, n, k] = argRegs().map((r) => r * WARP);
         this.emit((w, l) => {
           w.regs[ro + l] = w.ctx.runtime.memcpy(w.regs[d + l], w.regs[s + l], w.regs[n + l], w.regs[k + l], range);
         }, range);
         return result;
       }
-      case 'cudaMemset': {
+      case 'cudaMemset':
+      case 'cudaMemsetAsync': {
         const [d, v, n] = argRegs().map((r) => r * WARP);
         this.emit((w, l) => {
           w.regs[ro + l] = w.ctx.runtime.memset(w.regs[d + l], w.regs[v + l], w.regs[n + l], range);
@@ -1434,21 +1439,6 @@ export class FunctionLowerer {
         }, range);
         return result;
       }
-      case 'cudaMemcpyAsync': {
-        // Streams run in order and kernels finish at launch: an async copy is a copy.
-        const [d, s2, n, k] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.ctx.runtime.memcpy(w.regs[d + l], w.regs[s2 + l], w.regs[n + l], w.regs[k + l], range);
-        }, range);
-        return result;
-      }
-      case 'cudaMemsetAsync': {
-        const [d, v, n] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.ctx.runtime.memset(w.regs[d + l], w.regs[v + l], w.regs[n + l], range);
-        }, range);
-        return result;
-      }
       case 'cudaMallocHost':
       case 'cudaHostAlloc':
       case 'cudaMallocAsync': {
@@ -1460,14 +1450,6 @@ export class FunctionLowerer {
           const r = w.ctx.runtime.malloc(w.regs[n + l], label, range, space);
           if (r.error === 0) store(w.ctx, w.regs[pp + l], 'u64', r.pointer, range);
           w.regs[ro + l] = r.error;
-        }, range);
-        return result;
-      }
-      case 'cudaFreeHost':
-      case 'cudaFreeAsync': {
-        const [p] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.ctx.runtime.free(w.regs[p + l], range);
         }, range);
         return result;
       }
