@@ -683,6 +683,15 @@ export class FunctionLowerer {
       if (typeof b !== 'number') throw new LowerError(`the value of template parameter '${ref.param.name}' is not known here`, e.range);
       return this.constant(b, e.range);
     }
+    // A kernel named as a value is a handle for runtime queries (cudaFuncGetAttributes, …),
+    // which the simulated runtime answers from the device preset alone.
+    if (ref?.kind === 'function') return this.constant(0, e.range);
+    // The runtime's flag constants and stream handles (cudaHostAllocMapped, cudaStreamPerThread)
+    // are prelude declarations with no storage: their value is the initializer, or a null handle.
+    if (ref?.kind === 'var' && ref.decl.kind === 'VarDecl' && ref.decl.range.file === PRELUDE_FILE) {
+      const init = ref.decl.init;
+      return this.constant(init?.kind === 'IntLiteral' ? init.value : 0, e.range);
+    }
     if (ref?.kind === 'builtin') {
       if (e.name === 'warpSize') return this.constant(WARP, e.range);
       throw new LowerError(`the simulator cannot read '${e.name}' as a whole yet; use its .x/.y/.z`, e.range);
@@ -1386,11 +1395,16 @@ export class FunctionLowerer {
         return result;
       }
       case 'cudaMalloc':
-      case 'cudaMallocManaged': {
+      case 'cudaMallocAsync':
+      case 'cudaMallocManaged':
+      case 'cudaMallocHost':
+      case 'cudaHostAlloc': {
         const [pp, n] = argRegs().map((r) => r * WARP);
         const label = exprLabel(e.args[0]);
+        // Pinned host memory is reachable from the device too: model it as managed memory.
+        const space = name === 'cudaMalloc' || name === 'cudaMallocAsync' ? 'global' : 'managed';
         this.emit((w, l) => {
-          const r = w.ctx.runtime.malloc(w.regs[n + l], label, range, name === 'cudaMallocManaged' ? 'managed' : 'global');
+          const r = w.ctx.runtime.malloc(w.regs[n + l], label, range, space);
           if (r.error === 0) store(w.ctx, w.regs[pp + l], 'u64', r.pointer, range);
           w.regs[ro + l] = r.error;
         }, range);
@@ -1439,28 +1453,8 @@ export class FunctionLowerer {
         }, range);
         return result;
       }
-      case 'cudaMallocHost':
-      case 'cudaHostAlloc':
-      case 'cudaMallocAsync': {
-        // Pinned host memory is reachable from the device too: model it as managed memory.
-        const [pp, n] = argRegs().map((r) => r * WARP);
-        const label = exprLabel(e.args[0]);
-        const space = name === 'cudaMallocAsync' ? 'global' : 'managed';
-        this.emit((w, l) => {
-          const r = w.ctx.runtime.malloc(w.regs[n + l], label, range, space);
-          if (r.error === 0) store(w.ctx, w.regs[pp + l], 'u64', r.pointer, range);
-          w.regs[ro + l] = r.error;
-        }, range);
-        return result;
-      }
-      case 'cudaHostGetDevicePointer': {
-        const [pp, hp] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          store(w.ctx, w.regs[pp + l], 'u64', w.regs[hp + l], range);
-          w.regs[ro + l] = 0;
-        }, range);
-        return result;
-      }
+      case 'cudaHostGetDevicePointer':
+        return this.answer(argRegs(), result, range, (_w, arg) => [[arg(0), 'u64', arg(1)]]);
       case 'cudaMemcpyToSymbolAsync':
       case 'cudaMemcpyFromSymbolAsync':
         return this.builtinCall(name.replace('Async', ''), { ...e, args: e.args.slice(0, 4) });
@@ -1469,84 +1463,37 @@ export class FunctionLowerer {
       case 'cudaEventCreate':
       case 'cudaEventCreateWithFlags': {
         // Streams and events are handles; each gets a small allocation of its own.
-        const [pp] = argRegs().map((r) => r * WARP);
         const what = name.includes('Stream') ? 'stream' : 'event';
-        this.emit((w, l) => {
-          const h = w.ctx.memory.allocate('host', 8, { label: what, origin: range });
-          store(w.ctx, w.regs[pp + l], 'u64', h, range);
-          w.regs[ro + l] = 0;
-        }, range);
-        return result;
+        return this.answer(argRegs(), result, range, (w, arg) => [[arg(0), 'u64', w.ctx.memory.allocate('host', 8, { label: what, origin: range })]]);
       }
-      case 'cudaEventElapsedTime': {
+      case 'cudaEventElapsedTime':
         // There is no wall clock on a simulated GPU; elapsed time is reported as 0 ms.
-        const [pm] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          store(w.ctx, w.regs[pm + l], 'f32', 0, range);
-          w.regs[ro + l] = 0;
-        }, range);
-        return result;
-      }
+        return this.answer(argRegs(), result, range, (_w, arg) => [[arg(0), 'f32', 0]]);
       case 'cudaGetDeviceProperties':
         return this.deviceProperties(e, result);
-      case 'cudaDeviceGetAttribute': {
-        const [pv, a] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
+      case 'cudaDeviceGetAttribute':
+        return this.answer(argRegs(), result, range, (w, arg) => {
           const d = w.ctx.device;
-          const attr = w.regs[a + l];
+          const attr = arg(1);
           const value = attr === 1 ? d.maxThreadsPerBlock : attr === 8 ? d.sharedMemPerBlock : attr === 10 ? 32 : attr === 16 ? d.smCount : attr === 75 ? d.computeCapability[0] : attr === 76 ? d.computeCapability[1] : attr === 13 ? 1_500_000 : 1;
-          store(w.ctx, w.regs[pv + l], 'i32', value, range);
-          w.regs[ro + l] = 0;
-        }, range);
-        return result;
-      }
+          return [[arg(0), 'i32', value]];
+        });
       case 'cudaGetDeviceCount':
       case 'cudaGetDevice':
       case 'cudaRuntimeGetVersion':
       case 'cudaDriverGetVersion': {
-        const [pv] = argRegs().map((r) => r * WARP);
         const value = name === 'cudaGetDeviceCount' ? 1 : name === 'cudaGetDevice' ? 0 : 12000;
-        this.emit((w, l) => {
-          store(w.ctx, w.regs[pv + l], 'i32', value, range);
-          w.regs[ro + l] = 0;
-        }, range);
-        return result;
+        return this.answer(argRegs(), result, range, (_w, arg) => [[arg(0), 'i32', value]]);
       }
-      case 'cudaMemGetInfo': {
-        const [pf, pt] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          store(w.ctx, w.regs[pf + l], 'u64', 1 << 30, range);
-          store(w.ctx, w.regs[pt + l], 'u64', 1 << 30, range);
-          w.regs[ro + l] = 0;
-        }, range);
-        return result;
-      }
-      case 'cudaOccupancyMaxActiveBlocksPerMultiprocessor': {
-        const [pn, , bs, sm] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          const occ = occupancy(w.ctx.device, w.regs[bs + l], w.regs[sm + l]);
-          store(w.ctx, w.regs[pn + l], 'i32', occ?.blocksPerSM ?? 0, range);
-          w.regs[ro + l] = 0;
-        }, range);
-        return result;
-      }
-      case 'cudaFuncGetAttributes': {
-        const [pa] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          // maxThreadsPerBlock sits after three size_t fields.
-          store(w.ctx, w.regs[pa + l] + 24, 'i32', w.ctx.device.maxThreadsPerBlock, range);
-          w.regs[ro + l] = 0;
-        }, range);
-        return result;
-      }
-      case 'cudaDeviceGetLimit': {
-        const [pv] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          store(w.ctx, w.regs[pv + l], 'u64', 8 << 20, range);
-          w.regs[ro + l] = 0;
-        }, range);
-        return result;
-      }
+      case 'cudaMemGetInfo':
+        return this.answer(argRegs(), result, range, (_w, arg) => [[arg(0), 'u64', 1 << 30], [arg(1), 'u64', 1 << 30]]);
+      case 'cudaOccupancyMaxActiveBlocksPerMultiprocessor':
+        return this.answer(argRegs(), result, range, (w, arg) => [[arg(0), 'i32', occupancy(w.ctx.device, arg(2), arg(3))?.blocksPerSM ?? 0]]);
+      case 'cudaFuncGetAttributes':
+        // maxThreadsPerBlock sits after three size_t fields.
+        return this.answer(argRegs(), result, range, (w, arg) => [[arg(0) + 24, 'i32', w.ctx.device.maxThreadsPerBlock]]);
+      case 'cudaDeviceGetLimit':
+        return this.answer(argRegs(), result, range, (_w, arg) => [[arg(0), 'u64', 8 << 20]]);
       case 'cudaSetDevice':
       case 'cudaSetDeviceFlags':
       case 'cudaDeviceSetLimit':
@@ -1746,6 +1693,20 @@ export class FunctionLowerer {
       put('maxBlocksPerMultiProcessor', d.maxBlocksPerSM);
       put('sharedMemPerBlockOptin', d.sharedMemPerBlock);
       for (const n of ['concurrentKernels', 'unifiedAddressing', 'managedMemory', 'canMapHostMemory', 'cooperativeLaunch', 'concurrentManagedAccess', 'deviceOverlap']) put(n, 1);
+      w.regs[ro + l] = 0;
+    }, range);
+    return result;
+  }
+
+  /**
+   * A runtime call that answers through pointer arguments and returns cudaSuccess: `writes`
+   * gives [address, kind, value] for each answer, from the lane's argument values.
+   */
+  private answer(args: number[], result: number, range: Range, writes: (w: Lanes, arg: (i: number) => number) => [number, ScalarKind, number][]): number {
+    const offsets = args.map((r) => r * WARP);
+    const ro = result * WARP;
+    this.emit((w, l) => {
+      for (const [address, kind, value] of writes(w, (i) => w.regs[offsets[i] + l])) store(w.ctx, address, kind, value, range);
       w.regs[ro + l] = 0;
     }, range);
     return result;

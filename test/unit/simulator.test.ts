@@ -396,3 +396,23 @@ int main() {
   assert.deepEqual(r.findings, []);
   assert.equal(r.stdout, 'Simulated GPU (scord-paper): sm_20, 15 SMs (15), 1 device(s), 1024 threads/block\n5.50|2147483659 15 41 256 0.0\n');
 });
+
+test('runtime queries answer through their pointer arguments', () => {
+  const r = run(`#include <stdio.h>
+__global__ void k(int *p) { p[0] = 1; }
+int main() {
+  size_t freeB = 0, totalB = 0; int blocks = -1, version = 0; cudaFuncAttributes attr; int *h, *d = 0;
+  cudaMemGetInfo(&freeB, &totalB);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, 256, 0);
+  cudaFuncGetAttributes(&attr, k);
+  cudaDriverGetVersion(&version);
+  cudaHostAlloc(&h, 16, cudaHostAllocMapped);
+  cudaHostGetDevicePointer(&d, h, 0);
+  k<<<1, 1>>>(d);
+  cudaDeviceSynchronize();
+  printf("%zu %zu %d %d %d %d %d\\n", freeB, totalB, blocks, attr.maxThreadsPerBlock, version, d == h, h[0]);
+  return 0;
+}`);
+  assert.deepEqual(r.findings, []);
+  assert.equal(r.stdout, '1073741824 1073741824 4 1024 12000 1 1\n');
+});
