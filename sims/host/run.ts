@@ -5,6 +5,7 @@
 import type * as A from '../frontend/ast';
 import { functionsOf, type ParseResult } from '../frontend/index';
 import type { Range } from '../frontend/source';
+import { evalConst, type ConstEnv } from '../frontend/sema/constEval';
 import * as T from '../frontend/types';
 import { DeviceFault } from '../gpu/access';
 import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../gpu/devices';
@@ -244,55 +245,21 @@ function writeConstant(memory: Memory, p: number, t: T.Type, init: A.Expr): void
       return;
     }
     if (isAggregate(type)) return;
-    const v = constantValue(e);
+    const v = evalConst(e, INITIALIZER_ENV);
     if (v !== undefined) host(addr, scalarKind(type), type.kind === 'float' && type.bits === 32 ? Math.fround(v) : v);
   };
   write(p, t, init);
 }
 
-function constantValue(e: A.Expr): number | undefined {
-  switch (e.kind) {
-    case 'IntLiteral':
-    case 'CharLiteral':
-    case 'FloatLiteral':
-      return e.value;
-    case 'BoolLiteral':
-      return e.value ? 1 : 0;
-    case 'Paren':
-      return constantValue(e.inner);
-    case 'Cast':
-      return constantValue(e.operand);
-    case 'Unary': {
-      const v = constantValue(e.operand);
-      return v === undefined ? undefined : e.op === '-' ? -v : e.op === '+' ? v : e.op === '~' ? ~v : e.op === '!' ? +!v : undefined;
-    }
-    case 'Identifier':
-      return e.ref?.kind === 'enumerator' ? e.ref.decl.constValue : undefined;
-    case 'Binary': {
-      const a = constantValue(e.left);
-      const b = constantValue(e.right);
-      if (a === undefined || b === undefined) return undefined;
-      switch (e.op) {
-        case '+':
-          return a + b;
-        case '-':
-          return a - b;
-        case '*':
-          return a * b;
-        case '/':
-          return b === 0 ? undefined : Number.isInteger(a) && Number.isInteger(b) ? Math.trunc(a / b) : a / b;
-        case '<<':
-          return a * 2 ** b;
-        case '|':
-          return a | b;
-        default:
-          return undefined;
-      }
-    }
-    default:
-      return undefined;
-  }
-}
+/**
+ * Global initializers are constant expressions: the semantic pass's evaluator computes them,
+ * with enumerators, sizeof and casts as it resolved them.
+ */
+const INITIALIZER_ENV: ConstEnv = {
+  identifier: (e) => (e.ref?.kind === 'enumerator' ? e.ref.decl.constValue : undefined),
+  sizeOf: (e) => (e.resolvedTarget ? (e.align ? T.alignOf(e.resolvedTarget) : T.sizeOf(e.resolvedTarget)) : undefined),
+  castsToInteger: (e) => !!e.resolvedTarget && T.isInteger(e.resolvedTarget),
+};
 
 /**
  * Runs the program once per seed with the random scheduler and returns every run; findings

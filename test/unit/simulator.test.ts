@@ -416,3 +416,16 @@ int main() {
   assert.deepEqual(r.findings, []);
   assert.equal(r.stdout, '1073741824 1073741824 4 1024 12000 1 1\n');
 });
+
+test('global initializers are constant expressions, evaluated as the front end does', () => {
+  const r = run(`#include <stdio.h>
+enum { BASE = 5 };
+__device__ int table[4] = {1 << 4, sizeof(double), (int)2.7, BASE * 2 + 1};
+__constant__ float scale = 1.5f;
+int hostValue = -(3 + 4);
+__global__ void k(int *out) { out[threadIdx.x] = table[threadIdx.x] * (int)scale; }
+int main() { int *d; int h[4]; cudaMalloc(&d, 16); k<<<1, 4>>>(d); cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
+  printf("%d %d %d %d %d\\n", h[0], h[1], h[2], h[3], hostValue); return 0; }`);
+  assert.deepEqual(r.findings, []);
+  assert.equal(r.stdout, '16 8 2 11 -7\n');
+});
