@@ -19,7 +19,8 @@ const AT_COLLECTIVE = 4;
 const QUANTUM = 16;
 /** Greedy-then-oldest keeps a warp until it stalls (or for this many blocks). */
 const GTO_QUANTUM = 1024;
-const DEFAULT_MAX_THREADS = 1 << 22;
+/** Launches of more threads than this are refused (`GridOptions.maxThreads` overrides it). */
+export const DEFAULT_MAX_THREADS = 1 << 22;
 /** Thread-steps between checks for a repeated state while nothing else changes. */
 const LIVELOCK_WINDOW = 1_000_000;
 
@@ -375,7 +376,8 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
   const [gx, gy] = req.grid;
   const index: [number, number, number] = [linear % gx, Math.floor(linear / gx) % gy, Math.floor(linear / (gx * gy))];
   const sharedSize = kernel.sharedSize + req.dynamicShared;
-  const shared = env.memory.allocate('shared', sharedSize, { label: `shared memory of block (${index.join(', ')})`, owner: linear });
+  const layout = kernel.sharedLayout.map((r) => (r.offset < 0 ? { ...r, offset: kernel.sharedSize } : r));
+  const shared = env.memory.allocate('shared', sharedSize, { label: `shared memory of block (${index.join(', ')})`, owner: linear, layout });
   const ctx: RunContext = {
     ...(env.events ? { events: env.events } : {}),
     device: env.device,

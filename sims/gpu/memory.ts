@@ -7,6 +7,7 @@
 // out as cudaMalloc lays out device memory (256-byte aligned), so reports can say where a
 // stray address would have landed. The null pointer is 0.
 import type { Range } from '../frontend/source';
+import type { Type } from '../frontend/types';
 
 export type MemorySpace = 'global' | 'constant' | 'managed' | 'shared' | 'local' | 'host';
 
@@ -34,6 +35,16 @@ export interface AllocationInfo {
   origin?: Range;
   /** The block that owns shared memory, or the thread (global index) that owns local memory. */
   owner?: number;
+  /** The variables that live in it, so a report can name an address (`data[3]`, `stack.top`). */
+  layout?: NamedRegion[];
+}
+
+/** A variable at `offset` in an allocation; `unbounded`: an array of `type` to the end. */
+export interface NamedRegion {
+  name: string;
+  offset: number;
+  type: Type;
+  unbounded?: boolean;
 }
 
 export interface Allocation extends AllocationInfo {

@@ -3,7 +3,7 @@
 // for cudaGetLastError; after a device fault the error is sticky and every later call
 // returns it, as on a real GPU.
 import type { Range } from '../frontend/source';
-import { describe, Memory, pointerAllocation, pointerOffset, type Allocation, type MemorySpace } from '../gpu/memory';
+import { describe, Memory, pointerAllocation, pointerOffset, type Allocation, type MemorySpace, type NamedRegion } from '../gpu/memory';
 import { CUDA_ERRORS, type CudaErrorName } from './cudaErrors';
 
 /** cudaMemcpyKind values as the program passes them. */
@@ -66,12 +66,12 @@ export class CudaRuntime {
     return this.lastError;
   }
 
-  malloc(size: number, label: string, at?: Range, space: 'global' | 'managed' = 'global'): { error: number; pointer: number } {
+  malloc(size: number, label: string, at?: Range, space: 'global' | 'managed' = 'global', layout?: NamedRegion[]): { error: number; pointer: number } {
     if (this.stickyError) return { error: this.stickyError, pointer: 0 };
     if (!Number.isFinite(size) || size < 0) return { error: this.result('cudaErrorInvalidValue'), pointer: 0 };
     if (size > 1 << 30) return { error: this.result('cudaErrorMemoryAllocation'), pointer: 0 };
     // cudaMalloc(&p, 0) succeeds; give it a distinct, empty allocation.
-    const pointer = this.memory.allocate(space, size, { label, ...(at ? { origin: at } : {}) });
+    const pointer = this.memory.allocate(space, size, { label, ...(at ? { origin: at } : {}), ...(layout ? { layout } : {}) });
     return { error: 0, pointer };
   }
 

@@ -10,7 +10,7 @@ import type * as A from '../frontend/ast';
 import type { Range } from '../frontend/source';
 import type { Type } from '../frontend/types';
 import type { DeviceConfig } from '../gpu/devices';
-import type { Memory, ScalarKind } from '../gpu/memory';
+import type { Memory, NamedRegion, ScalarKind } from '../gpu/memory';
 import type { CudaRuntime } from '../host/runtime';
 
 export const WARP = 32;
@@ -26,9 +26,11 @@ export type Scope = 'block' | 'device' | 'system';
 export type SimEvent =
   | { kind: 'launch'; kernel: string; grid: [number, number, number]; block: [number, number, number]; range: Range }
   | { kind: 'block-start' | 'block-end'; block: number }
-  | { kind: 'access'; write: boolean; address: number; size: number; type: ScalarKind; strong: boolean; atomic?: { op: string; scope: Scope }; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
+  | { kind: 'access'; write: boolean; address: number; size: number; type: ScalarKind; strong: boolean; atomic?: { op: string; scope: Scope; changed: boolean }; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
   | { kind: 'fence'; scope: Scope; block: number; warp: number; lane: number; range: Range }
   | { kind: 'barrier'; block: number; range: Range }
+  /** __syncwarp: the warp's lanes meet and their memory accesses are ordered. */
+  | { kind: 'warp-sync'; block: number; warp: number; range: Range }
   | { kind: 'warp-start' | 'warp-end'; block: number; warp: number }
   /** The live lanes of a warp now stand at more (diverge) or fewer (reconverge) places. */
   | { kind: 'diverge' | 'reconverge'; block: number; warp: number; paths: number; range?: Range };
@@ -113,6 +115,8 @@ export interface CompiledFunction {
   frameSize: number;
   /** Static shared memory of the kernel, in bytes. */
   sharedSize: number;
+  /** The kernel's __shared__ variables; the dynamic (extern) part has offset -1. */
+  sharedLayout: NamedRegion[];
   /** Where the function's return value is left (main's exit status). */
   returnReg?: number;
 }

@@ -12,7 +12,7 @@ import { PRELUDE_FILE } from '../frontend/sema/prelude';
 import type { Range } from '../frontend/source';
 import * as T from '../frontend/types';
 import { copyBytes, DeviceFault, load, readCString, store } from '../gpu/access';
-import { SCALAR_SIZE, type Memory, type ScalarKind } from '../gpu/memory';
+import { SCALAR_SIZE, type Memory, type NamedRegion, type ScalarKind } from '../gpu/memory';
 import { occupancy } from '../gpu/devices';
 import { cudaErrorString } from '../host/cudaErrors';
 import { box, isBoxed, plain, unbox } from './wide';
@@ -33,9 +33,13 @@ export interface ProgramInfo {
 
 /** The event fields that name a thread: its block, its warp within the block, its lane. */
 function who(w: Lanes, l: number): { block: number; warp: number; lane: number } {
+  return { block: w.ctx.blockLinear, warp: warpOf(w, l), lane: l };
+}
+
+/** The warp of lane `l` within its block (events on the hot path build no helper object). */
+function warpOf(w: Lanes, l: number): number {
   const d = w.ctx.blockDim;
-  const linear = w.tid[0][l] + w.tid[1][l] * d[0] + w.tid[2][l] * d[0] * d[1];
-  return { block: w.ctx.blockLinear, warp: linear >> 5, lane: l };
+  return (w.tid[0][l] + w.tid[1][l] * d[0] + w.tid[2][l] * d[0] * d[1]) >> 5;
 }
 
 type Slot =
@@ -130,6 +134,7 @@ export class FunctionLowerer {
   private nregs = 0;
   private frameSize = 0;
   private sharedSize = 0;
+  private readonly sharedLayout: NamedRegion[] = [];
   private readonly frames: InlineFrame[] = [];
   private readonly loops: { breakTo: Block; continueTo?: Block }[] = [];
   private readonly addressTaken = new Set<object>();
@@ -240,6 +245,7 @@ export class FunctionLowerer {
       paramTypes,
       frameSize: this.frameSize,
       sharedSize: this.sharedSize,
+      sharedLayout: this.sharedLayout,
       ...(frame.returnReg !== undefined ? { returnReg: frame.returnReg } : {}),
     };
   }
@@ -428,11 +434,14 @@ export class FunctionLowerer {
     const t = d.resolvedType ?? T.ERROR;
     const words = new Set(d.specifiers.map((x) => x.text));
     if (words.has('__shared__')) {
-      if (words.has('extern')) this.frame.vars.set(d, { kind: 'dynamic-shared', type: t });
-      else {
+      if (words.has('extern')) {
+        this.frame.vars.set(d, { kind: 'dynamic-shared', type: t });
+        this.sharedLayout.push({ name: d.name, offset: -1, type: t.kind === 'array' ? t.of : t, unbounded: true });
+      } else {
         const align = T.alignOf(t);
         this.sharedSize = Math.ceil(this.sharedSize / align) * align;
         this.frame.vars.set(d, { kind: 'shared', offset: this.sharedSize, type: t });
+        this.sharedLayout.push({ name: d.name, offset: this.sharedSize, type: t });
         this.sharedSize += T.sizeOf(t) ?? 0;
       }
       return;
@@ -845,7 +854,7 @@ export class FunctionLowerer {
       this.emitMemory((w, l) => {
         const address = w.regs[ao + l];
         w.regs[ro + l] = load(w.ctx, address, kind, range);
-        w.ctx.events?.({ kind: 'access', write: false, address, size, type: kind, strong, space, ...who(w, l), range });
+        w.ctx.events?.({ kind: 'access', write: false, address, size, type: kind, strong, space, block: w.ctx.blockLinear, warp: warpOf(w, l), lane: l, range });
       }, range);
       return r;
     }
@@ -876,7 +885,7 @@ export class FunctionLowerer {
       this.emitMemory((w, l) => {
         const address = w.regs[ao + l];
         store(w.ctx, address, kind, w.regs[vo + l], range);
-        w.ctx.events?.({ kind: 'access', write: true, address, size, type: kind, strong, space, ...who(w, l), range });
+        w.ctx.events?.({ kind: 'access', write: true, address, size, type: kind, strong, space, block: w.ctx.blockLinear, warp: warpOf(w, l), lane: l, range });
       }, range);
       return;
     }
@@ -1281,7 +1290,8 @@ export class FunctionLowerer {
       }
       case '__syncwarp': {
         const mask = e.args[0] ? this.rv(e.args[0]) : this.constant(0xffffffff, range);
-        return this.collective(range, () => undefined, result, mask);
+        const sync = this.program.events ? (w: Lanes, lanes: number[]) => w.ctx.events?.({ kind: 'warp-sync', ...who(w, lanes[0]), range }) : () => undefined;
+        return this.collective(range, sync, result, mask);
       }
       case '__activemask':
         return this.collective(range, (w, lanes) => {
@@ -1401,10 +1411,12 @@ export class FunctionLowerer {
       case 'cudaHostAlloc': {
         const [pp, n] = argRegs().map((r) => r * WARP);
         const label = exprLabel(e.args[0]);
+        const element = mallocElementType(e.args[0], (x) => this.typeOf(x));
+        const layout = element ? [{ name: label, offset: 0, type: element, unbounded: true }] : undefined;
         // Pinned host memory is reachable from the device too: model it as managed memory.
         const space = name === 'cudaMalloc' || name === 'cudaMallocAsync' ? 'global' : 'managed';
         this.emit((w, l) => {
-          const r = w.ctx.runtime.malloc(w.regs[n + l], label, range, space);
+          const r = w.ctx.runtime.malloc(w.regs[n + l], label, range, space, layout);
           if (r.error === 0) store(w.ctx, w.regs[pp + l], 'u64', r.pointer, range);
           w.regs[ro + l] = r.error;
         }, range);
@@ -1741,7 +1753,9 @@ export class FunctionLowerer {
       : op === 'Or' ? (o, x) => Number(BigInt(o) | BigInt(x))
       : (o, x) => Number(BigInt(o) ^ BigInt(x));
     const events = this.program.events;
-    const atomic = { op, scope };
+    // Whether the atomic changed memory: a CAS that failed (or atomicAdd(&x, 0)) only reads.
+    const changed = { op, scope, changed: true };
+    const unchanged = { op, scope, changed: false };
     const size = SCALAR_SIZE[kind];
     const space = this.side;
     const wide = kind === 'i64' || kind === 'u64';
@@ -1750,9 +1764,10 @@ export class FunctionLowerer {
       const addr = w.regs[p + l];
       const old = load(w.ctx, addr, kind, range);
       const next = bigOp ? bigOp(old, w.regs[v + l], c === undefined ? 0 : w.regs[c + l]) : c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
-      store(w.ctx, addr, kind, bigOp ? next : norm(next), range);
+      const stored = bigOp ? next : norm(next);
+      store(w.ctx, addr, kind, stored, range);
       w.regs[ro + l] = old;
-      if (events) w.ctx.events?.({ kind: 'access', write: true, address: addr, size, type: kind, strong: true, atomic, space, ...who(w, l), range });
+      if (events) w.ctx.events?.({ kind: 'access', write: true, address: addr, size, type: kind, strong: true, atomic: stored === old ? unchanged : changed, space, block: w.ctx.blockLinear, warp: warpOf(w, l), lane: l, range });
     }, range);
     return result;
   }
@@ -2166,6 +2181,16 @@ function findFieldLayout(decl: A.StructDecl, name: string): { offset: number; ty
 }
 
 /** `d_data` for `&d_data` or `(void **)&d_data`: the name an allocation is known by. */
+/** What `cudaMalloc(&p, …)` allocates elements of: p's pointee (through casts such as `(void **)`). */
+function mallocElementType(e: A.Expr, typeOf: (e: A.Expr) => T.Type): T.Type | undefined {
+  while (e.kind === 'Cast' || e.kind === 'Paren') e = e.kind === 'Cast' ? e.operand : e.inner;
+  if (e.kind !== 'Unary' || e.op !== '&') return undefined;
+  const p = T.unqualified(typeOf(e.operand));
+  if (p.kind !== 'pointer') return undefined;
+  const to = T.unqualified(p.to);
+  return to.kind === 'void' ? undefined : to;
+}
+
 function exprLabel(e: A.Expr): string {
   switch (e.kind) {
     case 'Unary':

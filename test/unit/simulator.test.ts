@@ -263,7 +263,7 @@ int main() { int *c; cudaMalloc(&c, 4); cudaMemset(c, 0, 4); bump<<<4, 64>>>(c);
   });
 });
 
-test('divergence, reconvergence and warp lifetimes are events too', () => {
+test('divergence, reconvergence, __syncwarp and warp lifetimes are events too', () => {
   const events: SimEvent[] = [];
   const r = runProgram(parseVirtual({ 'main.cu': `__global__ void k(int *p) {
   if (threadIdx.x % 2) p[threadIdx.x] = 1; else p[threadIdx.x] = 2;
@@ -273,7 +273,7 @@ test('divergence, reconvergence and warp lifetimes are events too', () => {
 int main() { int *p; cudaMalloc(&p, 256); k<<<1, 64>>>(p); return 0; }` }), { events: (e) => events.push(e) });
   assert.deepEqual(r.findings, []);
   const warp0 = events.filter((e) => 'warp' in e && e.warp === 0 && e.kind !== 'access').map((e) => e.kind + ('paths' in e ? `:${e.paths}` : ''));
-  assert.deepEqual(warp0, ['warp-start', 'diverge:2', 'reconverge:1', 'warp-end']);
+  assert.deepEqual(warp0, ['warp-start', 'diverge:2', 'reconverge:1', 'warp-sync', 'warp-end']);
   assert.equal(events.filter((e) => e.kind === 'warp-start').length, 2);
 });
 
