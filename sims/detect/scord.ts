@@ -1,67 +1,226 @@
-// The ScoRD scoped race detector (Kamath, George and Basu; seed 000, §IV), in its exact form:
-// one metadata entry per 4-byte word of global memory, a fence file per warp, a barrier ID
-// per block, locks inferred from atomicCAS + fence and released by atomicExch, and the
-// preliminary checks and race conditions (a)–(f) of the paper's Tables III and IV. It
-// listens to the simulator's event stream and reports each racing pair of instructions once.
+// The ScoRD scoped race detector (Kamath, George and Basu; seed 000, §IV) on the simulator's
+// event stream: metadata per word of global memory, a fence file, barrier IDs, locks inferred
+// from atomicCAS + fence and released by atomicExch, the preliminary checks of Table III and
+// the race conditions (a)–(f) of Table IV. Two precisions:
+//
+// - exact (default): unbounded counters, exact locksets, one entry per word, and fence files
+//   and lock tables per thread, so the diverged lanes of a warp are told apart (§VI);
+// - hardware-faithful: the paper's bounded structures — 6-bit fence IDs and 8-bit barrier IDs
+//   that wrap, a fence file per warp, a 4-entry lock table, a 16-bit lock Bloom filter and one
+//   metadata entry per 16 words with a 4-bit tag — so its figures can be reproduced.
+//
+// Beyond the paper: a CAS that does not change memory is an atomic read, not an acquire, and
+// __shared__ memory is checked with barrier intervals (HAccRG, seed 002 §6.2).
 import type { Range } from '../frontend/source';
 import type { Memory } from '../gpu/memory';
 import { pointerAllocation } from '../gpu/memory';
 import type { EventListener, Scope, SimEvent } from '../ir/ir';
+import { nameAddress } from './lvalue';
+import { ShadowSharedMemory } from './sharedMemory';
 
-export type RaceCategory = 'missing-block-fence' | 'missing-device-fence' | 'non-strong-access' | 'scoped-atomic' | 'missing-lock';
+export type RaceCategory = 'missing-block-fence' | 'missing-device-fence' | 'non-strong-access' | 'scoped-atomic' | 'missing-lock' | 'lock-scope' | 'shared-memory';
+
+export interface Accessor {
+  block: number;
+  warp: number;
+  lane: number;
+}
+
+/** What one side of a race did, as much as fixes need. */
+export interface AccessSummary {
+  range: Range;
+  write: boolean;
+  /** `atomicAdd_block`, … for atomics. */
+  atomic?: { op: string; scope: Scope };
+  strong: boolean;
+}
 
 export interface RaceFinding {
   kind: 'race';
   category: RaceCategory;
-  /** The scope the conflict spans: two warps of one block, or two blocks. */
+  /** The scope the conflict spans: threads of one block, or two blocks. */
   scope: 'block' | 'device';
   message: string;
+  /** What the related location (the earlier access) says. */
+  previousMessage: string;
   range: Range;
   previous: Range;
-  accessor: { block: number; warp: number; lane: number };
-  previousAccessor: { block: number; warp: number; lane: number };
+  current: AccessSummary;
+  earlier: AccessSummary;
+  accessor: Accessor;
+  previousAccessor: Accessor;
+  /** The address as the program names it (`data[3]`, `stack.top`). */
+  address?: string;
+  space: 'global' | 'shared';
+  /** A __threadfence_block() the writer executed after its access: widening it fixes the race. */
+  narrowFence?: Range;
+  /** The atomicCAS calls that took a block-scope lock used across blocks. */
+  lockAcquires?: Range[];
+  /** Global memory: the metadata entry as it was when the race was found. */
+  metadata?: MetadataSnapshot;
   /** How often this pair raced. */
   count: number;
 }
 
-interface Meta {
+/** What the detector knew about the word at the race (the hover and the inspector show it). */
+export interface MetadataSnapshot {
+  /** The earlier access the entry recorded. */
+  accessor: Accessor;
+  barrierId: number;
+  blockFenceId: number;
+  deviceFenceId: number;
+  write: boolean;
+  atomic: string | null;
+  strong: boolean;
+  /** The locks held at the earlier access, by name (`mutex`, `mutex (block 0)` for block scope). */
+  locks: string[];
+  /** The earlier accessor's fence file when the race was found: equal IDs mean no fence since. */
+  fenceFileNow: { blockFenceId: number; deviceFenceId: number };
+  /** The racing access's barrier ID. */
+  barrierIdNow: number;
+}
+
+export interface DetectorOptions {
+  /** Bytes per metadata entry: 4 is one word (the paper's design); 8–64 for its Table VII. */
+  granularity?: number;
+  hardwareFaithful?: boolean;
+  /** Independent thread scheduling: diverged lanes of a warp are separate accessors (§VI). */
+  perThreadWhenDiverged?: boolean;
+  /** Count the words accessed, for metadataBytesPerTrackedByte (costs a set insertion per access). */
+  measureMetadata?: boolean;
+  /** Record every access to this address (`data[3]`), in order, for the inspector. */
+  trace?: string;
+}
+
+/** One access as the inspector shows it. */
+export interface AccessView {
+  accessor: Accessor;
+  /** `read`, `write` or the atomic (`atomicAdd_block`). */
+  access: string;
+  range: Range;
+  barrierId: number;
+  blockFenceId: number;
+  deviceFenceId: number;
+  strong: boolean;
+  locks: string[];
+}
+
+export interface DetectorState {
+  precision: 'exact' | 'hardware-faithful';
+  granularity: number;
+  entries: { address: string; last: AccessView; lastWrite?: AccessView; flags?: { modified: boolean; blkShared: boolean; devShared: boolean; strong: boolean } }[];
+  entriesTotal: number;
+  /** Per thread (exact) or per warp (hardware-faithful). */
+  fenceFiles: { block: number; warp: number; lane?: number; blockFenceId: number; deviceFenceId: number }[];
+  lockTables: { block: number; warp: number; lane: number; locks: { name: string; scope: Scope; held: boolean; acquire: Range }[] }[];
+  barriers: { block: number; barrierId: number }[];
+  trace?: { address: string; accesses: { launch: number; accessor: Accessor; access: string; range: Range; strong: boolean }[]; truncated: boolean };
+}
+
+/** One access as the metadata remembers it. */
+interface AccessRecord {
   block: number;
   warp: number;
   lane: number;
+  /** The warp's divergence epoch when the access was made while diverged, else -1. */
+  divergence: number;
   barrier: number;
   blkFence: number;
   devFence: number;
+  isAtom: boolean;
+  atomic: { op: string; scope: Scope } | undefined;
+  strong: boolean;
+  /** Exact: the lock keys held; hardware-faithful: a 16-bit Bloom filter of them. */
+  locks: Set<string> | number;
+  range: Range;
+  write: boolean;
+  /** A strong write right after a fence: publishing a flag (`__threadfence(); flag = 1;`). */
+  release: boolean;
+}
+
+/**
+ * A metadata entry. Exact mode compares an access with the last write (a load) or the last
+ * access (a store), so reads never race with reads. Hardware-faithful mode keeps the paper's
+ * 8-byte entry: the last accessor and the Modified, BlkShared, DevShared and Strong flags.
+ */
+interface Meta {
+  /** Hardware-faithful: which of the entry's 16 words it describes. */
+  tag: number;
+  last: AccessRecord;
+  lastWrite?: AccessRecord;
   modified: boolean;
   blkShared: boolean;
   devShared: boolean;
-  isAtom: boolean;
-  atomScope: 'block' | 'device';
   strong: boolean;
-  locks: Set<string>;
-  range: Range;
-  write: boolean;
+}
+
+interface FenceFile {
+  blk: number;
+  dev: number;
+  /** The last block-scope fence, for "__threadfence_block() at line N orders it only…". */
+  lastBlockFence?: Range;
+  /** No global access since the last fence: the next strong write publishes (a release). */
+  fencedLast: boolean;
+  /** Hardware-faithful: a warp's lanes report one fence each; count it once. */
+  lastRange?: Range;
+  lastLane: number;
 }
 
 interface LockEntry {
   key: string;
+  word: number;
   scope: Scope;
   active: boolean;
+  acquire: Range;
 }
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
 
+/** The lockset of an access made holding no lock (the common case; never modified). */
+const NO_LOCKS: Set<string> = new Set();
+
+const FENCE_BITS = 6;
+const BARRIER_BITS = 8;
+const LOCK_TABLE = 4;
+const WORDS_PER_ENTRY = 16;
+/** Accesses kept by a trace. */
+const TRACE_LIMIT = 10_000;
+
 export class ScordDetector {
   private meta = new Map<number, Meta>();
-  private fences = new Map<string, { blk: number; dev: number }>();
+  private fences = new Map<number, FenceFile>();
   private barriers = new Map<number, number>();
-  private locks = new Map<string, LockEntry[]>();
+  private locks = new Map<number, LockEntry[]>();
+  /** Per warp: its divergence epoch (odd while diverged). */
+  private divergence = new Map<number, number>();
+  private shared: ShadowSharedMemory;
   private readonly found = new Map<string, RaceFinding>();
+  private readonly trace?: string;
+  private readonly traced: NonNullable<DetectorState['trace']>['accesses'] = [];
+  /** Launches seen so far; a trace says which launch each access belongs to. */
+  private launches = 0;
+  private readonly granularity: number;
+  private readonly faithful: boolean;
+  private readonly perThread: boolean;
+  /** Words of global memory accessed, counted only for the metadata-size benchmark. */
+  private readonly touched?: Set<number>;
+  private entries = 0;
+  /** The access being checked, before it is stored (reused: most accesses store nothing new). */
+  private readonly scratch: AccessRecord = {
+    block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: new Set(), range: undefined as never, write: false, release: false,
+  };
 
   constructor(
     private readonly memory: Memory,
-    /** Bytes per metadata entry (4 = one word, the paper's exact design). */
-    private readonly granularity = 4,
-  ) {}
+    options: DetectorOptions = {},
+  ) {
+    this.granularity = options.granularity ?? 4;
+    this.faithful = !!options.hardwareFaithful;
+    this.perThread = options.perThreadWhenDiverged ?? true;
+    if (options.measureMetadata) this.touched = new Set();
+    if (options.trace) this.trace = options.trace;
+    this.shared = new ShadowSharedMemory((c) => this.reportShared(c));
+  }
 
   readonly listener: EventListener = (e) => {
     switch (e.kind) {
@@ -71,23 +230,40 @@ export class ScordDetector {
         this.fences = new Map();
         this.barriers = new Map();
         this.locks = new Map();
+        this.divergence = new Map();
+        this.shared = new ShadowSharedMemory((c) => this.reportShared(c));
+        this.launches++;
         return;
-      case 'barrier':
+      case 'barrier': {
         this.barriers.set(e.block, (this.barriers.get(e.block) ?? 0) + 1);
-        return;
-      case 'fence': {
-        const f = this.fenceFile(e.block, e.warp);
-        if (e.scope === 'block') f.blk++;
-        else f.dev++;
-        // A fence after atomicCAS makes the inferred lock held (entries of its scope or less).
-        for (const entry of this.locks.get(`${e.block}:${e.warp}`) ?? []) if (scopeRank(entry.scope) <= scopeRank(e.scope)) entry.active = true;
+        // A barrier reconverges every warp of the block.
+        for (const [k, v] of this.divergence) if (Math.floor(k / 64) === e.block && v % 2 === 1) this.divergence.set(k, v + 1);
+        this.shared.barrier(e.block);
         return;
       }
-      case 'access':
-        if (e.space !== 'device') return;
-        if (!this.tracked(e.address)) return;
-        this.access(e);
+      case 'warp-sync':
+        this.endDivergence(e.block, e.warp);
         return;
+      case 'diverge':
+        if (!this.perThread) return;
+        {
+          const k = e.block * 64 + e.warp;
+          const v = this.divergence.get(k) ?? 0;
+          if (v % 2 === 0) this.divergence.set(k, v + 1);
+        }
+        return;
+      case 'fence':
+        this.fence(e);
+        return;
+      case 'access': {
+        if (e.space !== 'device') return;
+        const a = this.memory.allocation(pointerAllocation(e.address));
+        if (!a) return;
+        if (this.trace && (a.space === 'shared' || a.space === 'global' || a.space === 'managed')) this.traceAccess(e);
+        if (a.space === 'shared') this.shared.access(e, this.epoch(e.block, e.warp));
+        else if (a.space === 'global' || a.space === 'managed') this.access(e);
+        return;
+      }
     }
   };
 
@@ -95,154 +271,476 @@ export class ScordDetector {
     return [...this.found.values()];
   }
 
-  private tracked(address: number): boolean {
-    const a = this.memory.allocation(pointerAllocation(address));
-    return !!a && (a.space === 'global' || a.space === 'managed');
+  /**
+   * What the detector holds now (after a run: for its last launch) — the metadata inspector's
+   * view: entries of tracked words (at most `limit`), fence files, lock tables, barrier IDs
+   * and, when a trace was asked for, every access to that address in order.
+   */
+  state(limit = 2000): DetectorState {
+    const view = (r: AccessRecord): AccessView => ({
+      accessor: { block: r.block, warp: r.warp, lane: r.lane },
+      access: r.isAtom && r.atomic ? atomicName(r.atomic) : r.write ? 'write' : 'read',
+      range: r.range,
+      barrierId: r.barrier,
+      blockFenceId: r.blkFence,
+      deviceFenceId: r.devFence,
+      strong: r.strong,
+      locks: typeof r.locks === 'number' ? (r.locks ? [`bloom 0x${r.locks.toString(16).padStart(4, '0')}`] : []) : [...r.locks].map((k) => this.lockName(k)),
+    });
+    const entries: DetectorState['entries'] = [];
+    for (const [key, md] of this.meta) {
+      if (entries.length >= limit) break;
+      const word = this.faithful ? key * WORDS_PER_ENTRY + md.tag : key;
+      const address = nameAddress(this.memory, word * this.granularity) ?? `word ${word}`;
+      entries.push({
+        address,
+        last: view(md.last),
+        ...(md.lastWrite && md.lastWrite !== md.last ? { lastWrite: view(md.lastWrite) } : {}),
+        ...(this.faithful ? { flags: { modified: md.modified, blkShared: md.blkShared, devShared: md.devShared, strong: md.strong } } : {}),
+      });
+    }
+    const thread = (key: number) => (this.faithful ? { block: Math.floor(key / 64), warp: key % 64 } : { block: Math.floor(key / 2048), warp: Math.floor(key / 32) % 64, lane: key % 32 });
+    return {
+      precision: this.faithful ? 'hardware-faithful' : 'exact',
+      granularity: this.granularity,
+      entries,
+      entriesTotal: this.meta.size,
+      fenceFiles: [...this.fences].map(([k, f]) => ({ ...thread(k), blockFenceId: f.blk, deviceFenceId: f.dev })),
+      lockTables: [...this.locks]
+        .filter(([, t]) => t.length)
+        .map(([k, t]) => ({ block: Math.floor(k / 2048), warp: Math.floor(k / 32) % 64, lane: k % 32, locks: t.map((l) => ({ name: this.lockName(l.key), scope: l.scope, held: l.active, acquire: l.acquire })) })),
+      barriers: [...this.barriers].map(([block, n]) => ({ block, barrierId: this.faithful ? n % (1 << BARRIER_BITS) : n })),
+      ...(this.trace ? { trace: { address: this.trace, accesses: this.traced, truncated: this.traced.length >= TRACE_LIMIT } } : {}),
+    };
   }
 
-  private fenceFile(block: number, warp: number): { blk: number; dev: number } {
-    const key = `${block}:${warp}`;
+  private traceAccess(e: Access): void {
+    if (this.traced.length >= TRACE_LIMIT || nameAddress(this.memory, e.address) !== this.trace) return;
+    this.traced.push({
+      launch: this.launches,
+      accessor: { block: e.block, warp: e.warp, lane: e.lane },
+      access: e.atomic ? atomicName(e.atomic) : e.write ? 'write' : 'read',
+      range: e.range,
+      strong: e.strong,
+    });
+  }
+
+  /** Modelled metadata size per byte of global memory it tracks (the paper's overhead measure). */
+  metadataBytesPerTrackedByte(): number {
+    if (!this.touched?.size) return 0;
+    // Exact: two access records (last access, last write) of block, warp, lane, barrier and
+    // two fence IDs at 32 bits, flags and scope: 40 bytes; hardware-faithful: the paper's
+    // 8-byte entry per 16 words.
+    const bytes = this.faithful ? this.entries * 8 : this.entries * 40;
+    return bytes / (this.touched.size * this.granularity);
+  }
+
+  private endDivergence(block: number, warp: number): void {
+    const k = block * 64 + warp;
+    const v = this.divergence.get(k);
+    if (v !== undefined && v % 2 === 1) this.divergence.set(k, v + 1);
+  }
+
+  /** The warp's divergence epoch while it is diverged, -1 while converged. */
+  private epoch(block: number, warp: number): number {
+    const v = this.divergence.get(block * 64 + warp);
+    return v !== undefined && v % 2 === 1 ? v : -1;
+  }
+
+  private threadKey(block: number, warp: number, lane: number): number {
+    // Exact: a fence file per thread; hardware-faithful: per warp, as in the paper.
+    return this.faithful ? block * 64 + warp : (block * 64 + warp) * 32 + lane;
+  }
+
+  private fenceFile(block: number, warp: number, lane: number): FenceFile {
+    const key = this.threadKey(block, warp, lane);
     let f = this.fences.get(key);
     if (!f) {
-      f = { blk: 0, dev: 0 };
+      f = { blk: 0, dev: 0, lastLane: -1, fencedLast: false };
       this.fences.set(key, f);
     }
     return f;
   }
 
-  private heldLocks(block: number, warp: number): Set<string> {
+  private fence(e: Extract<SimEvent, { kind: 'fence' }>): void {
+    const f = this.fenceFile(e.block, e.warp, e.lane);
+    if (this.faithful) {
+      // The lanes of a warp each report the fence; it is one fence instruction.
+      const again = f.lastRange === e.range && e.lane > f.lastLane;
+      f.lastRange = e.range;
+      f.lastLane = e.lane;
+      if (again) return;
+    }
+    f.fencedLast = true;
+    const wrap = this.faithful ? 1 << FENCE_BITS : Infinity;
+    if (e.scope === 'block') {
+      f.blk = (f.blk + 1) % wrap;
+      f.lastBlockFence = e.range;
+    } else f.dev = (f.dev + 1) % wrap;
+    // A fence after atomicCAS makes the inferred lock held (entries of its scope or less).
+    for (const entry of this.locks.get(this.lockTableKey(e.block, e.warp, e.lane)) ?? []) if (scopeRank(entry.scope) <= scopeRank(e.scope)) entry.active = true;
+  }
+
+  private lockTableKey(block: number, warp: number, lane: number): number {
+    return (block * 64 + warp) * 32 + lane;
+  }
+
+  private barrierId(block: number): number {
+    const b = this.barriers.get(block) ?? 0;
+    return this.faithful ? b % (1 << BARRIER_BITS) : b;
+  }
+
+  private heldLocks(e: Access): Set<string> | number {
+    const table = this.locks.size === 0 ? undefined : this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
+    if (!table?.length) return this.faithful ? 0 : NO_LOCKS;
+    if (this.faithful) {
+      let bloom = 0;
+      for (const l of table ?? []) if (l.active) bloom |= 1 << (hash(l.key) & 15);
+      return bloom;
+    }
     const out = new Set<string>();
-    for (const e of this.locks.get(`${block}:${warp}`) ?? []) if (e.active) out.add(e.key);
+    for (const l of table ?? []) if (l.active) out.add(l.key);
     return out;
   }
 
   private access(e: Access): void {
     const word = Math.floor(e.address / this.granularity);
-    // Lock inference: atomicCAS adds a candidate lock, atomicExch on a held lock releases it.
-    if (e.atomic?.op === 'CAS' || e.atomic?.op === 'Exch') {
-      const key = e.atomic.scope === 'block' ? `${word}@${e.block}` : `${word}`;
-      const table = this.locks.get(`${e.block}:${e.warp}`) ?? [];
-      this.locks.set(`${e.block}:${e.warp}`, table);
-      if (e.atomic.op === 'CAS') {
-        if (!table.some((t) => t.key === key)) table.push({ key, scope: e.atomic.scope, active: false });
-      } else {
-        // Released by address: the unlock's own scope does not have to match the lock's.
-        const i = table.findIndex((t) => (t.key === `${word}` || t.key === `${word}@${e.block}`) && t.active);
-        if (i >= 0) {
-          table.splice(i, 1);
-          return; // the release itself is the lock's own synchronisation
-        }
-      }
-      if (e.atomic.op === 'CAS') return; // lock words are synchronisation, not data
-    }
-    const span = Math.max(1, Math.ceil(e.size / this.granularity));
-    for (let k = 0; k < span; k++) this.check(word + k, e);
-  }
-
-  private check(word: number, e: Access): void {
-    const barrier = this.barriers.get(e.block) ?? 0;
-    const fence = this.fenceFile(e.block, e.warp);
-    const held = this.heldLocks(e.block, e.warp);
-    const md = this.meta.get(word);
-    const write = e.write;
-    if (!md) {
-      this.meta.set(word, {
-        block: e.block, warp: e.warp, lane: e.lane, barrier, blkFence: fence.blk, devFence: fence.dev,
-        modified: write, blkShared: false, devShared: false, isAtom: !!e.atomic, atomScope: e.atomic?.scope === 'block' ? 'block' : 'device',
-        strong: e.strong, locks: held, range: e.range, write,
-      });
+    if (e.atomic && !e.atomic.changed) {
+      // A CAS that failed, or an atomic that wrote back what was there: an atomic read.
+      if (e.atomic.op === 'CAS') return; // polling a lock or flag word is synchronisation
+      this.checkAll(word, e, false);
       return;
     }
-    const sameBlock = md.block === e.block;
-    const sameWarp = sameBlock && md.warp === e.warp;
-    // Preliminary checks (Table III): program order within a warp, a barrier within a block.
-    const ordered = (sameWarp && !md.blkShared && !md.devShared) || (sameBlock && barrier !== md.barrier && !md.devShared);
-    if (!ordered && !sameWarp) this.races(md, e, sameBlock, held, write);
-    // Metadata updates after every access.
-    if (!write) {
-      if (!sameBlock) md.devShared = true;
-      else if (!sameWarp) md.blkShared = true;
+    if (e.atomic?.op === 'CAS') {
+      // A CAS that changed memory takes a candidate lock; a fence of its scope makes it held.
+      const key = e.atomic.scope === 'block' ? `${word}@${e.block}` : `${word}`;
+      const tk = this.lockTableKey(e.block, e.warp, e.lane);
+      const table = this.locks.get(tk) ?? [];
+      this.locks.set(tk, table);
+      if (!table.some((t) => t.key === key)) {
+        table.push({ key, word, scope: e.atomic.scope, active: false, acquire: e.range });
+        if (this.faithful && table.length > LOCK_TABLE) table.shift();
+      }
+      return; // lock words are synchronisation, not data
+    }
+    if (e.atomic?.op === 'Exch') {
+      const table = this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
+      const i = table?.findIndex((t) => t.word === word && t.active) ?? -1;
+      if (i >= 0) {
+        // Released by address: the unlock's own scope does not have to match the lock's.
+        table!.splice(i, 1);
+        return;
+      }
+    }
+    this.checkAll(word, e, e.write);
+  }
+
+  private checkAll(word: number, e: Access, write: boolean): void {
+    const span = Math.max(1, Math.ceil(e.size / this.granularity));
+    for (let k = 0; k < span; k++) this.check(word + k, e, write);
+  }
+
+  private check(word: number, e: Access, write: boolean): void {
+    const fence = this.fenceFile(e.block, e.warp, e.lane);
+    const release = write && e.strong && fence.fencedLast;
+    fence.fencedLast = false;
+    this.touched?.add(word);
+    if (!this.faithful) {
+      const md = this.meta.get(word);
+      // Table III (a): the first access after initialization cannot race; exact mode keeps no
+      // entry for the reads before a word's first write.
+      if (!md) {
+        if (!write) return;
+        this.entries++;
+        const rec = this.record(undefined, e, write, fence, release);
+        this.meta.set(word, { tag: 0, last: rec, lastWrite: rec, modified: true, blkShared: false, devShared: false, strong: e.strong });
+        return;
+      }
+      this.checkExact(md, e, write, fence, release);
+      return;
+    }
+    const key = Math.floor(word / WORDS_PER_ENTRY);
+    const tag = word % WORDS_PER_ENTRY;
+    const md = this.meta.get(key);
+    const rec = this.record(undefined, e, write, fence, release);
+    if (!md || md.tag !== tag) {
+      // A new entry, or one that described another of its 16 words: this access starts afresh
+      // with all three flags set, which reads leave set.
+      if (!md) this.entries++;
+      this.meta.set(key, { tag, last: rec, modified: true, blkShared: !write, devShared: !write, strong: e.strong });
+      return;
+    }
+    this.checkFaithful(md, rec, e);
+  }
+
+  /** Fills `into` (or a new record) with the access; records are reused to spare the collector. */
+  private record(into: AccessRecord | undefined, e: Access, write: boolean, fence: FenceFile, release: boolean): AccessRecord {
+    const locks = this.heldLocks(e);
+    const divergence = this.divergence.size === 0 ? -1 : this.epoch(e.block, e.warp);
+    if (!into) {
+      return {
+        block: e.block, warp: e.warp, lane: e.lane, divergence, barrier: this.barrierId(e.block), blkFence: fence.blk, devFence: fence.dev,
+        isAtom: !!e.atomic, atomic: e.atomic, strong: e.strong, locks, range: e.range, write, release,
+      };
+    }
+    into.block = e.block;
+    into.warp = e.warp;
+    into.lane = e.lane;
+    into.divergence = divergence;
+    into.barrier = this.barrierId(e.block);
+    into.blkFence = fence.blk;
+    into.devFence = fence.dev;
+    into.isAtom = !!e.atomic;
+    into.atomic = e.atomic;
+    into.strong = e.strong;
+    into.locks = locks;
+    into.range = e.range;
+    into.write = write;
+    into.release = release;
+    return into;
+  }
+
+  private checkExact(md: Meta, e: Access, write: boolean, fence: FenceFile, release: boolean): void {
+    const prev = write ? md.last : md.lastWrite;
+    if (prev) {
+      const rec = this.record(this.scratch, e, write, fence, release);
+      if (!sameAccessor(prev, rec) && !(prev.block === rec.block && prev.barrier !== rec.barrier)) this.races(prev, rec, e, true, prev.strong);
+    }
+    // The last access and the last write, updated in place where they are distinct objects.
+    if (write) {
+      const rec = this.record(md.last !== md.lastWrite ? md.last : md.lastWrite, e, write, fence, release);
+      md.last = rec;
+      md.lastWrite = rec;
     } else {
+      md.last = this.record(md.last !== md.lastWrite ? md.last : undefined, e, write, fence, release);
+    }
+  }
+
+  /** The paper's entry: Table III's preliminary checks on the flags, then Table IV. */
+  private checkFaithful(md: Meta, rec: AccessRecord, e: Access): void {
+    const prev = md.last;
+    const sameBlock = prev.block === rec.block;
+    const initial = md.modified && md.blkShared && md.devShared;
+    const ordered = initial || (sameAccessor(prev, rec) && !md.blkShared && !md.devShared) || (sameBlock && rec.barrier !== prev.barrier && !md.devShared);
+    if (!ordered && !sameAccessor(prev, rec)) this.races(prev, rec, e, md.modified, md.strong && rec.strong);
+    if (!rec.write) {
+      if (!sameBlock) md.devShared = true;
+      else if (!sameAccessor(prev, rec)) md.blkShared = true;
+    } else {
+      md.modified = true;
       md.blkShared = false;
       md.devShared = false;
     }
-    md.block = e.block;
-    md.warp = e.warp;
-    md.lane = e.lane;
-    md.barrier = barrier;
-    md.blkFence = fence.blk;
-    md.devFence = fence.dev;
-    if (write) md.modified = true;
-    md.isAtom = !!e.atomic;
-    if (e.atomic) md.atomScope = e.atomic.scope === 'block' ? 'block' : 'device';
-    md.strong = md.strong && e.strong;
-    md.locks = md.locks.size === 0 && held.size === 0 ? md.locks : new Set([...md.locks].filter((l) => held.has(l)));
-    md.range = e.range;
-    md.write = write;
+    md.strong = md.strong && rec.strong;
+    md.last = rec;
   }
 
-  /** Race conditions (a)–(f) of Table IV between the recorded access `md` and `e`. */
-  private races(md: Meta, e: Access, sameBlock: boolean, held: Set<string>, write: boolean): void {
+  /** Race conditions (a)–(f) of Table IV between the earlier access `prev` and `rec`. */
+  private races(prev: AccessRecord, rec: AccessRecord, e: Access, modified: boolean, prevStrong: boolean): void {
+    const sameBlock = prev.block === rec.block;
     const scope = sameBlock ? 'block' : 'device';
-    if (md.locks.size > 0 || held.size > 0) {
-      const common = [...md.locks].some((l) => held.has(l));
-      if (!common && (write || md.modified)) this.report('missing-lock', scope, md, e);
+    const held = rec.locks;
+    const write = rec.write;
+    if (!isEmpty(prev.locks) || !isEmpty(held)) {
+      // (e) and (f): conflicting accesses need a common lock.
+      if (!isEmpty(intersect(prev.locks, held))) return;
+      if (!write && !modified) return;
+      const sameWord = this.sameLockWord(prev.locks, held);
+      if (sameWord) this.report('lock-scope', 'device', prev, e, write, sameWord);
+      else this.report('missing-lock', scope, prev, e, write);
       return;
     }
-    if (e.atomic && md.isAtom) {
-      if (md.atomScope === 'block' && !sameBlock) this.report('scoped-atomic', 'device', md, e);
-      else if (e.atomic.scope === 'block' && !sameBlock) this.report('scoped-atomic', 'device', md, e);
+    // (d) scoped atomics: an atomic of block scope orders nothing for another block.
+    if (!sameBlock && ((prev.isAtom && prev.atomic?.scope === 'block') || (e.atomic?.scope === 'block' && (prev.isAtom || modified)))) {
+      this.report('scoped-atomic', 'device', prev, e, write);
       return;
     }
-    if (md.isAtom) {
-      // A plain access after an atomic: racy only if the atomic's scope did not cover us.
-      if (md.atomScope === 'block' && !sameBlock) this.report('scoped-atomic', 'device', md, e);
-      return;
-    }
-    if (e.atomic?.scope === 'block' && !sameBlock && md.modified) {
-      this.report('scoped-atomic', 'device', md, e);
-      return;
-    }
-    const modified = write || md.modified;
-    if (!modified) return;
-    const f = this.fenceFile(md.block, md.warp);
-    if (sameBlock && md.blkFence === f.blk && md.devFence === f.dev) this.report('missing-block-fence', 'block', md, e);
-    else if (!sameBlock && md.devFence === f.dev) this.report('missing-device-fence', 'device', md, e);
-    else if (!md.strong || !e.strong) this.report('non-strong-access', scope, md, e);
+    if (prev.isAtom) return; // atomics are synchronisation: what an atomic wrote may be read
+    // A flag published by a strong write after a fence, polled by strong reads: the flag is
+    // the synchronisation (the data it guards is checked on its own words).
+    if (prev.strong && rec.strong && (prev.release || rec.release) && prev.write !== rec.write) return;
+    if (!write && !modified) return;
+    const f = this.fenceFile(prev.block, prev.warp, prev.lane);
+    // (a) a writer in the block, not fenced since; (b) a writer in another block, no device fence since.
+    if (sameBlock && prev.blkFence === f.blk && prev.devFence === f.dev) this.report('missing-block-fence', 'block', prev, e, write);
+    else if (!sameBlock && prev.devFence === f.dev) this.report('missing-device-fence', 'device', prev, e, write, undefined, prev.blkFence !== f.blk ? f.lastBlockFence : undefined);
+    // (c) fences order only strong accesses.
+    else if (!prevStrong || !rec.strong) this.report('non-strong-access', scope, prev, e, write);
   }
 
-  private report(category: RaceCategory, scope: 'block' | 'device', md: Meta, e: Access): void {
-    const key = `${category}|${e.range.start.offset}|${md.range.start.offset}`;
+  /** Both sides hold a lock on the same word, taken at block scope in different blocks. */
+  private sameLockWord(a: Set<string> | number, b: Set<string> | number): Range[] | undefined {
+    if (typeof a === 'number' || typeof b === 'number') return undefined;
+    const words = (s: Set<string>) => new Set([...s].map((k) => k.split('@')[0]));
+    const wa = words(a);
+    const common = [...words(b)].filter((w) => wa.has(w));
+    if (!common.length) return undefined;
+    const acquires: Range[] = [];
+    for (const table of this.locks.values()) for (const l of table) if (common.includes(String(l.word)) && l.scope === 'block' && !acquires.includes(l.acquire)) acquires.push(l.acquire);
+    return acquires.length ? acquires : [];
+  }
+
+  private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, e: Access, write: boolean, lockAcquires?: Range[], narrowFence?: Range): void {
+    const key = pairKey(category, e.range, md.range);
     const existing = this.found.get(key);
     if (existing) {
       existing.count++;
       return;
     }
-    const what = e.atomic ? 'atomic' : e.write ? 'write' : 'read';
-    const prev = md.isAtom ? 'atomic' : md.write ? 'write' : 'read';
-    const where = (b: number) => `block ${b}`;
-    const line = md.range.start.line + 1;
-    const advice: Record<RaceCategory, string> = {
-      'missing-block-fence': `no fence orders them within the block; add __threadfence_block() (or a barrier) between them`,
-      'missing-device-fence': `no device-scope fence orders them across blocks${md.blkFence !== this.fenceFile(md.block, md.warp).blk ? ' (a __threadfence_block() orders only within the writer\'s block)' : ''}; use __threadfence()`,
-      'non-strong-access': `fences order only strong accesses; make both volatile or atomic`,
-      'scoped-atomic': `a block-scope atomic is atomic only within its block; use the device-scope atomic (drop the _block suffix)`,
-      'missing-lock': `they hold no common lock (a block-scope lock is a different lock in each block)`,
-    };
+    const address = nameAddress(this.memory, e.address);
+    const current: AccessSummary = { range: e.range, write, strong: e.strong, ...(e.atomic ? { atomic: e.atomic } : {}) };
+    const earlier: AccessSummary = { range: md.range, write: md.write, strong: md.strong, ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}) };
+    const me: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
+    const them: Accessor = { block: md.block, warp: md.warp, lane: md.lane };
     this.found.set(key, {
       kind: 'race',
       category,
       scope,
-      message: `${what} in ${where(e.block)} races with the ${prev} at line ${line} in ${where(md.block)}: ${advice[category]}`,
+      message: raceMessage(category, current, earlier, me, them, address, narrowFence),
+      previousMessage: `the ${accessName(earlier)}${address ? ` of \`${address}\`` : ''} ${accessorName(them, me)} that it races with`,
       range: e.range,
       previous: md.range,
-      accessor: { block: e.block, warp: e.warp, lane: e.lane },
-      previousAccessor: { block: md.block, warp: md.warp, lane: md.lane },
+      current,
+      earlier,
+      accessor: me,
+      previousAccessor: them,
+      ...(address ? { address } : {}),
+      space: 'global',
+      ...(narrowFence ? { narrowFence } : {}),
+      ...(lockAcquires ? { lockAcquires } : {}),
+      metadata: this.snapshot(md, e),
+      count: 1,
+    });
+  }
+
+  private snapshot(md: AccessRecord, e: Access): MetadataSnapshot {
+    const f = this.fenceFile(md.block, md.warp, md.lane);
+    return {
+      accessor: { block: md.block, warp: md.warp, lane: md.lane },
+      barrierId: md.barrier,
+      blockFenceId: md.blkFence,
+      deviceFenceId: md.devFence,
+      write: md.write,
+      atomic: md.atomic && md.isAtom ? atomicName(md.atomic) : null,
+      strong: md.strong,
+      locks: typeof md.locks === 'number' ? (md.locks ? [`bloom 0x${md.locks.toString(16).padStart(4, '0')}`] : []) : [...md.locks].map((k) => this.lockName(k)),
+      fenceFileNow: { blockFenceId: f.blk, deviceFenceId: f.dev },
+      barrierIdNow: this.barrierId(e.block),
+    };
+  }
+
+  /** `mutex`, or `mutex (block 0)` for a block-scope lock. */
+  lockName(key: string): string {
+    const [word, block] = key.split('@');
+    const name = nameAddress(this.memory, Number(word) * this.granularity) ?? `the lock at word ${word}`;
+    return block === undefined ? name : `${name} (block ${block})`;
+  }
+
+  private reportShared(c: SharedConflict): void {
+    const key = pairKey('shared-memory', c.current.range, c.earlier.range);
+    const existing = this.found.get(key);
+    if (existing) {
+      existing.count++;
+      return;
+    }
+    const address = nameAddress(this.memory, c.address);
+    this.found.set(key, {
+      kind: 'race',
+      category: 'shared-memory',
+      scope: 'block',
+      message: raceMessage('shared-memory', c.current, c.earlier, c.accessor, c.previousAccessor, address),
+      previousMessage: `the ${accessName(c.earlier)}${address ? ` of \`${address}\`` : ''} ${accessorName(c.previousAccessor, c.accessor)} that it races with`,
+      range: c.current.range,
+      previous: c.earlier.range,
+      current: c.current,
+      earlier: c.earlier,
+      accessor: c.accessor,
+      previousAccessor: c.previousAccessor,
+      ...(address ? { address } : {}),
+      space: 'shared',
       count: 1,
     });
   }
 }
 
+/** Two accesses to one __shared__ word in one barrier interval by different threads. */
+export interface SharedConflict {
+  address: number;
+  current: AccessSummary;
+  earlier: AccessSummary;
+  accessor: Accessor;
+  previousAccessor: Accessor;
+}
+
+/**
+ * The same accessor as far as ordering goes: one warp, unless both accesses were made by
+ * different lanes while the warp was diverged (independent thread scheduling, §VI).
+ */
+function sameAccessor(a: AccessRecord, b: AccessRecord): boolean {
+  return a.block === b.block && a.warp === b.warp && (a.lane === b.lane || a.divergence < 0 || a.divergence !== b.divergence);
+}
+
+/**
+ * One finding per pair of instructions and category, whichever of the two ran first: a
+ * read-after-write and the write-after-read of the same two instructions are one race.
+ */
+function pairKey(category: RaceCategory, a: Range, b: Range): string {
+  const [x, y] = [`${a.file}:${a.start.offset}:${a.end.offset}`, `${b.file}:${b.start.offset}:${b.end.offset}`].sort();
+  return `${category}|${x}|${y}`;
+}
+
 function scopeRank(s: Scope): number {
   return s === 'block' ? 0 : s === 'device' ? 1 : 2;
+}
+
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+function isEmpty(l: Set<string> | number): boolean {
+  return typeof l === 'number' ? l === 0 : l.size === 0;
+}
+
+function intersect(a: Set<string> | number, b: Set<string> | number): Set<string> | number {
+  if (typeof a === 'number' || typeof b === 'number') return (typeof a === 'number' ? a : 0) & (typeof b === 'number' ? b : 0);
+  if (a.size === 0) return a;
+  if (b.size === 0) return b;
+  return new Set([...a].filter((l) => b.has(l)));
+}
+
+/** `atomicAdd_block`, `atomicCAS`, … as the program wrote it. */
+export function atomicName(a: { op: string; scope: Scope }): string {
+  return `atomic${a.op}${a.scope === 'block' ? '_block' : a.scope === 'system' ? '_system' : ''}`;
+}
+
+function accessName(a: AccessSummary): string {
+  return a.atomic ? atomicName(a.atomic) : a.write ? 'write' : 'read';
+}
+
+/** "in block 1", "in warp 1 of block 0" or "by thread 3 of block 0": as far as needed to tell them apart. */
+function accessorName(a: Accessor, other: Accessor): string {
+  if (a.block !== other.block) return `in block ${a.block}`;
+  if (a.warp !== other.warp) return `in warp ${a.warp} of block ${a.block}`;
+  return `by thread ${a.warp * 32 + a.lane} of block ${a.block}`;
+}
+
+function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range): string {
+  const what = `${accessName(current)}${address ? ` of \`${address}\`` : ''} ${accessorName(me, them)}`;
+  const other = `the ${accessName(earlier)} at line ${earlier.range.start.line + 1} ${accessorName(them, me)}`;
+  const line = (r: Range) => r.start.line + 1;
+  const writer = current.write && !earlier.write ? 'this write' : 'the write';
+  const advice: Record<RaceCategory, string> = {
+    'missing-block-fence': `nothing orders them; add \`__threadfence_block()\` after ${writer} (and publish it with a flag), or a \`__syncthreads()\` between them`,
+    'missing-device-fence': narrowFence
+      ? `\`__threadfence_block()\` at line ${line(narrowFence)} orders it only for block ${them.block}; use \`__threadfence()\``
+      : `nothing orders them across blocks; add \`__threadfence()\` after ${writer} and publish it with a flag`,
+    'non-strong-access': `a fence orders only volatile or atomic accesses, and the ${!current.strong ? accessName(current) : accessName(earlier)} is neither; make ${address ? `\`${address.replace(/[[.].*$/, '')}\`` : 'the data'} volatile or use atomics`,
+    'scoped-atomic': `a \`_block\` atomic is atomic only within its own block; use the device-scope ${current.atomic?.scope === 'block' ? `\`${atomicName({ ...current.atomic, scope: 'device' })}\`` : earlier.atomic ? `\`${atomicName({ ...earlier.atomic, scope: 'device' })}\`` : 'atomic'}`,
+    'missing-lock': `they hold no common lock; take the same lock around both`,
+    'lock-scope': `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,
+    'shared-memory': `no \`__syncthreads()\` separates them`,
+  };
+  return `${what} races with ${other}: ${advice[category]}`;
 }
