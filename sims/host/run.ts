@@ -11,12 +11,23 @@ import { DeviceFault } from '../gpu/access';
 import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../gpu/devices';
 import { runGrid, type GridFinding, type SchedulerKind } from '../gpu/executor';
 import { Memory, pointerAllocation, pointerOffset, type MemorySpace } from '../gpu/memory';
-import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes, type RunContext } from '../ir/ir';
-import { FunctionLowerer, isAggregate, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
+import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
+import { FunctionLowerer, isAggregate, normalizer, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
 import { resetWide } from '../ir/wide';
 import { CudaRuntime } from './runtime';
 
+/** A kernel-only file: which kernel to run, its launch shape and its scalar arguments. */
+export interface KernelEntry {
+  kernel: string;
+  grid: [number, number, number];
+  block: [number, number, number];
+  /** Scalar parameters by name; those not given are 0. Pointers get zeroed allocations. */
+  args: Record<string, number>;
+}
+
 export interface RunOptions {
+  /** Run this kernel instead of the host `main`. */
+  entry?: KernelEntry;
   device?: string;
   /** Thread-steps the whole run may take (host and device together). */
   stepBudget?: number;
@@ -117,13 +128,6 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
 
   try {
     layOutGlobals(parsed, memory, globals);
-    const main = functionsOf(parsed.ast).find((f) => f.name === 'main' && f.body);
-    if (!main) {
-      findings.push({ kind: 'no-main', message: 'the program has no main function to run' });
-      return result(2);
-    }
-    const compiled = new FunctionLowerer(program, main, 'host').compile(main.body!, main.params.map((p) => p.resolvedType ?? T.ERROR), undefined, T.INT);
-    const frame = compiled.frameSize > 0 ? memory.allocate('host', compiled.frameSize, { label: 'the stack of main' }) : 0;
     const ctx: RunContext = {
       ...(events ? { events } : {}),
       device,
@@ -152,6 +156,23 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
         findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
       },
     };
+    if (options.entry) {
+      // A kernel-only file: launch the kernel as main would, with arguments made up here.
+      const request = entryLaunch(parsed, options.entry, program, memory);
+      if ('kind' in request) {
+        findings.push(request);
+        return result(2);
+      }
+      ctx.launch!(request);
+      return result(findings.some((f) => f.kind === 'step-budget') ? 124 : 0);
+    }
+    const main = functionsOf(parsed.ast).find((f) => f.name === 'main' && f.body);
+    if (!main) {
+      findings.push({ kind: 'no-main', message: 'the program has no main function to run' });
+      return result(2);
+    }
+    const compiled = new FunctionLowerer(program, main, 'host').compile(main.body!, main.params.map((p) => p.resolvedType ?? T.ERROR), undefined, T.INT);
+    const frame = compiled.frameSize > 0 ? memory.allocate('host', compiled.frameSize, { label: 'the stack of main' }) : 0;
     const lanes: Lanes = { regs: new Float64Array(compiled.numRegs * WARP), frame: new Float64Array(WARP), tid: [new Int32Array(WARP), new Int32Array(WARP), new Int32Array(WARP)], ctx };
     lanes.frame[0] = frame;
     let pc = 0;
@@ -185,6 +206,70 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   }
 }
 
+/**
+ * Each pointer parameter of a kernel run directly points to a fresh zeroed allocation of this
+ * many elements per thread of the launch. One element per thread is what most kernels index;
+ * kernel-only files (GPUVerify's among them) also stride further, `A[i + gid * WIDTH]` for a
+ * WIDTH-long row per thread, and treat the arrays as unbounded. An access past the end would
+ * stop the thread with a fault and hide the races after it, so the room is generous: 256
+ * elements per thread, up to 64 MiB per parameter (never less than one element per thread).
+ */
+export const ENTRY_ELEMENTS_PER_THREAD = 256;
+export const ENTRY_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Bytes the pointer parameters of a launch of `threads` threads get, for elements of `elementSize`. */
+export function entryAllocationSize(threads: number, elementSize: number): number {
+  const es = Math.max(1, elementSize);
+  return Math.max(4, threads * es, Math.min(ENTRY_MAX_BYTES, threads * es * ENTRY_ELEMENTS_PER_THREAD));
+}
+
+/** The defined kernels (`__global__` functions with a body) of a program, by name. */
+export function kernelsOf(parsed: ParseResult): Map<string, A.FunctionDecl[]> {
+  const out = new Map<string, A.FunctionDecl[]>();
+  for (const f of functionsOf(parsed.ast)) {
+    if (f.space !== 'global' || !f.body) continue;
+    out.set(f.name, [...(out.get(f.name) ?? []), f]);
+  }
+  return out;
+}
+
+/**
+ * The launch of `entry`: its kernel compiled, pointers given fresh zeroed allocations (see
+ * ENTRY_ELEMENTS_PER_THREAD), scalars the values given (0 when not), structs zeroed. A
+ * finding instead when the kernel is missing or cannot be told apart from others.
+ */
+function entryLaunch(parsed: ParseResult, entry: KernelEntry, program: ProgramInfo, memory: Memory): LaunchRequest | Omit<RunFinding, 'severity'> {
+  const named = functionsOf(parsed.ast).filter((f) => f.name === entry.kernel);
+  const kernels = named.filter((f) => f.space === 'global');
+  if (kernels.length === 0) {
+    const other = named[0];
+    return other
+      ? { kind: 'no-kernel', message: `'${entry.kernel}' is a ${other.space} function, not a kernel (__global__)`, range: other.nameRange }
+      : { kind: 'no-kernel', message: `the program has no kernel named '${entry.kernel}'` };
+  }
+  const defined = kernels.filter((f) => f.body);
+  if (defined.length > 1) return { kind: 'not-supported', message: `kernel '${entry.kernel}' is overloaded (${defined.length} definitions); the simulator cannot tell which one to run`, range: defined[1].nameRange };
+  const decl = defined[0] ?? kernels[0];
+  if (decl.template) return { kind: 'not-supported', message: `kernel '${entry.kernel}' is a template; the simulator cannot run it without template arguments (launch it from main instead)`, range: decl.nameRange };
+  const kernel = program.kernel(decl, undefined, decl.nameRange);
+  const threads = entry.grid.reduce((a, b) => a * b, 1) * entry.block.reduce((a, b) => a * b, 1);
+  const args = decl.params.map((p, i): number => {
+    const name = p.name ?? `argument ${i + 1}`;
+    const origin = p.nameRange ?? p.range;
+    const t = T.unqualified(T.decay(kernel.paramTypes[i] ?? p.resolvedType ?? T.ERROR));
+    if (t.kind === 'pointer') {
+      const to = T.unqualified(t.to);
+      const element = to.kind === 'void' || to.kind === 'function' ? T.UCHAR : to;
+      const size = entryAllocationSize(threads, T.sizeOf(element) ?? 1);
+      return memory.allocate('global', size, { label: name, origin, layout: [{ name, offset: 0, type: element, unbounded: true }] });
+    }
+    // Passed by value: the launch passes a copy in device memory (see the lowering of <<<>>>).
+    if (isAggregate(t)) return memory.allocate('global', Math.max(1, T.sizeOf(t) ?? 1), { label: `argument ${name} of ${decl.name}`, origin, layout: [{ name, offset: 0, type: t }] });
+    return normalizer(t)(entry.args[name] ?? 0);
+  });
+  return { kernel, grid: entry.grid, block: entry.block, dynamicShared: 0, args, range: decl.nameRange };
+}
+
 /** Allocates every file-scope variable in its memory space and writes its initializer. */
 function layOutGlobals(parsed: ParseResult, memory: Memory, globals: Map<A.VarDecl, number>): void {
   const byName = new Map<string, number>();
@@ -201,7 +286,7 @@ function layOutGlobals(parsed: ParseResult, memory: Memory, globals: Map<A.VarDe
       if (words.has('extern') && !d.init) continue;
       const space: MemorySpace = words.has('__constant__') ? 'constant' : words.has('__managed__') ? 'managed' : words.has('__device__') ? 'global' : words.has('__shared__') ? 'shared' : 'host';
       const size = T.sizeOf(t) ?? 8;
-      const p = memory.allocate(space, size, { label: d.name, origin: d.nameRange });
+      const p = memory.allocate(space, size, { label: d.name, origin: d.nameRange, layout: [{ name: d.name, offset: 0, type: t }] });
       globals.set(d, p);
       byName.set(d.name, p);
       if (d.init) writeConstant(memory, p, t, d.init);
