@@ -1,0 +1,234 @@
+// One check of one CUDA file: parse it, run it on the simulated GPU with the ScoRD detector
+// watching, and turn races and the run's other findings into one report with 1-based
+// locations and fixes. The CLI prints this report; the language server publishes it.
+import { parse, type ParseResult } from './frontend/index';
+import type { Range } from './frontend/source';
+import { DEFAULT_DEVICE } from './gpu/devices';
+import type { SchedulerKind } from './gpu/executor';
+import { ScordDetector, type DetectorOptions, type DetectorState, type MetadataSnapshot, type RaceFinding } from './detect/scord';
+import { fixesFor, type Fix } from './fixes/fixes';
+import { runProgram, runSchedules, type KernelEntry, type RunOptions } from './host/run';
+
+/** A 1-based span, as compilers print and SARIF and the JSON report carry. */
+export interface Location {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export function location(r: Range): Location {
+  return { file: r.file, line: r.start.line + 1, column: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
+}
+
+export interface Accessor {
+  block: number;
+  warp: number;
+  lane: number;
+}
+
+export interface CheckFinding {
+  kind: string;
+  category: string;
+  scope: 'block' | 'device' | null;
+  severity: 'error' | 'warning';
+  message: string;
+  location: Location;
+  related: { location: Location; message: string }[];
+  /** Races: the address as the program names it (`data[3]`, `stack.top`). */
+  address?: string;
+  accessor?: Accessor;
+  previousAccessor?: Accessor;
+  /** Races on global memory: the detector's metadata entry for the word at the race. */
+  metadata?: MetadataSnapshot;
+  /** How many times this pair of instructions raced (races) or the finding recurred. */
+  count: number;
+  fixes: Fix[];
+  /** Where it is, with offsets (for edits and the editor); not part of the printed report. */
+  range?: Range;
+  relatedRanges?: Range[];
+}
+
+export interface CheckDiagnostic {
+  severity: 'error' | 'warning' | 'information';
+  code?: string;
+  message: string;
+  location?: Location;
+  range?: Range;
+}
+
+export interface CheckReport {
+  file: string;
+  /** False when the program could not be analysed: errors, unsupported constructs. */
+  analysed: boolean;
+  findings: CheckFinding[];
+  diagnostics: CheckDiagnostic[];
+  output: string;
+  stats: {
+    exitCode?: number;
+    launches: number;
+    steps: number;
+    device: string;
+    detection: 'exact' | 'hardware-faithful' | 'off';
+    granularity: number;
+    schedules: number;
+  };
+  /** With `inspect`: the detector's state after the run (its last launch). */
+  state?: DetectorState;
+}
+
+export interface CheckOptions {
+  fileName: string;
+  text: string;
+  defines?: string[];
+  undefines?: string[];
+  includePaths?: string[];
+  readFile?: (path: string) => string | undefined;
+  device?: string;
+  scheduler?: SchedulerKind;
+  model?: 'independent' | 'lockstep';
+  seed?: number;
+  /** Run this many seeded random interleavings and report the union of their findings. */
+  schedules?: number;
+  maxSteps?: number;
+  /** False: run without the detector (`--no-detect`). */
+  detect?: boolean;
+  hardwareFaithful?: boolean;
+  granularity?: number;
+  /** Run one kernel instead of `main` (kernel-only files). */
+  entry?: KernelEntry;
+  /** Keep the detector's state for the inspector, tracing every access to `trace` (`data[3]`). */
+  inspect?: { trace?: string };
+  /** A parse already made of the same text and options (the server reuses its own). */
+  parsed?: ParseResult;
+}
+
+/** Run findings that mean the program could not be analysed at all: diagnostics, not findings. */
+const UNANALYSABLE: ReadonlySet<string> = new Set(['not-supported', 'no-main', 'no-kernel']);
+
+export function checkSource(options: CheckOptions): CheckReport {
+  const parsed =
+    options.parsed ??
+    parse(options.text, {
+      fileName: options.fileName,
+      defines: options.defines ?? [],
+      undefines: options.undefines ?? [],
+      includePaths: options.includePaths ?? [],
+      ...(options.readFile ? { readFile: options.readFile } : {}),
+    });
+  return checkParsed(parsed, options);
+}
+
+export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckReport {
+  const detect = options.detect !== false;
+  const granularity = options.granularity ?? 4;
+  const stats: CheckReport['stats'] = {
+    launches: 0,
+    steps: 0,
+    device: options.device ?? DEFAULT_DEVICE,
+    detection: !detect ? 'off' : options.hardwareFaithful ? 'hardware-faithful' : 'exact',
+    granularity,
+    schedules: Math.max(1, options.schedules ?? 1),
+  };
+  const diagnostics: CheckDiagnostic[] = parsed.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, location: location(d.range), range: d.range }));
+  if (parsed.diagnostics.some((d) => d.severity === 'error')) return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats };
+
+  const detectorOptions: DetectorOptions = {
+    granularity,
+    hardwareFaithful: !!options.hardwareFaithful,
+    perThreadWhenDiverged: options.model !== 'lockstep',
+    ...(options.inspect?.trace ? { trace: options.inspect.trace } : {}),
+  };
+  const detectors: ScordDetector[] = [];
+  const runOptions = (): RunOptions => ({
+    device: stats.device,
+    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.maxSteps !== undefined ? { stepBudget: options.maxSteps } : {}),
+    ...(options.entry ? { entry: options.entry } : {}),
+  });
+  let detector: ScordDetector | undefined;
+  const withDetector: Partial<RunOptions> = detect
+    ? {
+        attach: (memory) => {
+          detector = new ScordDetector(memory, detectorOptions);
+          detectors.push(detector);
+        },
+        events: (e) => detector!.listener(e),
+      }
+    : {};
+  const many = stats.schedules > 1 ? runSchedules(parsed, stats.schedules, { ...runOptions(), ...withDetector }) : undefined;
+  const run = many ? { ...many.runs[0], findings: many.findings } : runProgram(parsed, { ...runOptions(), ...withDetector });
+  stats.exitCode = run.exitCode;
+  stats.launches = run.launches;
+  stats.steps = many ? many.runs.reduce((s, r) => s + r.steps, 0) : run.steps;
+
+  for (const f of run.findings) {
+    if (!UNANALYSABLE.has(f.kind)) continue;
+    diagnostics.push({ severity: 'error', code: f.kind, message: f.message, ...(f.range ? { location: location(f.range), range: f.range } : {}) });
+  }
+  const races = mergeRaces(detectors.map((d) => d.findings()));
+  const findings: CheckFinding[] = [
+    ...races.map((r) => raceFinding(r, parsed, options.fileName, options.text)),
+    ...run.findings
+      .filter((f) => !UNANALYSABLE.has(f.kind))
+      .map((f): CheckFinding => ({
+        kind: f.kind,
+        category: f.kind,
+        scope: null,
+        severity: f.severity,
+        message: f.message,
+        location: f.range ? location(f.range) : { file: options.fileName, line: 1, column: 1, endLine: 1, endColumn: 1 },
+        related: [],
+        count: 1,
+        fixes: [],
+        ...(f.range ? { range: f.range } : {}),
+      })),
+  ];
+  const last = detectors[detectors.length - 1];
+  return {
+    file: options.fileName,
+    analysed: !run.findings.some((f) => UNANALYSABLE.has(f.kind)),
+    findings,
+    diagnostics,
+    output: run.stdout,
+    stats,
+    ...(options.inspect && last ? { state: last.state() } : {}),
+  };
+}
+
+/** Races of several schedules: one per pair of instructions and category, counts added. */
+function mergeRaces(lists: RaceFinding[][]): RaceFinding[] {
+  const byKey = new Map<string, RaceFinding>();
+  for (const list of lists) {
+    for (const r of list) {
+      const key = [r.category, ...[`${r.range.file}:${r.range.start.offset}`, `${r.previous.file}:${r.previous.start.offset}`].sort()].join('|');
+      const seen = byKey.get(key);
+      if (seen) seen.count += r.count;
+      else byKey.set(key, { ...r });
+    }
+  }
+  return [...byKey.values()];
+}
+
+function raceFinding(r: RaceFinding, parsed: ParseResult, file: string, text: string): CheckFinding {
+  return {
+    kind: 'race',
+    category: r.category,
+    scope: r.scope,
+    severity: 'warning',
+    message: r.count > 1 ? `${r.message} (${r.count} times)` : r.message,
+    location: location(r.range),
+    related: [{ location: location(r.previous), message: r.previousMessage }],
+    ...(r.address ? { address: r.address } : {}),
+    accessor: r.accessor,
+    previousAccessor: r.previousAccessor,
+    ...(r.metadata ? { metadata: r.metadata } : {}),
+    count: r.count,
+    fixes: fixesFor(r, parsed, file, text),
+    range: r.range,
+    relatedRanges: [r.previous],
+  };
+}

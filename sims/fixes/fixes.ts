@@ -1,0 +1,277 @@
+// Fixes for races: the text edits on the checked file that remove a finding, in the
+// programmer's terms — widen an atomic or a fence, insert the missing fence after the
+// producer's store, make data volatile, turn a racy `x += v` into `atomicAdd(&x, v)`, insert a
+// barrier. At most one fix per finding is preferred (the one `scord fix` applies).
+//
+// An edit is offered only where it is safe: in the checked file itself (not a header), and
+// where the file's text at the edit is exactly what the syntax tree says is there — code that
+// came out of a macro expansion has the macro invocation's text, so it never matches.
+import type * as A from '../frontend/ast';
+import type { ParseResult } from '../frontend/index';
+import type { Range } from '../frontend/source';
+import * as T from '../frontend/types';
+import type { AccessSummary, RaceFinding } from '../detect/scord';
+import { SyntaxIndex } from './syntaxIndex';
+
+export interface TextEdit {
+  range: Range;
+  newText: string;
+}
+
+export interface Fix {
+  title: string;
+  /** At most one fix per finding is preferred: the one `scord fix` applies. */
+  preferred: boolean;
+  edits: TextEdit[];
+}
+
+/** The fixes for one race in `file` (whose text is `text`), best first. */
+export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, text: string): Fix[] {
+  const index = SyntaxIndex.of(parsed.deviceAst);
+  const ctx: FixContext = { race, index, file, text };
+  const candidates: (Fix | undefined)[] = [];
+  switch (race.category) {
+    case 'scoped-atomic':
+      candidates.push(widenAtomics(ctx, [race.current, race.earlier].filter((a) => a.atomic?.scope === 'block').map((a) => a.range)));
+      break;
+    case 'lock-scope':
+      candidates.push(widenLock(ctx, race.lockAcquires ?? []));
+      break;
+    case 'missing-device-fence':
+    case 'missing-block-fence':
+      candidates.push(promoteToAtomic(ctx));
+      // A fence orders only strong accesses: the fence fix makes weak ones volatile too.
+      if (race.narrowFence) candidates.push(withStrongAccesses(ctx, widenFence(ctx, race.narrowFence)));
+      if (race.current.write !== race.earlier.write) candidates.push(withStrongAccesses(ctx, insertFence(ctx)));
+      if (race.category === 'missing-block-fence') candidates.push(insertBarrier(ctx));
+      break;
+    case 'non-strong-access':
+      candidates.push(promoteToAtomic(ctx));
+      candidates.push(makeStrong(ctx));
+      break;
+    case 'shared-memory':
+      candidates.push(insertBarrier(ctx));
+      break;
+    case 'missing-lock':
+      // Putting code under a lock is a design change, not a text edit we can make safely.
+      break;
+  }
+  const fixes = candidates.filter((f): f is Fix => !!f && f.edits.length > 0);
+  return fixes.map((f, i) => ({ ...f, preferred: i === 0 }));
+}
+
+interface FixContext {
+  race: RaceFinding;
+  index: SyntaxIndex;
+  file: string;
+  text: string;
+}
+
+/** The file's text at `r`, or undefined when `r` is elsewhere. */
+function textAt(ctx: FixContext, r: Range): string | undefined {
+  return r.file === ctx.file ? ctx.text.slice(r.start.offset, r.end.offset) : undefined;
+}
+
+function replace(ctx: FixContext, r: Range, expected: string, newText: string): TextEdit | undefined {
+  return textAt(ctx, r) === expected ? { range: r, newText } : undefined;
+}
+
+function all<X>(items: (X | undefined)[]): X[] | undefined {
+  return items.every((x) => x !== undefined) ? (items as X[]) : undefined;
+}
+
+/**
+ * Drops `_block` from the atomics at `ranges` and from every other block-scope atomic on the
+ * same variable in the file, so the whole protocol on it changes scope together.
+ */
+function widenAtomics(ctx: FixContext, ranges: Range[]): Fix | undefined {
+  const calls = ranges.map((r) => ctx.index.callAt(r)).filter((c): c is A.CallExpr => !!c);
+  const targets = new Set(calls.map((c) => c.args[0] && textAt(ctx, c.args[0].range)).filter((t): t is string => !!t));
+  if (!targets.size) return undefined;
+  const widen = ctx.index.calls().filter((c) => {
+    const name = calleeName(c);
+    return !!name && /^atomic\w+_block$/.test(name) && !!c.args[0] && targets.has(textAt(ctx, c.args[0].range) ?? '');
+  });
+  const edits = all(widen.map((c) => replace(ctx, c.callee.range, calleeName(c)!, calleeName(c)!.replace(/_block$/, ''))));
+  if (!edits?.length) return undefined;
+  const names = [...new Set(widen.map((c) => calleeName(c)!.replace(/_block$/, '')))].join(' and ');
+  return { title: `Use device-scope ${names} on \`${[...targets].join('`, `').replace(/^&/, '')}\``, preferred: false, edits: dedupe(edits) };
+}
+
+/**
+ * A block-scope lock shared across blocks: its atomics become device-scope, and so do the
+ * block-scope fences of the functions that take it, or the lock would not be held.
+ */
+function widenLock(ctx: FixContext, acquires: Range[]): Fix | undefined {
+  const atomics = widenAtomics(ctx, acquires);
+  if (!atomics) return undefined;
+  const functions = new Set(acquires.map((r) => ctx.index.enclosingFunction(r)).filter((f): f is A.FunctionDecl => !!f));
+  const fences = ctx.index.calls().filter((c) => calleeName(c) === '__threadfence_block' && functions.has(ctx.index.enclosingFunction(c.range)!));
+  const edits = all(fences.map((c) => replace(ctx, c.callee.range, '__threadfence_block', '__threadfence')));
+  if (!edits) return undefined;
+  return { title: `${atomics.title}, with \`__threadfence()\` around it`.replace(/^Use/, 'Make the lock device-scope: use'), preferred: false, edits: [...atomics.edits, ...edits] };
+}
+
+function widenFence(ctx: FixContext, fence: Range): Fix | undefined {
+  const call = ctx.index.callAt(fence);
+  const edit = call && replace(ctx, call.callee.range, '__threadfence_block', '__threadfence');
+  return edit ? { title: `Widen the fence at line ${fence.start.line + 1} to \`__threadfence()\``, preferred: false, edits: [edit] } : undefined;
+}
+
+/** Inserts the fence on its own line after the statement of the earlier access (the producer's store). */
+function insertFence(ctx: FixContext): Fix | undefined {
+  const fence = ctx.race.category === 'missing-block-fence' ? '__threadfence_block()' : '__threadfence()';
+  const producer = ctx.race.earlier.write || !ctx.race.current.write ? ctx.race.earlier : ctx.race.current;
+  const edit = insertLine(ctx, producer.range, `${fence};`, 'after');
+  return edit ? { title: `Insert \`${fence}\` after the ${producer.write ? 'write' : 'access'} at line ${producer.range.start.line + 1}`, preferred: false, edits: [edit] } : undefined;
+}
+
+/**
+ * A barrier between the two accesses: before the later statement when the earlier access's
+ * statement comes first in the code; when it comes after (the other thread ran ahead), before
+ * it — or, in a loop body, after it, since the race is then with the next iteration. Not
+ * offered inside conditional code, where a barrier would diverge.
+ */
+function insertBarrier(ctx: FixContext): Fix | undefined {
+  const { current, earlier } = ctx.race;
+  const sameWarp = ctx.race.accessor.block === ctx.race.previousAccessor.block && ctx.race.accessor.warp === ctx.race.previousAccessor.warp;
+  const barrier = sameWarp ? '__syncwarp();' : '__syncthreads();';
+  const pair = ctx.index.siblingStatements(current.range, earlier.range);
+  if (!pair) return undefined;
+  if (!sameWarp && ctx.index.underCondition(pair.block)) return undefined;
+  const [mine, theirs] = [pair.first, pair.second];
+  let edit: TextEdit | undefined;
+  if (pair.secondIndex < pair.firstIndex) edit = insertLine(ctx, mine.range, barrier, 'before', true);
+  else if (ctx.index.isLoopBody(pair.block)) edit = insertLine(ctx, theirs.range, barrier, 'after', true);
+  else edit = insertLine(ctx, theirs.range, barrier, 'before', true);
+  return edit ? { title: `Insert \`${barrier.slice(0, -1)}\` between line ${Math.min(earlier.range.start.line, current.range.start.line) + 1} and line ${Math.max(earlier.range.start.line, current.range.start.line) + 1}`, preferred: false, edits: [edit] } : undefined;
+}
+
+/**
+ * A line with `code` before or after the statement that contains `at` (or is `at`, when
+ * `isStatement`), indented like it.
+ */
+function insertLine(ctx: FixContext, at: Range, code: string, where: 'before' | 'after', isStatement = false): TextEdit | undefined {
+  const stmt = isStatement ? ctx.index.statementAt(at) : ctx.index.enclosingListedStatement(at);
+  if (!stmt || stmt.range.file !== ctx.file) return undefined;
+  const text = ctx.text;
+  const lineStart = text.lastIndexOf('\n', stmt.range.start.offset - 1) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  // The statement must start its line and end with `;` or `}` as written (not in a macro).
+  if (text.slice(lineStart, stmt.range.start.offset).trim() !== '') return undefined;
+  const last = text.slice(0, stmt.range.end.offset).trimEnd().slice(-1);
+  if (last !== ';' && last !== '}') return undefined;
+  if (where === 'before') {
+    const pos = positionAt(text, lineStart);
+    return { range: { file: ctx.file, start: pos, end: pos }, newText: `${indent}${code}\n` };
+  }
+  const end = stmt.range.end.offset;
+  const pos = positionAt(text, end);
+  return { range: { file: ctx.file, start: pos, end: pos }, newText: `\n${indent}${code}` };
+}
+
+/** `x += v`, `x++`, `x -= v`… on the racing word become the matching atomic. */
+function promoteToAtomic(ctx: FixContext): Fix | undefined {
+  const { current, earlier } = ctx.race;
+  const stmt = ctx.index.enclosingListedStatement(current.range);
+  if (!stmt || stmt !== ctx.index.enclosingListedStatement(earlier.range) || stmt.kind !== 'ExprStmt') return undefined;
+  const e = stmt.expr;
+  let target: A.Expr;
+  let op: string;
+  let value: string;
+  const rhs = e.kind === 'Assign' && e.op === '=' && e.value.kind === 'Binary' ? e.value : undefined;
+  if (e.kind === 'Assign' && ATOMIC_FOR[e.op]) {
+    target = e.target;
+    op = ATOMIC_FOR[e.op]!;
+    value = textAt(ctx, e.value.range) ?? '';
+  } else if (e.kind === 'Assign' && rhs && ATOMIC_FOR[`${rhs.op}=` as A.AssignOp] && textAt(ctx, rhs.left.range) === textAt(ctx, e.target.range)) {
+    // `x = x + v`
+    target = e.target;
+    op = ATOMIC_FOR[`${rhs.op}=` as A.AssignOp]!;
+    value = textAt(ctx, rhs.right.range) ?? '';
+  } else if ((e.kind === 'Postfix' || (e.kind === 'Unary' && (e.op === '++' || e.op === '--')))) {
+    target = e.operand;
+    op = e.op === '++' ? 'atomicAdd' : 'atomicSub';
+    value = '1';
+  } else return undefined;
+  const t = target.type && T.unqualified(target.type);
+  if (!t || !atomicTypeOk(op, t)) return undefined;
+  const lhs = textAt(ctx, target.range);
+  if (!lhs || !value || textAt(ctx, e.range) === undefined) return undefined;
+  const scoped = ctx.race.scope === 'block' && ctx.race.category === 'missing-block-fence' ? `${op}_block` : op;
+  const one = t.kind === 'int' && !t.signed && t.bits === 32 && value === '1' ? '1u' : value;
+  // Atomics take plain pointers; a volatile variable's address is cast (atomics are strong).
+  const address = target.type?.volatile ? `(${T.typeToString(t)} *)&${lhs}` : `&${lhs}`;
+  const call = `${scoped}(${address}, ${one})`;
+  return { title: `Make it atomic: \`${call}\``, preferred: false, edits: [{ range: e.range, newText: call }] };
+}
+
+const ATOMIC_FOR: Partial<Record<A.AssignOp, string>> = { '+=': 'atomicAdd', '-=': 'atomicSub', '&=': 'atomicAnd', '|=': 'atomicOr', '^=': 'atomicXor' };
+
+/** The element types each atomic exists for. */
+function atomicTypeOk(op: string, t: T.Type): boolean {
+  if (t.kind === 'float') return op === 'atomicAdd';
+  if (t.kind !== 'int') return false;
+  if (op === 'atomicSub') return t.bits === 32;
+  return t.bits === 32 || (t.bits === 64 && !t.signed);
+}
+
+function withStrongAccesses(ctx: FixContext, fix: Fix | undefined): Fix | undefined {
+  if (!fix) return undefined;
+  const weak = [ctx.race.current, ctx.race.earlier].some((a) => !a.strong && !a.atomic);
+  if (!weak) return fix;
+  const strong = makeStrong(ctx);
+  if (!strong) return undefined;
+  return { title: `${fix.title}, and ${strong.title.replace(/^Declare/, 'declare')}`, preferred: false, edits: [...fix.edits, ...strong.edits] };
+}
+
+/** Declares `volatile` the variables through which the weak accesses were made. */
+function makeStrong(ctx: FixContext): Fix | undefined {
+  const weak: AccessSummary[] = [ctx.race.current, ctx.race.earlier].filter((a) => !a.strong && !a.atomic);
+  const decls = new Set<A.VarDecl | A.ParamDecl>();
+  for (const a of weak) {
+    const decl = ctx.index.rootDeclaration(a.range);
+    if (!decl) return undefined;
+    decls.add(decl);
+  }
+  const edits: TextEdit[] = [];
+  for (const d of decls) {
+    const base = baseTypeNode(d.type);
+    if (!base || base.range.file !== ctx.file) return undefined;
+    if ((base.kind === 'NamedType' || base.kind === 'TagType') && base.qualifiers.some((q) => q.text === 'volatile')) return undefined;
+    edits.push({ range: { file: ctx.file, start: base.range.start, end: base.range.start }, newText: 'volatile ' });
+  }
+  if (!edits.length) return undefined;
+  const names = [...decls].map((d) => `\`${d.name}\``).join(' and ');
+  return { title: `Declare ${names} volatile so the fence orders ${decls.size > 1 ? 'their' : 'its'} accesses`, preferred: false, edits };
+}
+
+/** The innermost named type: `int` in `int *p`, `int data[4]`. */
+function baseTypeNode(t: A.TypeNode): A.TypeNode | undefined {
+  for (;;) {
+    if (t.kind === 'PointerType' || t.kind === 'ReferenceType') t = t.to;
+    else if (t.kind === 'ArrayType') t = t.of;
+    else if (t.kind === 'NamedType' || t.kind === 'TagType') return t;
+    else return undefined;
+  }
+}
+
+function calleeName(c: A.CallExpr): string | undefined {
+  return c.callee.kind === 'Identifier' ? c.callee.name : undefined;
+}
+
+function dedupe(edits: TextEdit[]): TextEdit[] {
+  const seen = new Set<string>();
+  return edits.filter((e) => {
+    const k = `${e.range.start.offset}:${e.range.end.offset}:${e.newText}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function positionAt(text: string, offset: number): Range['start'] {
+  const before = text.slice(0, offset);
+  const line = (before.match(/\n/g) ?? []).length;
+  return { line, character: offset - (before.lastIndexOf('\n') + 1), offset };
+}

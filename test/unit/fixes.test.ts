@@ -1,0 +1,186 @@
+// Fixes: each kind produces the edit a programmer would make, and the fix property — for
+// every racy program, applying a finding's preferred fix and re-running removes that race and
+// adds no finding of any kind.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { checkSource, type CheckFinding, type CheckReport } from '../../sims/check';
+import { applyEdits, applyPreferredFixes } from '../../sims/fixes/apply';
+import type { TextEdit } from '../../sims/fixes/fixes';
+import { loadRaceCases } from '../support/raceCases';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+function check(text: string, defines: string[] = [], file = 'main.cu'): CheckReport {
+  return checkSource({ fileName: file, text, defines });
+}
+
+/** The preferred fix of the only race of `text`, applied. */
+function fixed(text: string, category: string): string {
+  const races = check(text).findings.filter((f) => f.category === category);
+  assert.equal(races.length, 1, JSON.stringify(check(text).findings.map((f) => f.message)));
+  const fix = races[0].fixes.find((f) => f.preferred);
+  assert.ok(fix, 'a preferred fix');
+  assert.equal(races[0].fixes.filter((f) => f.preferred).length, 1);
+  return applyEdits(text, fix.edits);
+}
+
+describe('fix kinds', () => {
+  test('widen a block-scope atomic, everywhere it is used on that variable', () => {
+    const src = `__device__ int counter;
+__global__ void k() {
+  atomicAdd_block(&counter, 1);
+  if (threadIdx.x == 0) atomicSub_block(&counter, 1);
+}
+int main() { k<<<2, 32>>>(); cudaDeviceSynchronize(); return 0; }
+`;
+    const out = fixed(src, 'scoped-atomic');
+    assert.match(out, /^ {2}atomicAdd\(&counter, 1\);$/m);
+    assert.match(out, /atomicSub\(&counter, 1\);/);
+  });
+  test('widen a block-scope fence that a consumer in another block relies on', () => {
+    const src = `__device__ volatile int data;
+__device__ int flag;
+__global__ void k() {
+  if (blockIdx.x == 0) {
+    data = 1;
+    __threadfence_block();
+    atomicExch(&flag, 1);
+  } else {
+    while (atomicAdd(&flag, 0) == 0) {}
+    int v = data;
+    (void)v;
+  }
+}
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }
+`;
+    assert.equal(fixed(src, 'missing-device-fence'), src.replace('__threadfence_block();', '__threadfence();'));
+  });
+  test('insert the missing fence after the producer\'s store, before the flag', () => {
+    const src = `__device__ volatile int data;
+__device__ int flag;
+__global__ void k() {
+  if (blockIdx.x == 0) {
+    data = 1;
+    atomicExch(&flag, 1);
+  } else {
+    while (atomicAdd(&flag, 0) == 0) {}
+    int v = data;
+    (void)v;
+  }
+}
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }
+`;
+    assert.equal(fixed(src, 'missing-device-fence'), src.replace('    data = 1;\n', '    data = 1;\n    __threadfence();\n'));
+  });
+  test('make weak accesses volatile: a global and a pointer parameter', () => {
+    const global = `__device__ int data;
+__device__ int flag;
+__global__ void k() {
+  if (blockIdx.x == 0) { data = 1; __threadfence(); atomicExch(&flag, 1); }
+  else { while (atomicAdd(&flag, 0) == 0) {} __threadfence(); int v = data; (void)v; }
+}
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }
+`;
+    assert.equal(fixed(global, 'non-strong-access'), global.replace('__device__ int data;', '__device__ volatile int data;'));
+    const param = global.replace('__device__ int data;\n', '').replace('__global__ void k() {', '__global__ void k(int *data) {').replace(/data = 1/, '*data = 1').replace('int v = data', 'int v = *data').replace('k<<<2, 1>>>()', 'int *d; cudaMalloc(&d, 4); k<<<2, 1>>>(d)');
+    assert.match(fixed(param, 'non-strong-access'), /__global__ void k\(volatile int \*data\)/);
+  });
+  test('promote a racy read-modify-write to the atomic', () => {
+    const src = `__device__ unsigned int hits;
+__global__ void k() {
+  hits++;
+}
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }
+`;
+    assert.match(fixed(src, 'missing-device-fence'), /^ {2}atomicAdd\(&hits, 1u\);$/m);
+    assert.match(fixed(src.replace('hits++', 'hits = hits + 3'), 'missing-device-fence'), /^ {2}atomicAdd\(&hits, 3\);$/m);
+  });
+  test('insert __syncthreads() between shared-memory accesses of different warps', () => {
+    const src = `__global__ void k(int *out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  out[threadIdx.x] = s[63 - threadIdx.x];
+}
+int main() { int *d; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaDeviceSynchronize(); return 0; }
+`;
+    const report = check(src);
+    const fixes = report.findings.map((f) => f.fixes.find((x) => x.preferred)!.edits);
+    assert.ok(fixes.length >= 1);
+    for (const edits of fixes) assert.equal(applyEdits(src, edits), src.replace('  out[', '  __syncthreads();\n  out['));
+  });
+  test('no fix inside a macro expansion or where a barrier would diverge', () => {
+    const macro = `#define BUMP(c) atomicAdd_block(&c, 1)
+__device__ int counter;
+__global__ void k() { BUMP(counter); }
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }
+`;
+    const [race] = check(macro).findings;
+    assert.equal(race.category, 'scoped-atomic');
+    assert.deepEqual(race.fixes, []);
+    const divergent = `__global__ void k(int *out) {
+  __shared__ int s[64];
+  if (out[0] == 0) {
+    s[threadIdx.x] = threadIdx.x;
+    out[threadIdx.x] = s[63 - threadIdx.x];
+  }
+}
+int main() { int *d; cudaMalloc(&d, 256); cudaMemset(d, 0, 256); k<<<1, 64>>>(d); cudaDeviceSynchronize(); return 0; }
+`;
+    const shared = check(divergent).findings.filter((f) => f.category === 'shared-memory');
+    assert.ok(shared.length > 0);
+    assert.ok(shared.every((f) => f.fixes.length === 0));
+  });
+});
+
+/** Where an offset of the old text lands after `edits`. */
+function mapOffset(offset: number, edits: TextEdit[]): number {
+  let shift = 0;
+  for (const e of edits) {
+    const delta = e.newText.length - (e.range.end.offset - e.range.start.offset);
+    if (e.range.start.offset === e.range.end.offset ? offset >= e.range.start.offset : offset >= e.range.end.offset) shift += delta;
+    else if (offset > e.range.start.offset) shift += e.range.start.offset - offset;
+  }
+  return offset + shift;
+}
+
+const key = (f: CheckFinding, edits: TextEdit[] = []): string =>
+  `${f.category}@${mapOffset(f.range!.start.offset, edits)}/${f.relatedRanges?.[0] ? mapOffset(f.relatedRanges[0].start.offset, edits) : '-'}`;
+
+describe('fix property', () => {
+  const programs: { name: string; text: string; defines: string[] }[] = [];
+  for (const c of loadRaceCases()) {
+    if (c.expect.length) programs.push({ name: c.file, text: c.text, defines: [] });
+    if (c.expectRacey?.length) programs.push({ name: `${c.file} -DRACEY`, text: c.text, defines: ['RACEY'] });
+  }
+  for (const f of fs.readdirSync(path.join(ROOT, 'examples'))) programs.push({ name: `examples/${f}`, text: fs.readFileSync(path.join(ROOT, 'examples', f), 'utf8'), defines: [] });
+
+  test('the suite has racy programs with fixes to try', () => {
+    assert.ok(programs.length >= 25, String(programs.length));
+  });
+  for (const p of programs) {
+    test(`${p.name}: each preferred fix removes its race and adds nothing`, () => {
+      const before = check(p.text, p.defines, p.name);
+      const fixable = before.findings.filter((f) => f.kind === 'race' && f.fixes.some((x) => x.preferred));
+      for (const finding of fixable) {
+        const edits = finding.fixes.find((x) => x.preferred)!.edits;
+        const after = check(applyEdits(p.text, edits), p.defines, p.name);
+        assert.ok(after.analysed, `${finding.message}: the fixed program must still be analysable`);
+        const old = new Set(before.findings.filter((f) => f.range).map((f) => key(f, edits)));
+        const now = after.findings.map((f) => (f.range ? key(f) : `${f.kind}: ${f.message}`));
+        assert.ok(!now.includes(key(finding, edits)), `fix "${finding.fixes.find((x) => x.preferred)!.title}" left the race: ${finding.message}`);
+        const added = now.filter((k) => !old.has(k));
+        assert.deepEqual(added, [], `fix "${finding.fixes.find((x) => x.preferred)!.title}" added findings`);
+      }
+    });
+  }
+  test('applying every preferred fix at once leaves the examples clean', () => {
+    const file = path.join(ROOT, 'examples', 'scoped-counter.cu');
+    const text = fs.readFileSync(file, 'utf8');
+    const report = check(text, [], file);
+    assert.ok(report.findings.length > 0);
+    const out = applyPreferredFixes(text, file, report.findings.map((f) => f.fixes));
+    assert.deepEqual(check(out.text, [], file).findings.map((f) => f.message), []);
+  });
+});
