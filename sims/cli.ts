@@ -1,5 +1,13 @@
 // `scord` — the engine on the command line. Only this file prints.
 //
+//   scord check FILE [-D …] [-I …] [--format text|json|sarif] [--no-detect] [detector, run
+//               and launch options]
+//       Runs the program (its main, or one kernel of a kernel-only file) with the ScoRD race
+//       detector attached and reports races and the run's other findings. Exit 0: it ran and
+//       found nothing; 1: it found something; 2: the file could not be analysed.
+//   scord fix FILE [check options] [--dry-run]
+//       Applies the preferred fix of every finding to FILE (like `eslint --fix`) and checks the
+//       result again; --dry-run prints the change as a unified diff instead.
 //   scord parse FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--json]
 //       Reads a CUDA file the way nvcc would (host and device passes), reports problems with
 //       file:line:column, and lists the kernels, device and host functions and launches found.
@@ -14,21 +22,35 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatDiagnostic } from './frontend/diagnostics';
-import { parse, type ParseResult } from './frontend/index';
+import { parse, type ParseOptions, type ParseResult } from './frontend/index';
 import { formatLocation } from './frontend/source';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
-import { ScordDetector } from './detect/scord';
+import { checkParsed, location, type CheckDiagnostic, type CheckReport } from './check';
+import type { Fix } from './fixes/fixes';
 import type { SchedulerKind } from './gpu/executor';
 import { runProgram, runSchedules, type RunFinding } from './host/run';
+import { chooseEntry, type EntryRequest } from './host/entry';
+import { parseDim3, readKernelHeader, type Dim3, type KernelHeader } from './host/kernelHeader';
+import { toSarif } from './report/sarif';
+import { applyPreferredFixes } from './fixes/apply';
+import { createTwoFilesPatch } from 'diff';
 import { preprocess, tokensToText } from './frontend/preprocessor';
 import { summarize } from './frontend/summary';
 
-const USAGE = `usage: scord check FILE [-D NAME[=VALUE]] [-I DIR] [--format text|json] [--no-detect] [run options]
+const PRESETS = Object.keys(DEVICE_PRESETS).join('|');
+const USAGE = `usage: scord check FILE [-D NAME[=VALUE]] [-I DIR] [--format text|json|sarif] [--no-detect]
+                   [--hardware-faithful] [--granularity 4|8|16|32|64] [--device ${PRESETS}]
+                   [--scheduling independent|lockstep] [--seed N] [--schedules N] [--max-steps N]
+                   [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
+       scord fix FILE [check options] [--dry-run]
        scord parse FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--json]
        scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]
-       scord run FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${Object.keys(DEVICE_PRESETS).join('|')}]
+       scord run FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${PRESETS}]
                  [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]
                  [--model independent|lockstep]`;
+
+/** Metadata granularities of the detector, in bytes (the paper's design is 4: one word). */
+const GRANULARITIES = [4, 8, 16, 32, 64];
 
 class UsageError extends Error {}
 
@@ -41,22 +63,29 @@ interface Args {
   json: boolean;
   device: boolean;
   preset: string;
-  format: 'text' | 'json';
+  format: 'text' | 'json' | 'sarif';
   detect: boolean;
+  hardwareFaithful: boolean;
+  granularity?: number;
   maxSteps?: number;
   scheduler?: SchedulerKind;
   model?: 'independent' | 'lockstep';
   seed?: number;
   schedules?: number;
+  /** `--kernel`, `--grid`, `--block` and `--arg`: a kernel to run instead of main. */
+  entry: EntryRequest;
+  /** `fix --dry-run`: print the diff instead of writing the file. */
+  dryRun: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') throw new UsageError(USAGE);
-  if (command !== 'parse' && command !== 'preprocess' && command !== 'run' && command !== 'check') throw new UsageError(`unknown command '${command}'\n${USAGE}`);
-  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true };
+  if (command !== 'parse' && command !== 'preprocess' && command !== 'run' && command !== 'check' && command !== 'fix') throw new UsageError(`unknown command '${command}'\n${USAGE}`);
+  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true, hardwareFaithful: false, entry: { args: {} }, dryRun: false };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
+    // -DNAME and -D NAME; --flag VALUE and --flag=VALUE.
     const value = (flag: string): string => {
       const inline = a.slice(flag.length);
       if (inline) return inline;
@@ -64,39 +93,78 @@ function parseArgs(argv: string[]): Args {
       if (v === undefined) throw new UsageError(`${flag} needs a value\n${USAGE}`);
       return v;
     };
+    const long = /^(--[a-z-]+)(?:=(.*))?$/s.exec(a);
+    const flag = long?.[1] ?? a;
+    const optionValue = (): string => {
+      if (long?.[2] !== undefined) return long[2];
+      const v = rest[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value\n${USAGE}`);
+      return v;
+    };
+    const integer = (min: number, what: string): number => {
+      const text = optionValue();
+      const v = Number(text);
+      if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(v) || v < min) throw new UsageError(`${flag} needs a ${what} integer (got '${text}')`);
+      return v;
+    };
+    const dims = (): Dim3 => {
+      const text = optionValue();
+      const d = parseDim3(text);
+      if (typeof d === 'string') throw new UsageError(`${flag}: ${d}`);
+      return d;
+    };
     if (a.startsWith('-D')) args.defines.push(value('-D'));
     else if (a.startsWith('-U')) args.undefines.push(value('-U'));
     else if (a.startsWith('-I')) args.includePaths.push(value('-I'));
     else if (a === '--json') args.json = true;
-    else if (a === '--device') args.device = true;
-    else if (a === '--scheduler') {
-      const v = rest[++i];
-      if (v !== 'round-robin' && v !== 'greedy-then-oldest' && v !== 'random') throw new UsageError(`unknown scheduler '${v ?? ''}'; choose round-robin, greedy-then-oldest or random`);
+    else if (a === '--device' && command === 'preprocess') args.device = true;
+    else if (flag === '--scheduler') {
+      const v = optionValue();
+      if (v !== 'round-robin' && v !== 'greedy-then-oldest' && v !== 'random') throw new UsageError(`unknown scheduler '${v}'; choose round-robin, greedy-then-oldest or random`);
       args.scheduler = v;
-    } else if (a === '--format') {
-      const v = rest[++i];
-      if (v !== 'text' && v !== 'json') throw new UsageError(`unknown format '${v ?? ''}'; choose text or json`);
+    } else if (flag === '--format') {
+      const v = optionValue();
+      if (v !== 'text' && v !== 'json' && v !== 'sarif') throw new UsageError(`unknown format '${v}'; choose text, json or sarif`);
       args.format = v;
     } else if (a === '--no-detect') {
       args.detect = false;
-    } else if (a === '--max-steps') {
-      const v = Number(rest[++i]);
-      if (!Number.isInteger(v) || v < 1) throw new UsageError('--max-steps needs a positive integer');
-      args.maxSteps = v;
-    } else if (a === '--model' || a === '--scheduling') {
-      const v = rest[++i];
-      if (v !== 'independent' && v !== 'lockstep') throw new UsageError(`unknown scheduling model '${v ?? ''}'; choose independent or lockstep`);
+    } else if (a === '--dry-run' && command === 'fix') {
+      args.dryRun = true;
+    } else if (a === '--hardware-faithful') {
+      args.hardwareFaithful = true;
+    } else if (flag === '--granularity') {
+      const text = optionValue();
+      const v = Number(text);
+      if (!/^\d+$/.test(text) || !GRANULARITIES.includes(v)) throw new UsageError(`--granularity must be one of ${GRANULARITIES.join(', ')} (bytes per metadata entry), not '${text}'`);
+      args.granularity = v;
+    } else if (flag === '--max-steps') {
+      args.maxSteps = integer(1, 'positive');
+    } else if (flag === '--model' || flag === '--scheduling') {
+      const v = optionValue();
+      if (v !== 'independent' && v !== 'lockstep') throw new UsageError(`unknown scheduling model '${v}'; choose independent or lockstep`);
       args.model = v;
-    } else if (a === '--seed' || a === '--schedules') {
-      const v = Number(rest[++i]);
-      if (!Number.isInteger(v) || v < (a === '--seed' ? 0 : 1)) throw new UsageError(`${a} needs a ${a === '--seed' ? 'non-negative' : 'positive'} integer`);
-      if (a === '--seed') args.seed = v;
-      else args.schedules = v;
-    } else if (a === '--device-preset' || a === '--device') {
-      args.preset = rest[++i] ?? '';
+    } else if (flag === '--seed') {
+      args.seed = integer(0, 'non-negative');
+    } else if (flag === '--schedules') {
+      args.schedules = integer(1, 'positive');
+    } else if (flag === '--device-preset' || flag === '--device') {
+      args.preset = optionValue();
       if (!devicePreset(args.preset)) throw new UsageError(`unknown device preset '${args.preset}'; choose one of ${Object.keys(DEVICE_PRESETS).join(', ')}`);
-    }
-    else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'\n${USAGE}`);
+    } else if (flag === '--kernel') {
+      const v = optionValue();
+      if (!/^[A-Za-z_]\w*$/.test(v)) throw new UsageError(`--kernel needs a kernel name (got '${v}')`);
+      args.entry.kernel = v;
+    } else if (flag === '--grid') {
+      args.entry.grid = dims();
+    } else if (flag === '--block') {
+      args.entry.block = dims();
+    } else if (flag === '--arg') {
+      const text = optionValue();
+      const m = /^([A-Za-z_]\w*)=(.+)$/s.exec(text);
+      const v = m ? Number(m[2].trim()) : NaN;
+      if (!m || m[2].trim() === '' || !Number.isFinite(v)) throw new UsageError(`--arg needs NAME=VALUE with a number for VALUE (got '${text}')`);
+      args.entry.args[m[1]] = v;
+    } else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'\n${USAGE}`);
     else if (!args.file) args.file = a;
     else throw new UsageError(`only one file may be given (got '${args.file}' and '${a}')`);
   }
@@ -112,11 +180,11 @@ function readFileOrUndefined(p: string): string | undefined {
   }
 }
 
-function main(argv: string[]): number {
+function main(argv: string[], io: Output): number {
   const args = parseArgs(argv);
   const text = readFileOrUndefined(args.file);
   if (text === undefined) {
-    process.stderr.write(`scord: cannot read '${args.file}': ${fs.existsSync(args.file) ? 'permission denied or not a file' : 'no such file'}\n`);
+    io.stderr(`scord: cannot read '${args.file}': ${fs.existsSync(args.file) ? 'permission denied or not a file' : 'no such file'}\n`);
     return 2;
   }
   const common = {
@@ -128,23 +196,24 @@ function main(argv: string[]): number {
   };
   if (args.command === 'preprocess') {
     const r = preprocess({ ...common, text, deviceSide: args.device });
-    process.stdout.write(tokensToText(r.tokens) + '\n');
-    for (const d of r.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+    io.stdout(tokensToText(r.tokens) + '\n');
+    for (const d of r.diagnostics) io.stderr(formatDiagnostic(d) + '\n');
     return r.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   }
+  if (args.command === 'check') return printCheck(analyse(args, text, common), args, io);
+  if (args.command === 'fix') return fixCommand(args, text, common, io);
   const result = parse(text, common);
-  if (args.command === 'run') return runCommand(result, args);
-  if (args.command === 'check') return checkCommand(result, args, text);
+  if (args.command === 'run') return runCommand(result, args, io);
   const summary = summarize(result, (f) => (f === args.file ? text : readFileOrUndefined(f)));
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   if (args.json) {
-    process.stdout.write(JSON.stringify({ file: args.file, ...summary, diagnostics: result.diagnostics }, null, 2) + '\n');
+    io.stdout(JSON.stringify({ file: args.file, ...summary, diagnostics: result.diagnostics }, null, 2) + '\n');
   } else {
-    for (const d of result.diagnostics) process.stdout.write(formatDiagnostic(d) + '\n');
+    for (const d of result.diagnostics) io.stdout(formatDiagnostic(d) + '\n');
     const list = (label: string, names: string[]): void => {
-      process.stdout.write(`${label.padEnd(18)}${names.length ? names.join(', ') : '(none)'}`.trimEnd() + '\n');
+      io.stdout(`${label.padEnd(18)}${names.length ? names.join(', ') : '(none)'}`.trimEnd() + '\n');
     };
-    process.stdout.write(`${args.file}: ${summary.lines} lines, ${summary.files.length} file${summary.files.length === 1 ? '' : 's'}${result.splitByArch ? ', separate host and device views (__CUDA_ARCH__)' : ''}\n`);
+    io.stdout(`${args.file}: ${summary.lines} lines, ${summary.files.length} file${summary.files.length === 1 ? '' : 's'}${result.splitByArch ? ', separate host and device views (__CUDA_ARCH__)' : ''}\n`);
     list('kernels:', summary.kernels.map((k) => `${k.name}(${k.params.join(', ')})${k.template ? ' [template]' : ''}`));
     list('device functions:', summary.deviceFunctions);
     list('host functions:', summary.hostFunctions);
@@ -153,104 +222,145 @@ function main(argv: string[]): number {
     for (const l of summary.launches) {
       const targs = l.templateArgs ? `<${l.templateArgs.join(', ')}>` : '';
       const which = overloaded.has(l.kernel) && l.kernelParams ? `  [${l.kernel}(${l.kernelParams.join(', ')})]` : '';
-      process.stdout.write(`  line ${String(l.line).padEnd(5)} ${l.kernel}${targs}<<<${l.config.join(', ')}>>>${which}\n`);
+      io.stdout(`  line ${String(l.line).padEnd(5)} ${l.kernel}${targs}<<<${l.config.join(', ')}>>>${which}\n`);
     }
     const warnings = result.diagnostics.length - errors;
-    process.stdout.write(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
+    io.stdout(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
   }
   return errors > 0 ? 1 : 0;
 }
 
-interface Location {
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-}
-
-function location(r: { file: string; start: { line: number; character: number }; end: { line: number; character: number } }): Location {
-  return { file: r.file, line: r.start.line + 1, column: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
-}
-
 /**
- * `scord check`: runs the program with the ScoRD detector attached and reports races and
- * the run's other findings. Exit 0: ran, nothing found; 1: ran, findings; 2: could not be
- * analysed (errors in the program, unsupported constructs, bad usage).
+ * `scord check` (and the first half of `scord fix`): runs the program with the ScoRD detector
+ * attached. The report says it could not be analysed for errors in the program or its launch
+ * header, unsupported constructs and a launch refused up front, with the reasons.
  */
-function checkCommand(result: ParseResult, args: Args, source: string): number {
-  const errors = result.diagnostics.filter((d) => d.severity === 'error');
-  const diagnostics = result.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, location: location(d.range) }));
-  if (errors.length) {
-    if (args.format === 'json') process.stdout.write(JSON.stringify({ file: args.file, findings: [], diagnostics, output: '', stats: {} }, null, 2) + '\n');
-    else for (const d of errors) process.stdout.write(formatDiagnostic(d) + '\n');
-    return 2;
+function analyse(args: Args, text: string, common: ParseOptions): CheckReport {
+  const { header, problems } = readKernelHeader(text);
+  if (problems.length) {
+    const diagnostics = problems.map((p): CheckDiagnostic => ({ severity: 'error', code: 'launch-header', message: p.message, location: { file: args.file, line: p.line, column: p.column, endLine: p.line, endColumn: p.endColumn } }));
+    return notAnalysed(args, diagnostics);
   }
-  let detector: ScordDetector | undefined;
-  const run = runProgram(result, {
+  const result = parse(text, { ...common, defines: [...headerDefines(header, args), ...args.defines] });
+  const hasErrors = result.diagnostics.some((d) => d.severity === 'error');
+  // With errors in the program, checkParsed reports them and runs nothing.
+  const choice = hasErrors ? { kind: 'main' as const } : chooseEntry(result, args.entry, header, devicePreset(args.preset)!);
+  if (choice.kind === 'usage') throw new UsageError(choice.message);
+  if (choice.kind === 'problem') {
+    const at = choice.range ? { location: location(choice.range), range: choice.range } : {};
+    return notAnalysed(args, [{ severity: 'error', code: 'launch', message: choice.message, ...at }]);
+  }
+  return checkParsed(result, {
+    fileName: args.file,
+    text,
+    parsed: result,
     device: args.preset,
     ...(args.scheduler ? { scheduler: args.scheduler } : {}),
     ...(args.model ? { model: args.model } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
-    ...(args.maxSteps !== undefined ? { stepBudget: args.maxSteps } : {}),
-    ...(args.detect
-      ? {
-          attach: (memory) => {
-            detector = new ScordDetector(memory);
-          },
-          events: (e) => detector!.listener(e),
-        }
-      : {}),
+    ...(args.schedules !== undefined ? { schedules: args.schedules } : {}),
+    ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+    ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
+    hardwareFaithful: args.hardwareFaithful,
+    detect: args.detect,
+    ...(choice.kind === 'entry' ? { entry: choice.entry } : {}),
   });
-  const unsupported = run.findings.filter((f) => f.kind === 'not-supported');
-  const findings = [
-    ...(detector?.findings() ?? []).map((r) => ({
-      kind: 'race',
-      category: r.category,
-      scope: r.scope as string | null,
-      severity: 'warning',
-      message: r.count > 1 ? `${r.message} (${r.count} times)` : r.message,
-      location: location(r.range),
-      related: [{ location: location(r.previous), message: 'the other access' }],
-    })),
-    ...run.findings.filter((f) => f.kind !== 'not-supported').map((f) => ({
-      kind: f.kind,
-      category: f.kind,
-      scope: null as string | null,
-      severity: f.severity,
-      message: f.message,
-      location: f.range ? location(f.range) : { file: args.file, line: 1, column: 1, endLine: 1, endColumn: 1 },
-      related: [] as { location: Location; message: string }[],
-    })),
-  ];
-  void source;
-  if (args.format === 'json') {
-    process.stdout.write(JSON.stringify({
-      file: args.file,
-      findings,
-      diagnostics: [...diagnostics, ...unsupported.map((f) => ({ severity: 'error', code: 'not-supported', message: f.message, location: f.range ? location(f.range) : undefined }))],
-      output: run.stdout,
-      stats: { exitCode: run.exitCode, launches: run.launches, steps: run.steps, device: args.preset },
-    }, null, 2) + '\n');
-  } else {
-    for (const d of unsupported) process.stdout.write(`${d.range ? formatLocation(d.range) : args.file}: error: ${d.message} [scord/not-supported]\n`);
-    for (const f of findings) {
-      const l = f.location;
-      process.stdout.write(`${l.file}:${l.line}:${l.column}: ${f.severity}: ${f.message} [scord/${f.category}]\n`);
-      for (const r of f.related) process.stdout.write(`  ${r.location.file}:${r.location.line}:${r.location.column}: note: ${r.message}\n`);
-    }
-    process.stdout.write(`${findings.length} finding${findings.length === 1 ? '' : 's'} in ${args.file}\n`);
+}
+
+/**
+ * `scord fix`: applies the preferred fix of every finding to the file, like `eslint --fix`,
+ * then checks the result again. `--dry-run` prints the change as a unified diff instead.
+ * Exit 0: nothing is left to report; 1: findings remain; 2: not analysed.
+ */
+function fixCommand(args: Args, text: string, common: ParseOptions, io: Output): number {
+  const report = analyse(args, text, common);
+  if (!report.analysed) return printCheck(report, { ...args, format: 'text' }, io);
+  const result = applyPreferredFixes(text, args.file, report.findings.map((f) => f.fixes));
+  const unfixed = report.findings.length - result.applied.length;
+  if (args.dryRun) {
+    if (result.text !== text) io.stdout(createTwoFilesPatch(args.file, args.file, text, result.text, 'before', 'after scord fix'));
+    io.stderr(`scord: ${result.applied.length} fix${result.applied.length === 1 ? '' : 'es'} would be applied to ${args.file}; ${unfixed} finding${unfixed === 1 ? '' : 's'} without one\n`);
+    return report.findings.length > 0 ? 1 : 0;
   }
-  if (unsupported.length) return 2;
-  return findings.length > 0 ? 1 : 0;
+  if (result.text !== text) fs.writeFileSync(args.file, result.text);
+  for (const f of result.applied) io.stdout(`${args.file}: fixed: ${f.title}\n`);
+  // What is left after the edits, as `check` would print it.
+  const after = analyse(args, result.text, common);
+  io.stdout(`${result.applied.length} fix${result.applied.length === 1 ? '' : 'es'} applied to ${args.file}; `);
+  return printCheck(after, { ...args, format: 'text' }, io);
+}
+
+/** The header's -D definitions, less those the command line defines or undefines itself. */
+function headerDefines(header: KernelHeader, args: Args): string[] {
+  const name = (d: string): string => d.split('=')[0];
+  const own = new Set([...args.defines.map(name), ...args.undefines]);
+  return header.defines.filter((d) => !own.has(name(d)));
+}
+
+/** A report for a file that was not run: only the reasons why. */
+function notAnalysed(args: Args, diagnostics: CheckDiagnostic[]): CheckReport {
+  return {
+    file: args.file,
+    analysed: false,
+    findings: [],
+    diagnostics,
+    output: '',
+    stats: {
+      launches: 0,
+      steps: 0,
+      device: args.preset,
+      detection: !args.detect ? 'off' : args.hardwareFaithful ? 'hardware-faithful' : 'exact',
+      granularity: args.granularity ?? 4,
+      schedules: Math.max(1, args.schedules ?? 1),
+    },
+  };
+}
+
+/** Prints a check report in the chosen format; returns the exit status. */
+function printCheck(report: CheckReport, args: Args, io: Output): number {
+  const status = !report.analysed ? 2 : report.findings.length > 0 ? 1 : 0;
+  if (args.format === 'json') {
+    io.stdout(JSON.stringify(publicReport(report), null, 2) + '\n');
+  } else if (args.format === 'sarif') {
+    io.stdout(JSON.stringify(toSarif(report, { exitCode: status }), null, 2) + '\n');
+  } else {
+    for (const d of report.diagnostics) {
+      if (d.severity !== 'error') continue;
+      const l = d.location;
+      io.stdout(`${l ? `${l.file}:${l.line}:${l.column}` : args.file}: error: ${d.message} [scord/${d.code ?? 'error'}]\n`);
+    }
+    for (const f of report.findings) {
+      const l = f.location;
+      io.stdout(`${l.file}:${l.line}:${l.column}: ${f.severity}: ${f.message} [scord/${f.category}]\n`);
+      for (const r of f.related) io.stdout(`${r.location.file}:${r.location.line}:${r.location.column}: note: ${r.message}\n`);
+    }
+    if (report.analysed) io.stdout(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${args.file}\n`);
+    else {
+      const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
+      io.stdout(`${args.file} was not analysed: ${errors} error${errors === 1 ? '' : 's'}\n`);
+    }
+  }
+  return status;
+}
+
+/** The report as printed: 1-based locations only, no internal offsets. */
+function publicReport(report: CheckReport): unknown {
+  const edits = (f: Fix) => ({ ...f, edits: f.edits.map((e) => ({ location: location(e.range), newText: e.newText })) });
+  return {
+    file: report.file,
+    findings: report.findings.map(({ range: _r, relatedRanges: _rr, fixes, ...f }) => ({ ...f, fixes: fixes.map(edits) })),
+    diagnostics: report.diagnostics.map(({ range: _r, ...d }) => d),
+    output: report.output,
+    stats: report.stats,
+  };
 }
 
 /** `scord run`: the program's own output, then the findings. Exit 1 if anything was found. */
-function runCommand(result: ParseResult, args: Args): number {
+function runCommand(result: ParseResult, args: Args, io: Output): number {
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
-    for (const d of errors) process.stderr.write(formatDiagnostic(d) + '\n');
-    process.stderr.write(`scord: ${args.file} has errors; it cannot run\n`);
+    for (const d of errors) io.stderr(formatDiagnostic(d) + '\n');
+    io.stderr(`scord: ${args.file} has errors; it cannot run\n`);
     return 1;
   }
   const options = {
@@ -262,23 +372,39 @@ function runCommand(result: ParseResult, args: Args): number {
   // --schedules N: N seeded random interleavings; the output shown is the first run's.
   const many = args.schedules && args.schedules > 1 ? runSchedules(result, args.schedules, options) : undefined;
   const run = many ? { ...many.runs[0], findings: many.findings } : runProgram(result, options);
-  process.stdout.write(run.stdout);
-  process.stderr.write(run.stderr);
+  io.stdout(run.stdout);
+  io.stderr(run.stderr);
   const where = (f: RunFinding): string => (f.range ? `${formatLocation(f.range)}: ` : `${args.file}: `);
   const who = (f: RunFinding): string => (f.block ? ` [block (${f.block.join(', ')}), thread (${f.thread?.join(', ')})]` : '');
-  for (const f of run.findings) process.stderr.write(`${where(f)}${f.severity}: ${f.kind}: ${f.message}${who(f)}\n`);
-  process.stderr.write(`scord: ${args.file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'} and ${run.steps} thread-steps on ${args.preset}; ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}\n`);
+  for (const f of run.findings) io.stderr(`${where(f)}${f.severity}: ${f.kind}: ${f.message}${who(f)}\n`);
+  io.stderr(`scord: ${args.file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'} and ${run.steps} thread-steps on ${args.preset}; ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}\n`);
   return run.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (e) {
-  if (e instanceof UsageError) {
-    process.stderr.write(`scord: ${e.message}\n`);
-  } else {
-    // An engine bug must still not show a stack trace to the user; say what failed.
-    process.stderr.write(`scord: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-  }
-  process.exitCode = 2;
+/** Where the command's output goes: the process's streams, or a test's strings. */
+export interface Output {
+  stdout(text: string): void;
+  stderr(text: string): void;
 }
+
+const PROCESS_OUTPUT: Output = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+/** Runs `scord ARGV…` and returns its exit status; never throws. */
+export function scord(argv: string[], io: Output = PROCESS_OUTPUT): number {
+  try {
+    return main(argv, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`scord: ${e.message}\n`);
+    } else {
+      // An engine bug must still not show a stack trace to the user; say what failed.
+      io.stderr(`scord: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
+    return 2;
+  }
+}
+
+if (require.main === module) process.exitCode = scord(process.argv.slice(2));

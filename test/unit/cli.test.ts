@@ -80,27 +80,4 @@ test('run takes a scheduler, a seed and a number of schedules', () => {
   for (const bad of [['--scheduler', 'fifo'], ['--seed', '-1'], ['--schedules', '0']]) assert.equal(scord('run', 'examples/scoped-counter.cu', ...bad).status, 2, bad.join(' '));
 });
 
-test('check runs the detector: text like a compiler, JSON in the documented shape, exit codes', () => {
-  const text = scord('check', 'examples/scoped-counter.cu');
-  assert.equal(text.status, 1, text.stderr);
-  assert.match(text.stdout, /^examples\/scoped-counter\.cu:28:9: warning: atomic in block \d races with the atomic at line 28 in block \d: a block-scope atomic is atomic only within its block.* \[scord\/scoped-atomic\]$/m);
-  assert.match(text.stdout, /^ {2}examples\/scoped-counter\.cu:28:9: note: the other access$/m);
-  const json = JSON.parse(scord('check', 'examples/message-passing.cu', '--format', 'json').stdout);
-  assert.equal(json.file, 'examples/message-passing.cu');
-  assert.equal(json.output, 'consumer read data = 42 (expected 42)\n');
-  const race = json.findings.find((f: { category: string; location: { line: number } }) => f.category === 'missing-device-fence' && f.location.line === 37);
-  assert.ok(race, JSON.stringify(json.findings));
-  assert.deepEqual(Object.keys(race).sort(), ['category', 'kind', 'location', 'message', 'related', 'scope', 'severity']);
-  assert.equal(race.scope, 'device');
-  assert.deepEqual(race.related[0].location, { file: 'examples/message-passing.cu', line: 29, column: 9, endLine: 29, endColumn: 18 });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-'));
-  const clean = path.join(dir, 'clean.cu');
-  fs.writeFileSync(clean, '__device__ int c;\n__global__ void k() { atomicAdd(&c, 1); }\nint main() { k<<<2, 32>>>(); return 0; }\n');
-  assert.equal(scord('check', clean).status, 0);
-  const broken = path.join(dir, 'broken.cu');
-  fs.writeFileSync(broken, 'int main() { return undefinedThing; }\n');
-  const b = scord('check', broken, '--format', 'json');
-  assert.equal(b.status, 2);
-  assert.equal(JSON.parse(b.stdout).diagnostics[0].location.line, 1);
-  assert.equal(scord('check', clean, '--format', 'sarif2').status, 2);
-});
+// `scord check` has its own file: test/unit/cli-check.test.ts.
