@@ -22,7 +22,7 @@ function median(xs: number[]): number {
 function run(parsed: ParseResult, detector?: DetectorOptions): { ms: number; detector?: ScordDetector } {
   let d: ScordDetector | undefined;
   const t0 = performance.now();
-  const result = runProgram(parsed, detector ? { events: (e) => d!.listener(e), attach: (m) => (d = new ScordDetector(m, detector)) } : {});
+  const result = runProgram(parsed, detector ? { listen: (m) => (d = new ScordDetector(m, detector)).listener } : {});
   const ms = performance.now() - t0;
   if (result.findings.length) throw new Error(`bench: ${result.findings[0].message}`);
   return { ms, ...(d ? { detector: d } : {}) };

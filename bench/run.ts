@@ -84,7 +84,7 @@ const metrics: Metric[] = [
     .filter(([k]) => k.startsWith('frontend.'))
     .map(([name, value]) => ({ name, value: value as number, unit: name.endsWith('ratio') ? 'ratio' : name.includes('_ms') ? 'ms' : name.includes('heap') ? 'MB' : 'lines/s' })),
   ...simulatorMetrics(Number(process.env.BENCH_SIM_RUNS ?? 5)),
-  ...detectorMetrics(Number(process.env.BENCH_DETECT_RUNS ?? 5)),
+  ...detectorMetrics(Number(process.env.BENCH_DETECT_RUNS ?? 21)),
 ];
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify(metrics, null, 2));

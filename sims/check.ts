@@ -149,14 +149,13 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
     ...(options.maxSteps !== undefined ? { stepBudget: options.maxSteps } : {}),
     ...(options.entry ? { entry: options.entry } : {}),
   });
-  let detector: ScordDetector | undefined;
   const withDetector: Partial<RunOptions> = detect
     ? {
-        attach: (memory) => {
-          detector = new ScordDetector(memory, detectorOptions);
+        listen: (memory) => {
+          const detector = new ScordDetector(memory, detectorOptions);
           detectors.push(detector);
+          return detector.listener;
         },
-        events: (e) => detector!.listener(e),
       }
     : {};
   const many = stats.schedules > 1 ? runSchedules(parsed, stats.schedules, { ...runOptions(), ...withDetector }) : undefined;

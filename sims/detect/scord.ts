@@ -13,7 +13,7 @@
 // __shared__ memory is checked with barrier intervals (HAccRG, seed 002 §6.2).
 import type { Range } from '../frontend/source';
 import type { Memory } from '../gpu/memory';
-import { pointerAllocation } from '../gpu/memory';
+import { makePointer, pointerAllocation, pointerOffset } from '../gpu/memory';
 import type { EventListener, Scope, SimEvent } from '../ir/ir';
 import { nameAddress } from './lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
@@ -148,6 +148,8 @@ interface Meta {
   tag: number;
   last: AccessRecord;
   lastWrite?: AccessRecord;
+  /** Exact mode: a record no longer in use, for the next read to fill. */
+  spare?: AccessRecord;
   modified: boolean;
   blkShared: boolean;
   devShared: boolean;
@@ -174,6 +176,12 @@ interface LockEntry {
   acquire: Range;
 }
 
+/** A thread's inferred locks, and the set of those it holds (cached until the table changes). */
+interface LockTable {
+  entries: LockEntry[];
+  held?: Set<string> | number;
+}
+
 type Access = Extract<SimEvent, { kind: 'access' }>;
 
 /** The lockset of an access made holding no lock (the common case; never modified). */
@@ -183,18 +191,22 @@ const FENCE_BITS = 6;
 const BARRIER_BITS = 8;
 const LOCK_TABLE = 4;
 const WORDS_PER_ENTRY = 16;
+/** Distinct (allocation, word) keys for the touched-word count: words per allocation. */
+const TOUCHED_STRIDE = 2 ** 30;
 /** Accesses kept by a trace. */
 const TRACE_LIMIT = 10_000;
 
 export class ScordDetector {
-  private meta = new Map<number, Meta>();
-  private fences = new Map<number, FenceFile>();
-  private barriers = new Map<number, number>();
-  private locks = new Map<number, LockEntry[]>();
+  /** Metadata by allocation, then by entry within it (small integer keys hash fast). */
+  private meta = new MetaTable();
+  /** Fence files by block, then by thread in the block (exact) or warp (hardware-faithful). */
+  private fences: FenceFile[][] = [];
+  private barriers: number[] = [];
+  private locks = new Map<number, LockTable>();
   /** Per warp: its divergence epoch (odd while diverged). */
   private divergence = new Map<number, number>();
   private shared: ShadowSharedMemory;
-  private readonly found = new Map<string, RaceFinding>();
+  private readonly found = new PairIndex();
   private readonly trace?: string;
   private readonly traced: NonNullable<DetectorState['trace']>['accesses'] = [];
   /** Launches seen so far; a trace says which launch each access belongs to. */
@@ -219,23 +231,28 @@ export class ScordDetector {
     this.perThread = options.perThreadWhenDiverged ?? true;
     if (options.measureMetadata) this.touched = new Set();
     if (options.trace) this.trace = options.trace;
-    this.shared = new ShadowSharedMemory((c) => this.reportShared(c));
+    this.shared = new ShadowSharedMemory((e, write, earlier) => this.reportShared(e, write, earlier));
   }
 
   readonly listener: EventListener = (e) => {
+    // Accesses are nearly all the events: they take the first test.
+    if (e.kind === 'access') {
+      this.onAccess(e);
+      return;
+    }
     switch (e.kind) {
       case 'launch':
         // Kernels run to completion one after another: nothing races across launches.
-        this.meta = new Map();
-        this.fences = new Map();
-        this.barriers = new Map();
+        this.meta = new MetaTable();
+        this.fences = [];
+        this.barriers = [];
         this.locks = new Map();
         this.divergence = new Map();
-        this.shared = new ShadowSharedMemory((c) => this.reportShared(c));
+        this.shared = new ShadowSharedMemory((e, write, earlier) => this.reportShared(e, write, earlier));
         this.launches++;
         return;
       case 'barrier': {
-        this.barriers.set(e.block, (this.barriers.get(e.block) ?? 0) + 1);
+        this.barriers[e.block] = (this.barriers[e.block] ?? 0) + 1;
         // A barrier reconverges every warp of the block.
         for (const [k, v] of this.divergence) if (Math.floor(k / 64) === e.block && v % 2 === 1) this.divergence.set(k, v + 1);
         this.shared.barrier(e.block);
@@ -255,20 +272,25 @@ export class ScordDetector {
       case 'fence':
         this.fence(e);
         return;
-      case 'access': {
-        if (e.space !== 'device') return;
-        const a = this.memory.allocation(pointerAllocation(e.address));
-        if (!a) return;
-        if (this.trace && (a.space === 'shared' || a.space === 'global' || a.space === 'managed')) this.traceAccess(e);
-        if (a.space === 'shared') this.shared.access(e, this.epoch(e.block, e.warp));
-        else if (a.space === 'global' || a.space === 'managed') this.access(e);
-        return;
-      }
     }
   };
 
+  private onAccess(e: Access): void {
+    if (e.space !== 'device') return;
+    const a = this.memory.allocation(pointerAllocation(e.address));
+    if (!a) return;
+    const space = a.space;
+    if (space === 'global' || space === 'managed') {
+      if (this.trace) this.traceAccess(e);
+      this.access(e);
+    } else if (space === 'shared') {
+      if (this.trace) this.traceAccess(e);
+      this.shared.access(e, this.divergence.size === 0 ? -1 : this.epoch(e.block, e.warp));
+    }
+  }
+
   findings(): RaceFinding[] {
-    return [...this.found.values()];
+    return this.found.all();
   }
 
   /**
@@ -288,10 +310,10 @@ export class ScordDetector {
       locks: typeof r.locks === 'number' ? (r.locks ? [`bloom 0x${r.locks.toString(16).padStart(4, '0')}`] : []) : [...r.locks].map((k) => this.lockName(k)),
     });
     const entries: DetectorState['entries'] = [];
-    for (const [key, md] of this.meta) {
+    for (const [allocation, key, md] of this.meta.all()) {
       if (entries.length >= limit) break;
       const word = this.faithful ? key * WORDS_PER_ENTRY + md.tag : key;
-      const address = nameAddress(this.memory, word * this.granularity) ?? `word ${word}`;
+      const address = nameAddress(this.memory, makePointer(allocation, word * this.granularity)) ?? `word ${word} of allocation ${allocation}`;
       entries.push({
         address,
         last: view(md.last),
@@ -299,17 +321,18 @@ export class ScordDetector {
         ...(this.faithful ? { flags: { modified: md.modified, blkShared: md.blkShared, devShared: md.devShared, strong: md.strong } } : {}),
       });
     }
-    const thread = (key: number) => (this.faithful ? { block: Math.floor(key / 64), warp: key % 64 } : { block: Math.floor(key / 2048), warp: Math.floor(key / 32) % 64, lane: key % 32 });
     return {
       precision: this.faithful ? 'hardware-faithful' : 'exact',
       granularity: this.granularity,
       entries,
-      entriesTotal: this.meta.size,
-      fenceFiles: [...this.fences].map(([k, f]) => ({ ...thread(k), blockFenceId: f.blk, deviceFenceId: f.dev })),
+      entriesTotal: this.meta.size(),
+      fenceFiles: this.fences.flatMap((files, block) =>
+        files.flatMap((f, i) => (f ? [{ block, warp: this.faithful ? i : i >> 5, ...(this.faithful ? {} : { lane: i & 31 }), blockFenceId: f.blk, deviceFenceId: f.dev }] : [])),
+      ),
       lockTables: [...this.locks]
-        .filter(([, t]) => t.length)
-        .map(([k, t]) => ({ block: Math.floor(k / 2048), warp: Math.floor(k / 32) % 64, lane: k % 32, locks: t.map((l) => ({ name: this.lockName(l.key), scope: l.scope, held: l.active, acquire: l.acquire })) })),
-      barriers: [...this.barriers].map(([block, n]) => ({ block, barrierId: this.faithful ? n % (1 << BARRIER_BITS) : n })),
+        .filter(([, t]) => t.entries.length)
+        .map(([k, t]) => ({ block: Math.floor(k / 2048), warp: Math.floor(k / 32) % 64, lane: k % 32, locks: t.entries.map((l) => ({ name: this.lockName(l.key), scope: l.scope, held: l.active, acquire: l.acquire })) })),
+      barriers: [...this.barriers.entries()].filter(([, n]) => n !== undefined).map(([block, n]) => ({ block, barrierId: this.faithful ? n % (1 << BARRIER_BITS) : n })),
       ...(this.trace ? { trace: { address: this.trace, accesses: this.traced, truncated: this.traced.length >= TRACE_LIMIT } } : {}),
     };
   }
@@ -347,19 +370,11 @@ export class ScordDetector {
     return v !== undefined && v % 2 === 1 ? v : -1;
   }
 
-  private threadKey(block: number, warp: number, lane: number): number {
-    // Exact: a fence file per thread; hardware-faithful: per warp, as in the paper.
-    return this.faithful ? block * 64 + warp : (block * 64 + warp) * 32 + lane;
-  }
-
   private fenceFile(block: number, warp: number, lane: number): FenceFile {
-    const key = this.threadKey(block, warp, lane);
-    let f = this.fences.get(key);
-    if (!f) {
-      f = { blk: 0, dev: 0, lastLane: -1, fencedLast: false };
-      this.fences.set(key, f);
-    }
-    return f;
+    const files = this.fences[block] ?? (this.fences[block] = []);
+    // Exact: a fence file per thread; hardware-faithful: per warp, as in the paper.
+    const i = this.faithful ? warp : warp * 32 + lane;
+    return files[i] ?? (files[i] = { blk: 0, dev: 0, lastLane: -1, fencedLast: false });
   }
 
   private fence(e: Extract<SimEvent, { kind: 'fence' }>): void {
@@ -378,7 +393,14 @@ export class ScordDetector {
       f.lastBlockFence = e.range;
     } else f.dev = (f.dev + 1) % wrap;
     // A fence after atomicCAS makes the inferred lock held (entries of its scope or less).
-    for (const entry of this.locks.get(this.lockTableKey(e.block, e.warp, e.lane)) ?? []) if (scopeRank(entry.scope) <= scopeRank(e.scope)) entry.active = true;
+    const table = this.locks.size === 0 ? undefined : this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
+    if (!table) return;
+    for (const entry of table.entries) {
+      if (!entry.active && scopeRank(entry.scope) <= scopeRank(e.scope)) {
+        entry.active = true;
+        table.held = undefined;
+      }
+    }
   }
 
   private lockTableKey(block: number, warp: number, lane: number): number {
@@ -386,21 +408,23 @@ export class ScordDetector {
   }
 
   private barrierId(block: number): number {
-    const b = this.barriers.get(block) ?? 0;
+    const b = this.barriers[block] ?? 0;
     return this.faithful ? b % (1 << BARRIER_BITS) : b;
   }
 
+  /** The locks the thread holds: a set (or Bloom filter) built once per change of its table. */
   private heldLocks(e: Access): Set<string> | number {
     const table = this.locks.size === 0 ? undefined : this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
-    if (!table?.length) return this.faithful ? 0 : NO_LOCKS;
+    if (!table?.entries.length) return this.faithful ? 0 : NO_LOCKS;
+    if (table.held !== undefined) return table.held;
     if (this.faithful) {
       let bloom = 0;
-      for (const l of table ?? []) if (l.active) bloom |= 1 << (hash(l.key) & 15);
-      return bloom;
+      for (const l of table.entries) if (l.active) bloom |= 1 << (hash(l.key) & 15);
+      return (table.held = bloom);
     }
-    const out = new Set<string>();
-    for (const l of table ?? []) if (l.active) out.add(l.key);
-    return out;
+    const held = new Set<string>();
+    for (const l of table.entries) if (l.active) held.add(l.key);
+    return (table.held = held);
   }
 
   private access(e: Access): void {
@@ -408,66 +432,100 @@ export class ScordDetector {
     if (e.atomic && !e.atomic.changed) {
       // A CAS that failed, or an atomic that wrote back what was there: an atomic read.
       if (e.atomic.op === 'CAS') return; // polling a lock or flag word is synchronisation
-      this.checkAll(word, e, false);
+      this.checkAll(e, false);
       return;
     }
     if (e.atomic?.op === 'CAS') {
       // A CAS that changed memory takes a candidate lock; a fence of its scope makes it held.
       const key = e.atomic.scope === 'block' ? `${word}@${e.block}` : `${word}`;
       const tk = this.lockTableKey(e.block, e.warp, e.lane);
-      const table = this.locks.get(tk) ?? [];
-      this.locks.set(tk, table);
-      if (!table.some((t) => t.key === key)) {
-        table.push({ key, word, scope: e.atomic.scope, active: false, acquire: e.range });
-        if (this.faithful && table.length > LOCK_TABLE) table.shift();
+      let table = this.locks.get(tk);
+      if (!table) this.locks.set(tk, (table = { entries: [] }));
+      if (!table.entries.some((t) => t.key === key)) {
+        table.entries.push({ key, word, scope: e.atomic.scope, active: false, acquire: e.range });
+        if (this.faithful && table.entries.length > LOCK_TABLE) table.entries.shift();
+        table.held = undefined;
       }
       return; // lock words are synchronisation, not data
     }
     if (e.atomic?.op === 'Exch') {
       const table = this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
-      const i = table?.findIndex((t) => t.word === word && t.active) ?? -1;
+      const i = table?.entries.findIndex((t) => t.word === word && t.active) ?? -1;
       if (i >= 0) {
         // Released by address: the unlock's own scope does not have to match the lock's.
-        table!.splice(i, 1);
+        table!.entries.splice(i, 1);
+        table!.held = undefined;
         return;
       }
     }
-    this.checkAll(word, e, e.write);
+    this.checkAll(e, e.write);
   }
 
-  private checkAll(word: number, e: Access, write: boolean): void {
-    const span = Math.max(1, Math.ceil(e.size / this.granularity));
-    for (let k = 0; k < span; k++) this.check(word + k, e, write);
+  /** Checks each entry the access covers (one, unless it is wider than the granularity). */
+  private checkAll(e: Access, write: boolean): void {
+    const table = this.meta.of(pointerAllocation(e.address));
+    const word = Math.floor(pointerOffset(e.address) / this.granularity);
+    if (e.size <= this.granularity) {
+      this.check(table, word, e, write);
+      return;
+    }
+    const span = Math.ceil(e.size / this.granularity);
+    for (let k = 0; k < span; k++) this.check(table, word + k, e, write);
   }
 
-  private check(word: number, e: Access, write: boolean): void {
+  private check(table: Map<number, Meta>, word: number, e: Access, write: boolean): void {
+    this.touched?.add(pointerAllocation(e.address) * TOUCHED_STRIDE + word);
+    if (this.faithful) {
+      this.checkFaithfulWord(table, word, e, write);
+      return;
+    }
     const fence = this.fenceFile(e.block, e.warp, e.lane);
     const release = write && e.strong && fence.fencedLast;
     fence.fencedLast = false;
-    this.touched?.add(word);
-    if (!this.faithful) {
-      const md = this.meta.get(word);
-      // Table III (a): the first access after initialization cannot race; exact mode keeps no
-      // entry for the reads before a word's first write.
-      if (!md) {
-        if (!write) return;
-        this.entries++;
-        const rec = this.record(undefined, e, write, fence, release);
-        this.meta.set(word, { tag: 0, last: rec, lastWrite: rec, modified: true, blkShared: false, devShared: false, strong: e.strong });
-        return;
-      }
-      this.checkExact(md, e, write, fence, release);
+    const md = table.get(word);
+    // Table III (a): the first access after initialization cannot race; exact mode keeps no
+    // entry for the reads before a word's first write.
+    if (!md && !write) return;
+    if (!md) {
+      this.entries++;
+      const rec = this.record(undefined, e, write, fence, release);
+      table.set(word, { tag: 0, last: rec, lastWrite: rec, modified: true, blkShared: false, devShared: false, strong: e.strong });
       return;
     }
+    const prev = write ? md.last : md.lastWrite;
+    // The same thread again is program order (the common case: no comparison to make).
+    if (prev && !(prev.block === e.block && prev.warp === e.warp && prev.lane === e.lane)) {
+      const rec = this.record(this.scratch, e, write, fence, release);
+      if (!sameAccessor(prev, rec) && !(prev.block === rec.block && prev.barrier !== rec.barrier)) this.races(prev, rec, e, true, prev.strong);
+    }
+    // The last access and the last write, updated in place; a record a write frees is kept
+    // for the next read, so alternating writes and reads allocate nothing.
+    if (write) {
+      if (md.last !== md.lastWrite) {
+        const freed = md.lastWrite;
+        md.lastWrite = md.last = this.record(md.last, e, write, fence, release);
+        md.spare = freed;
+      } else md.lastWrite = md.last = this.record(md.lastWrite, e, write, fence, release);
+    } else {
+      const into = md.last !== md.lastWrite ? md.last : md.spare;
+      md.spare = undefined;
+      md.last = this.record(into, e, write, fence, release);
+    }
+  }
+
+  private checkFaithfulWord(table: Map<number, Meta>, word: number, e: Access, write: boolean): void {
+    const fence = this.fenceFile(e.block, e.warp, e.lane);
+    const release = write && e.strong && fence.fencedLast;
+    fence.fencedLast = false;
     const key = Math.floor(word / WORDS_PER_ENTRY);
     const tag = word % WORDS_PER_ENTRY;
-    const md = this.meta.get(key);
+    const md = table.get(key);
     const rec = this.record(undefined, e, write, fence, release);
     if (!md || md.tag !== tag) {
       // A new entry, or one that described another of its 16 words: this access starts afresh
       // with all three flags set, which reads leave set.
       if (!md) this.entries++;
-      this.meta.set(key, { tag, last: rec, modified: true, blkShared: !write, devShared: !write, strong: e.strong });
+      table.set(key, { tag, last: rec, modified: true, blkShared: !write, devShared: !write, strong: e.strong });
       return;
     }
     this.checkFaithful(md, rec, e);
@@ -500,22 +558,6 @@ export class ScordDetector {
     return into;
   }
 
-  private checkExact(md: Meta, e: Access, write: boolean, fence: FenceFile, release: boolean): void {
-    const prev = write ? md.last : md.lastWrite;
-    if (prev) {
-      const rec = this.record(this.scratch, e, write, fence, release);
-      if (!sameAccessor(prev, rec) && !(prev.block === rec.block && prev.barrier !== rec.barrier)) this.races(prev, rec, e, true, prev.strong);
-    }
-    // The last access and the last write, updated in place where they are distinct objects.
-    if (write) {
-      const rec = this.record(md.last !== md.lastWrite ? md.last : md.lastWrite, e, write, fence, release);
-      md.last = rec;
-      md.lastWrite = rec;
-    } else {
-      md.last = this.record(md.last !== md.lastWrite ? md.last : undefined, e, write, fence, release);
-    }
-  }
-
   /** The paper's entry: Table III's preliminary checks on the flags, then Table IV. */
   private checkFaithful(md: Meta, rec: AccessRecord, e: Access): void {
     const prev = md.last;
@@ -543,7 +585,7 @@ export class ScordDetector {
     const write = rec.write;
     if (!isEmpty(prev.locks) || !isEmpty(held)) {
       // (e) and (f): conflicting accesses need a common lock.
-      if (!isEmpty(intersect(prev.locks, held))) return;
+      if (hasCommonLock(prev.locks, held)) return;
       if (!write && !modified) return;
       const sameWord = this.sameLockWord(prev.locks, held);
       if (sameWord) this.report('lock-scope', 'device', prev, e, write, sameWord);
@@ -576,13 +618,12 @@ export class ScordDetector {
     const common = [...words(b)].filter((w) => wa.has(w));
     if (!common.length) return undefined;
     const acquires: Range[] = [];
-    for (const table of this.locks.values()) for (const l of table) if (common.includes(String(l.word)) && l.scope === 'block' && !acquires.includes(l.acquire)) acquires.push(l.acquire);
+    for (const table of this.locks.values()) for (const l of table.entries) if (common.includes(String(l.word)) && l.scope === 'block' && !acquires.includes(l.acquire)) acquires.push(l.acquire);
     return acquires.length ? acquires : [];
   }
 
   private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, e: Access, write: boolean, lockAcquires?: Range[], narrowFence?: Range): void {
-    const key = pairKey(category, e.range, md.range);
-    const existing = this.found.get(key);
+    const existing = this.found.get(category, e.range, md.range);
     if (existing) {
       existing.count++;
       return;
@@ -592,7 +633,7 @@ export class ScordDetector {
     const earlier: AccessSummary = { range: md.range, write: md.write, strong: md.strong, ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}) };
     const me: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
     const them: Accessor = { block: md.block, warp: md.warp, lane: md.lane };
-    this.found.set(key, {
+    this.found.add({
       kind: 'race',
       category,
       scope,
@@ -636,26 +677,29 @@ export class ScordDetector {
     return block === undefined ? name : `${name} (block ${block})`;
   }
 
-  private reportShared(c: SharedConflict): void {
-    const key = pairKey('shared-memory', c.current.range, c.earlier.range);
-    const existing = this.found.get(key);
+  private reportShared(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }): void {
+    const existing = this.found.get('shared-memory', e.range, earlier.summary.range);
     if (existing) {
       existing.count++;
       return;
     }
-    const address = nameAddress(this.memory, c.address);
-    this.found.set(key, {
+    // The shadow memory reuses its records: keep copies.
+    earlier = { summary: { ...earlier.summary }, who: { ...earlier.who } };
+    const address = nameAddress(this.memory, e.address);
+    const current: AccessSummary = { range: e.range, write, strong: e.strong, ...(e.atomic ? { atomic: { op: e.atomic.op, scope: e.atomic.scope } } : {}) };
+    const accessor: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
+    this.found.add({
       kind: 'race',
       category: 'shared-memory',
       scope: 'block',
-      message: raceMessage('shared-memory', c.current, c.earlier, c.accessor, c.previousAccessor, address),
-      previousMessage: `the ${accessName(c.earlier)}${address ? ` of \`${address}\`` : ''} ${accessorName(c.previousAccessor, c.accessor)} that it races with`,
-      range: c.current.range,
-      previous: c.earlier.range,
-      current: c.current,
-      earlier: c.earlier,
-      accessor: c.accessor,
-      previousAccessor: c.previousAccessor,
+      message: raceMessage('shared-memory', current, earlier.summary, accessor, earlier.who, address),
+      previousMessage: `the ${accessName(earlier.summary)}${address ? ` of \`${address}\`` : ''} ${accessorName(earlier.who, accessor)} that it races with`,
+      range: e.range,
+      previous: earlier.summary.range,
+      current,
+      earlier: earlier.summary,
+      accessor,
+      previousAccessor: earlier.who,
       ...(address ? { address } : {}),
       space: 'shared',
       count: 1,
@@ -663,14 +707,32 @@ export class ScordDetector {
   }
 }
 
-/** Two accesses to one __shared__ word in one barrier interval by different threads. */
-export interface SharedConflict {
-  address: number;
-  current: AccessSummary;
-  earlier: AccessSummary;
-  accessor: Accessor;
-  previousAccessor: Accessor;
+/** Metadata entries by allocation and entry index; the last allocation's table is cached. */
+class MetaTable {
+  private readonly tables = new Map<number, Map<number, Meta>>();
+  private lastId = -1;
+  private last: Map<number, Meta> | undefined;
+
+  of(allocation: number): Map<number, Meta> {
+    if (allocation === this.lastId) return this.last!;
+    let t = this.tables.get(allocation);
+    if (!t) this.tables.set(allocation, (t = new Map()));
+    this.lastId = allocation;
+    this.last = t;
+    return t;
+  }
+
+  *all(): Generator<[number, number, Meta]> {
+    for (const [allocation, t] of this.tables) for (const [key, md] of t) yield [allocation, key, md];
+  }
+
+  size(): number {
+    let n = 0;
+    for (const t of this.tables.values()) n += t.size;
+    return n;
+  }
 }
+
 
 /**
  * The same accessor as far as ordering goes: one warp, unless both accesses were made by
@@ -681,12 +743,31 @@ function sameAccessor(a: AccessRecord, b: AccessRecord): boolean {
 }
 
 /**
- * One finding per pair of instructions and category, whichever of the two ran first: a
- * read-after-write and the write-after-read of the same two instructions are one race.
+ * The findings, one per pair of instructions and category whichever of the two ran first (a
+ * read-after-write and the write-after-read of the same two instructions are one race).
+ * Indexed by the instructions' range objects, which are shared: a race that recurs in a loop
+ * is found again without building a key.
  */
-function pairKey(category: RaceCategory, a: Range, b: Range): string {
-  const [x, y] = [`${a.file}:${a.start.offset}:${a.end.offset}`, `${b.file}:${b.start.offset}:${b.end.offset}`].sort();
-  return `${category}|${x}|${y}`;
+class PairIndex {
+  private readonly byRange = new Map<Range, Map<Range, RaceFinding[]>>();
+  private readonly list: RaceFinding[] = [];
+
+  get(category: RaceCategory, a: Range, b: Range): RaceFinding | undefined {
+    return this.byRange.get(a)?.get(b)?.find((f) => f.category === category) ?? this.byRange.get(b)?.get(a)?.find((f) => f.category === category);
+  }
+
+  add(f: RaceFinding): void {
+    let inner = this.byRange.get(f.range);
+    if (!inner) this.byRange.set(f.range, (inner = new Map()));
+    const list = inner.get(f.previous);
+    if (list) list.push(f);
+    else inner.set(f.previous, [f]);
+    this.list.push(f);
+  }
+
+  all(): RaceFinding[] {
+    return [...this.list];
+  }
 }
 
 function scopeRank(s: Scope): number {
@@ -703,11 +784,11 @@ function isEmpty(l: Set<string> | number): boolean {
   return typeof l === 'number' ? l === 0 : l.size === 0;
 }
 
-function intersect(a: Set<string> | number, b: Set<string> | number): Set<string> | number {
-  if (typeof a === 'number' || typeof b === 'number') return (typeof a === 'number' ? a : 0) & (typeof b === 'number' ? b : 0);
-  if (a.size === 0) return a;
-  if (b.size === 0) return b;
-  return new Set([...a].filter((l) => b.has(l)));
+function hasCommonLock(a: Set<string> | number, b: Set<string> | number): boolean {
+  if (typeof a === 'number' || typeof b === 'number') return ((typeof a === 'number' ? a : 0) & (typeof b === 'number' ? b : 0)) !== 0;
+  if (a === b) return a.size > 0;
+  for (const l of a) if (b.has(l)) return true;
+  return false;
 }
 
 /** `atomicAdd_block`, `atomicCAS`, … as the program wrote it. */

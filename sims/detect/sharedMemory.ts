@@ -3,8 +3,9 @@
 // them, at least one a write and not both atomic, race — read-after-write, write-after-read
 // and write-after-write alike. Each word keeps its last write and the reads since, so a write
 // is compared with every reader of the interval, not only the last one.
+import { pointerAllocation, pointerOffset } from '../gpu/memory';
 import type { Scope, SimEvent } from '../ir/ir';
-import type { AccessSummary, Accessor, SharedConflict } from './scord';
+import type { AccessSummary, Accessor } from './scord';
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
 
@@ -25,10 +26,13 @@ interface Word {
 const MAX_READERS = 8;
 
 export class ShadowSharedMemory {
-  private words = new Map<number, Word>();
+  /** Words by allocation (each block's shared memory is one), then by word offset. */
+  private words = new Map<number, Map<number, Word>>();
+  private lastAllocation = -1;
+  private lastWords: Map<number, Word> | undefined;
   private intervals = new Map<number, number>();
 
-  constructor(private readonly report: (c: SharedConflict) => void) {}
+  constructor(private readonly report: (e: Access, write: boolean, earlier: SharedAccess) => void) {}
 
   barrier(block: number): void {
     this.intervals.set(block, (this.intervals.get(block) ?? 0) + 1);
@@ -37,41 +41,56 @@ export class ShadowSharedMemory {
   access(e: Access, divergence: number): void {
     const interval = this.intervals.get(e.block) ?? 0;
     const write = e.write && (!e.atomic || e.atomic.changed);
-    const first = Math.floor(e.address / 4);
-    const last = Math.floor((e.address + Math.max(1, e.size) - 1) / 4);
-    for (let w = first; w <= last; w++) this.check(w, e, write, interval, divergence);
+    const allocation = pointerAllocation(e.address);
+    if (allocation !== this.lastAllocation) {
+      this.lastAllocation = allocation;
+      this.lastWords = this.words.get(allocation);
+      if (!this.lastWords) this.words.set(allocation, (this.lastWords = new Map()));
+    }
+    const offset = pointerOffset(e.address);
+    const first = offset >> 2;
+    const last = (offset + Math.max(1, e.size) - 1) >> 2;
+    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence);
   }
 
-  private check(key: number, e: Access, write: boolean, interval: number, divergence: number): void {
-    let word = this.words.get(key);
+  private check(words: Map<number, Word>, key: number, e: Access, write: boolean, interval: number, divergence: number): void {
+    let word = words.get(key);
     if (!word || word.interval !== interval) {
       // A barrier since the last access orders everything before it.
       word = { interval, reads: [] };
-      this.words.set(key, word);
+      words.set(key, word);
     }
     const atomic = !!e.atomic;
     if (write) {
       let earlier = word.write && conflicts(word.write, e, atomic, divergence) ? word.write : undefined;
       for (let i = 0; !earlier && i < word.reads.length; i++) if (conflicts(word.reads[i], e, atomic, divergence)) earlier = word.reads[i];
-      const mine = record(e, write, divergence);
-      if (earlier) this.report({ address: e.address, current: mine.summary, earlier: earlier.summary, accessor: mine.who, previousAccessor: earlier.who });
-      word.write = mine;
-      word.reads = [];
+      if (earlier) this.report(e, write, earlier);
+      word.write = record(e, write, divergence, word.write);
+      if (word.reads.length) word.reads = [];
       return;
     }
-    if (word.write && conflicts(word.write, e, atomic, divergence)) {
-      const mine = record(e, write, divergence);
-      this.report({ address: e.address, current: mine.summary, earlier: word.write.summary, accessor: mine.who, previousAccessor: word.write.who });
-    }
+    if (word.write && conflicts(word.write, e, atomic, divergence)) this.report(e, write, word.write);
     if (word.reads.length >= MAX_READERS) return;
     for (const r of word.reads) if (r.who.warp === e.warp && (r.who.lane === e.lane || r.divergence < 0)) return;
     word.reads.push(record(e, write, divergence));
   }
 }
 
-function record(e: Access, write: boolean, divergence: number): SharedAccess {
+/** The access as the shadow memory keeps it, refilling `into` when given (no allocation). */
+function record(e: Access, write: boolean, divergence: number, into?: SharedAccess): SharedAccess {
   const atomic: { op: string; scope: Scope } | undefined = e.atomic ? { op: e.atomic.op, scope: e.atomic.scope } : undefined;
-  return { summary: { range: e.range, write, strong: e.strong, ...(atomic ? { atomic } : {}) }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence };
+  // One object shape whether or not the access is atomic (`atomic: undefined`).
+  if (!into) return { summary: { range: e.range, write, strong: e.strong, atomic }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence };
+  const s = into.summary;
+  s.range = e.range;
+  s.write = write;
+  s.strong = e.strong;
+  s.atomic = atomic;
+  into.who.block = e.block;
+  into.who.warp = e.warp;
+  into.who.lane = e.lane;
+  into.divergence = divergence;
+  return into;
 }
 
 /** Whether `other` and the access `e` are by different threads and not both atomic. */

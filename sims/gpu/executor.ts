@@ -409,6 +409,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
       rot: 0,
       stack: [],
       index: warps.length,
+      warp: warps.length,
       paths: 1,
     };
     for (let l = 0; l < WARP && base + l < threads; l++) {
@@ -555,18 +556,26 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
       break;
     }
   }
-  if (b.ctx.events) tracePaths(w, b, block);
+  // A converged warp can split only at a branch or an exit; a diverged one may merge anywhere.
+  if (b.ctx.events && (w.paths !== 1 || t.kind === 'branch' || t.kind === 'exit')) tracePaths(w, b, block);
   return n * (steps.length + 1);
 }
 
 /** Events for a detector: divergence, reconvergence and the end of a warp. */
+const PATH_SCRATCH = new Int32Array(WARP);
+
 function tracePaths(w: WarpState, b: BlockState, ran: Block): void {
-  const pcs = new Set<number>();
+  // Distinct pcs of the live lanes, without allocating (this runs after every block).
+  const pcs = PATH_SCRATCH;
+  let paths = 0;
   let live = 0;
   for (let l = 0; l < WARP; l++) {
     if (w.status[l] === 0 || w.status[l] === EXITED) continue;
     live++;
-    pcs.add(w.pc[l]);
+    const pc = w.pc[l];
+    let k = 0;
+    while (k < paths && pcs[k] !== pc) k++;
+    if (k === paths) pcs[paths++] = pc;
   }
   const events = b.ctx.events!;
   if (live === 0) {
@@ -574,10 +583,10 @@ function tracePaths(w: WarpState, b: BlockState, ran: Block): void {
     w.paths = 0;
     return;
   }
-  if (pcs.size !== w.paths) {
+  if (paths !== w.paths) {
     const range = ran.ranges[ran.ranges.length - 1];
-    events({ kind: pcs.size > w.paths ? 'diverge' : 'reconverge', block: b.ctx.blockLinear, warp: w.index, paths: pcs.size, ...(range ? { range } : {}) });
-    w.paths = pcs.size;
+    events({ kind: paths > w.paths ? 'diverge' : 'reconverge', block: b.ctx.blockLinear, warp: w.index, paths, ...(range ? { range } : {}) });
+    w.paths = paths;
   }
 }
 

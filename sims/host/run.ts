@@ -41,6 +41,8 @@ export interface RunOptions {
   events?: EventListener;
   /** Called with the run's memory before anything runs (a detector needs its allocations). */
   attach?: (memory: Memory) => void;
+  /** A detector made for the run's memory: its listener receives the events directly. */
+  listen?: (memory: Memory) => EventListener;
 }
 
 export interface RunFinding {
@@ -73,6 +75,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   resetWide();
   const memory = new Memory();
   options.attach?.(memory);
+  const listener = options.listen?.(memory);
   const runtime = new CudaRuntime(memory);
   const findings: Omit<RunFinding, 'severity'>[] = [];
   const globals = new Map<A.VarDecl, number>();
@@ -81,7 +84,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   let steps = 0;
   let launches = 0;
 
-  const events = options.events;
+  const events = listener ?? options.events;
   const program: ProgramInfo = {
     events: events !== undefined,
     memory,
@@ -173,7 +176,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     }
     const compiled = new FunctionLowerer(program, main, 'host').compile(main.body!, main.params.map((p) => p.resolvedType ?? T.ERROR), undefined, T.INT);
     const frame = compiled.frameSize > 0 ? memory.allocate('host', compiled.frameSize, { label: 'the stack of main' }) : 0;
-    const lanes: Lanes = { regs: new Float64Array(compiled.numRegs * WARP), frame: new Float64Array(WARP), tid: [new Int32Array(WARP), new Int32Array(WARP), new Int32Array(WARP)], ctx };
+    const lanes: Lanes = { regs: new Float64Array(compiled.numRegs * WARP), frame: new Float64Array(WARP), tid: [new Int32Array(WARP), new Int32Array(WARP), new Int32Array(WARP)], warp: 0, ctx };
     lanes.frame[0] = frame;
     let pc = 0;
     for (;;) {

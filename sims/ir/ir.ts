@@ -19,7 +19,8 @@ export const WARP = 32;
 export type Scope = 'block' | 'device' | 'system';
 
 /**
- * What a detector sees of a run. Accesses carry their size, whether they are strong (volatile
+ * What a detector sees of a run. An access site refills one event object on every access, so
+ * a listener must copy what it keeps. Accesses carry their size, whether they are strong (volatile
  * or atomic) and an atomic's scope; every event names the thread (block, warp, lane) and the
  * source range. Code compiled without a listener emits nothing and pays nothing.
  */
@@ -77,6 +78,8 @@ export interface Lanes {
   frame: Float64Array;
   /** threadIdx of each lane. */
   tid: [Int32Array, Int32Array, Int32Array];
+  /** Which warp of its block this is (0 for the host thread). */
+  warp: number;
   ctx: RunContext;
 }
 

@@ -17,7 +17,7 @@ import { occupancy } from '../gpu/devices';
 import { cudaErrorString } from '../host/cudaErrors';
 import { box, isBoxed, plain, unbox } from './wide';
 import { formatPrintf, parseFormat, type PrintfArg } from '../printf/format';
-import { WARP, LowerError, type Block, type CompiledFunction, type Lanes, type Scope, type Step, type Terminator } from './ir';
+import { WARP, LowerError, type Block, type CompiledFunction, type Lanes, type Scope, type SimEvent, type Step, type Terminator } from './ir';
 
 /** What lowering needs from the whole program. */
 export interface ProgramInfo {
@@ -32,14 +32,20 @@ export interface ProgramInfo {
 }
 
 /** The event fields that name a thread: its block, its warp within the block, its lane. */
-function who(w: Lanes, l: number): { block: number; warp: number; lane: number } {
-  return { block: w.ctx.blockLinear, warp: warpOf(w, l), lane: l };
+type AccessEvent = Extract<SimEvent, { kind: 'access' }>;
+
+/** The one event object of an access site, refilled on every access (no allocation per access). */
+function accessEvent(write: boolean, size: number, type: ScalarKind, strong: boolean, atomic: AccessEvent['atomic'], space: 'device' | 'host', range: Range): AccessEvent {
+  return { kind: 'access', write, address: 0, size, type, strong, ...(atomic ? { atomic } : { atomic: undefined }), space, block: 0, warp: 0, lane: 0, range };
 }
 
-/** The warp of lane `l` within its block (events on the hot path build no helper object). */
-function warpOf(w: Lanes, l: number): number {
-  const d = w.ctx.blockDim;
-  return (w.tid[0][l] + w.tid[1][l] * d[0] + w.tid[2][l] * d[0] * d[1]) >> 5;
+function fill(e: AccessEvent, w: Lanes, l: number, address: number, atomic: AccessEvent['atomic']): AccessEvent {
+  e.address = address;
+  e.block = w.ctx.blockLinear;
+  e.warp = w.warp;
+  e.lane = l;
+  if (atomic) e.atomic = atomic;
+  return e;
 }
 
 type Slot =
@@ -134,6 +140,13 @@ export class FunctionLowerer {
   private nregs = 0;
   private frameSize = 0;
   private sharedSize = 0;
+  /**
+   * Device code reports its memory accesses when a detector listens. Host code does not:
+   * kernels run to completion between host steps, so no host access can race with the GPU.
+   */
+  private get accessEvents(): boolean {
+    return this.program.events && this.side === 'device';
+  }
   private readonly sharedLayout: NamedRegion[] = [];
   private readonly frames: InlineFrame[] = [];
   private readonly loops: { breakTo: Block; continueTo?: Block }[] = [];
@@ -847,14 +860,13 @@ export class FunctionLowerer {
     const r = this.reg();
     const ro = r * WARP;
     const ao = lv.addr * WARP;
-    if (this.program.events) {
-      const size = SCALAR_SIZE[kind];
-      const strong = !!t.volatile;
-      const space = this.side;
+    if (this.accessEvents) {
+      const event = accessEvent(false, SCALAR_SIZE[kind], kind, !!t.volatile, undefined, this.side, range);
       this.emitMemory((w, l) => {
         const address = w.regs[ao + l];
         w.regs[ro + l] = load(w.ctx, address, kind, range);
-        w.ctx.events?.({ kind: 'access', write: false, address, size, type: kind, strong, space, block: w.ctx.blockLinear, warp: warpOf(w, l), lane: l, range });
+        const listener = w.ctx.events;
+        if (listener) listener(fill(event, w, l, address, undefined));
       }, range);
       return r;
     }
@@ -878,14 +890,13 @@ export class FunctionLowerer {
       return;
     }
     const kind = scalarKind(t);
-    if (this.program.events) {
-      const size = SCALAR_SIZE[kind];
-      const strong = !!t.volatile;
-      const space = this.side;
+    if (this.accessEvents) {
+      const event = accessEvent(true, SCALAR_SIZE[kind], kind, !!t.volatile, undefined, this.side, range);
       this.emitMemory((w, l) => {
         const address = w.regs[ao + l];
         store(w.ctx, address, kind, w.regs[vo + l], range);
-        w.ctx.events?.({ kind: 'access', write: true, address, size, type: kind, strong, space, block: w.ctx.blockLinear, warp: warpOf(w, l), lane: l, range });
+        const listener = w.ctx.events;
+        if (listener) listener(fill(event, w, l, address, undefined));
       }, range);
       return;
     }
@@ -1285,12 +1296,25 @@ export class FunctionLowerer {
         // needs to see it.
         const scope: Scope = name === '__threadfence_block' ? 'block' : name === '__threadfence_system' ? 'system' : 'device';
         // A fence is a switch point for the random scheduler, like a memory access.
-        this.emitMemory(this.program.events ? (w, l) => w.ctx.events?.({ kind: 'fence', scope, ...who(w, l), range }) : () => undefined, range);
+        const fence: Extract<SimEvent, { kind: 'fence' }> = { kind: 'fence', scope, block: 0, warp: 0, lane: 0, range };
+        this.emitMemory(
+          this.program.events
+            ? (w, l) => {
+                const listener = w.ctx.events;
+                if (!listener) return;
+                fence.block = w.ctx.blockLinear;
+                fence.warp = w.warp;
+                fence.lane = l;
+                listener(fence);
+              }
+            : () => undefined,
+          range,
+        );
         return result;
       }
       case '__syncwarp': {
         const mask = e.args[0] ? this.rv(e.args[0]) : this.constant(0xffffffff, range);
-        const sync = this.program.events ? (w: Lanes, lanes: number[]) => w.ctx.events?.({ kind: 'warp-sync', ...who(w, lanes[0]), range }) : () => undefined;
+        const sync = this.program.events ? (w: Lanes) => w.ctx.events?.({ kind: 'warp-sync', block: w.ctx.blockLinear, warp: w.warp, range }) : () => undefined;
         return this.collective(range, sync, result, mask);
       }
       case '__activemask':
@@ -1752,12 +1776,10 @@ export class FunctionLowerer {
       : op === 'And' ? (o, x) => Number(BigInt(o) & BigInt(x))
       : op === 'Or' ? (o, x) => Number(BigInt(o) | BigInt(x))
       : (o, x) => Number(BigInt(o) ^ BigInt(x));
-    const events = this.program.events;
     // Whether the atomic changed memory: a CAS that failed (or atomicAdd(&x, 0)) only reads.
     const changed = { op, scope, changed: true };
     const unchanged = { op, scope, changed: false };
-    const size = SCALAR_SIZE[kind];
-    const space = this.side;
+    const event = this.accessEvents ? accessEvent(true, SCALAR_SIZE[kind], kind, true, changed, this.side, range) : undefined;
     const wide = kind === 'i64' || kind === 'u64';
     const bigOp = wide ? bigAtomic(op, kind === 'i64') : undefined;
     this.emitMemory((w, l) => {
@@ -1767,7 +1789,7 @@ export class FunctionLowerer {
       const stored = bigOp ? next : norm(next);
       store(w.ctx, addr, kind, stored, range);
       w.regs[ro + l] = old;
-      if (events) w.ctx.events?.({ kind: 'access', write: true, address: addr, size, type: kind, strong: true, atomic: stored === old ? unchanged : changed, space, block: w.ctx.blockLinear, warp: warpOf(w, l), lane: l, range });
+      if (event && w.ctx.events) w.ctx.events(fill(event, w, l, addr, stored === old ? unchanged : changed));
     }, range);
     return result;
   }
