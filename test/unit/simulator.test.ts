@@ -238,7 +238,7 @@ int main() { k<<<2, 32>>>(); cudaDeviceSynchronize(); return 0; }`;
 
   test('accesses carry size, strength and scope; fences and barriers are seen', () => {
     const events: SimEvent[] = [];
-    const r = runProgram(parseVirtual({ 'main.cu': program }), { events: (e) => events.push(e) });
+    const r = runProgram(parseVirtual({ 'main.cu': program }), { events: (e) => events.push({ ...e }) });
     assert.deepEqual(r.findings, []);
     assert.equal(events[0].kind, 'launch');
     const block0 = events.filter((e) => e.kind === 'access' && e.block === 0) as Extract<SimEvent, { kind: 'access' }>[];
@@ -270,7 +270,7 @@ test('divergence, reconvergence, __syncwarp and warp lifetimes are events too', 
   __syncwarp();
   p[threadIdx.x] += 1;
 }
-int main() { int *p; cudaMalloc(&p, 256); k<<<1, 64>>>(p); return 0; }` }), { events: (e) => events.push(e) });
+int main() { int *p; cudaMalloc(&p, 256); k<<<1, 64>>>(p); return 0; }` }), { events: (e) => events.push({ ...e }) });
   assert.deepEqual(r.findings, []);
   const warp0 = events.filter((e) => 'warp' in e && e.warp === 0 && e.kind !== 'access').map((e) => e.kind + ('paths' in e ? `:${e.paths}` : ''));
   assert.deepEqual(warp0, ['warp-start', 'diverge:2', 'reconverge:1', 'warp-sync', 'warp-end']);
