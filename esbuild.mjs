@@ -18,6 +18,8 @@ const common = {
 const targets = [
   { ...common, entryPoints: ['client/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node18', external: ['vscode'] },
   { ...common, entryPoints: ['server/server.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs', target: 'node18' },
+  // The server's analysis runs in worker threads, from this bundle beside it.
+  { ...common, entryPoints: ['server/analysis/worker.ts'], outfile: 'dist/analysisWorker.js', platform: 'node', format: 'cjs', target: 'node18' },
   { ...common, entryPoints: ['sims/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node18', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['client/webview/inspector.ts'], outfile: 'dist/inspector.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];

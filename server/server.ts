@@ -1,37 +1,39 @@
-// The language server. It adapts the engine (sims/) to LSP and holds no engine logic.
-// Today it publishes the front end's diagnostics (syntax and semantic errors) for every open
-// CUDA document; race analysis plugs into the same pipeline.
+// The language server. It adapts the engine (sims/) to LSP and holds no engine logic: the
+// scheduler decides when to analyse, workers run the engine, and each feature (diagnostics,
+// code actions, lenses, hovers, the run and inspect requests) is a small module.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import {
+  CodeActionKind,
   createConnection,
-  DiagnosticSeverity,
+  DidChangeConfigurationNotification,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
-  type Diagnostic as LspDiagnostic,
+  type Diagnostic,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { parse, type Diagnostic } from '../sims/frontend/index';
+import { publicReport } from '../sims/check';
+import { AnalysisScheduler, fileNameOf, type LastRun } from './analysis/scheduler';
+import { AnalysisWorkers, type AnalysisOutcome } from './analysis/workers';
+import { codeActions, FIX_ALL_KIND } from './features/codeActions';
+import { codeLenses } from './features/codeLens';
+import { frontendDiagnostics, mergeDiagnostics, runDiagnostics, type DiagnosticsByUri } from './features/diagnostics';
+import { hover } from './features/hover';
+import { beginProgress, listenForProgressCancel } from './features/progress';
+import { AnalysisStateNotification, InspectRequest, RunRequest, type InspectResult, type RunResult, type ScordSettings } from './protocol';
+import { SettingsStore } from './settings';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
-
-connection.onInitialize(() => ({
-  capabilities: {
-    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-  },
-  serverInfo: { name: 'scord-language-server' },
-}));
-
-/** A runaway macro stops here instead of holding the server for seconds (real files expand
- *  to far fewer tokens: 5,000 lines are about 50,000). */
-const MAX_EXPANDED_TOKENS = 1_000_000;
+const settings = new SettingsStore(connection);
+// The worker script sits beside this bundle (esbuild builds both into dist/).
+const workers = new AnalysisWorkers(path.join(__dirname, 'analysisWorker.js'));
 
 /** Open documents win over the disk, so unsaved edits to a header are seen at once. */
 function readFile(filePath: string): string | undefined {
-  const uri = URI.file(filePath).toString();
-  const open = documents.get(uri);
+  const open = documents.get(URI.file(filePath).toString());
   if (open) return open.getText();
   try {
     return fs.readFileSync(filePath, 'utf8');
@@ -40,46 +42,249 @@ function readFile(filePath: string): string | undefined {
   }
 }
 
-function toLsp(d: Diagnostic, mainFile: string): LspDiagnostic {
-  return {
-    range: { start: { line: d.range.start.line, character: d.range.start.character }, end: { line: d.range.end.line, character: d.range.end.character } },
-    severity: d.severity === 'error' ? DiagnosticSeverity.Error : d.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information,
-    code: d.code,
-    source: 'scord',
-    message: d.range.file === mainFile ? d.message : `${d.message} (in ${d.range.file}:${d.range.start.line + 1})`,
-    ...(d.related?.length
-      ? {
-          relatedInformation: d.related
-            .filter((r) => r.range.file.startsWith('/'))
-            .map((r) => ({
-              message: r.message,
-              location: { uri: URI.file(r.range.file).toString(), range: { start: { line: r.range.start.line, character: r.range.start.character }, end: { line: r.range.end.line, character: r.range.end.character } } },
-            })),
-        }
-      : {}),
-  };
+/**
+ * What is on screen per document: its own diagnostics (front end, then the last run) and
+ * those it contributes to headers. A header's list is the union over the files including it.
+ */
+interface Shown {
+  own: Diagnostic[];
+  headers: Map<string, Diagnostic[]>;
+  /** A run that could not finish, said once. */
+  problem?: Diagnostic;
+}
+const shown = new Map<string, Shown>();
+/** Diagnostics a header shows because of the files that include it: header → includer → list. */
+const headerFindings = new Map<string, Map<string, Diagnostic[]>>();
+
+function publish(uri: string): void {
+  const doc = documents.get(uri);
+  const own = shown.get(uri);
+  const fromIncluders = [...(headerFindings.get(uri)?.values() ?? [])].flat();
+  const list = [...(own?.own ?? []), ...(own?.problem ? [own.problem] : []), ...fromIncluders];
+  void connection.sendDiagnostics({ uri, ...(doc ? { version: doc.version } : {}), diagnostics: list });
 }
 
-function analyseDocument(doc: TextDocument): void {
-  const uri = URI.parse(doc.uri);
-  const fileName = uri.scheme === 'file' ? uri.fsPath : doc.uri;
+/** Shows what a document contributes: its own diagnostics, and those for its headers. */
+function show(uri: string, byUri: DiagnosticsByUri): void {
+  const state: Shown = shown.get(uri) ?? { own: [], headers: new Map() };
+  shown.set(uri, state);
+  state.own = byUri.get(uri) ?? [];
+  const touched = new Set<string>(state.headers.keys());
+  for (const h of touched) headerFindings.get(h)?.delete(uri);
+  state.headers = new Map([...byUri].filter(([u]) => u !== uri));
+  for (const [h, list] of state.headers) {
+    if (!headerFindings.has(h)) headerFindings.set(h, new Map());
+    headerFindings.get(h)!.set(uri, list);
+    touched.add(h);
+  }
+  publish(uri);
+  for (const h of touched) if (h !== uri) publish(h);
+}
+
+function runPart(uri: string, run: LastRun | undefined, s: ScordSettings): DiagnosticsByUri {
+  return run ? runDiagnostics({ report: run.report, parsed: run.parsed, fileName: fileNameOf(uri), uri, version: run.version, settings: s }) : new Map();
+}
+
+const scheduler = new AnalysisScheduler(
+  {
+    settingsFor: (uri) => settings.get(uri),
+    document: (uri) => documents.get(uri),
+    openDocuments: () => documents.all(),
+    readFile,
+    // A new parse shows at once, beside the last run's findings until the next run replaces them.
+    parsed: (doc, parsed, s) => show(doc.uri, mergeDiagnostics(frontendDiagnostics(parsed, fileNameOf(doc.uri), doc.uri), runPart(doc.uri, scheduler.lastRun(doc.uri), s))),
+    ran: (doc, run, s) => {
+      const state = shown.get(doc.uri);
+      if (state) state.problem = undefined;
+      const front = frontendDiagnostics(run.parsed ?? scheduler.parsedNow(doc, s), fileNameOf(doc.uri), doc.uri);
+      show(doc.uri, mergeDiagnostics(front, runPart(doc.uri, run, s)));
+      if (canRefreshLenses) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+    },
+    runState: (uri, version, state, detail) => {
+      const run = detail?.run;
+      void connection.sendNotification(AnalysisStateNotification, {
+        uri,
+        version,
+        state,
+        ...(run ? { races: run.report.findings.filter((f) => f.kind === 'race').length, findings: run.report.findings.length, elapsedMs: run.elapsedMs } : {}),
+        ...(detail?.reason ? { reason: detail.reason } : {}),
+      });
+    },
+    runProblem: (doc, message) => {
+      const state: Shown = shown.get(doc.uri) ?? { own: [], headers: new Map() };
+      shown.set(doc.uri, state);
+      state.problem = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 3, source: 'scord', code: 'analysis-stopped', message };
+      publish(doc.uri);
+      void connection.window.showWarningMessage(message);
+    },
+  },
+  workers,
+);
+
+let canRefreshLenses = false;
+
+connection.onInitialize((params) => {
+  settings.canAsk = !!params.capabilities.workspace?.configuration;
+  canRefreshLenses = !!params.capabilities.workspace?.codeLens?.refreshSupport;
+  workers.prewarm(1024);
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+      codeLensProvider: { resolveProvider: false },
+      hoverProvider: true,
+    },
+    serverInfo: { name: 'scord-language-server' },
+  };
+});
+
+connection.onInitialized(() => {
+  if (settings.canAsk) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'scord' }).catch(() => undefined);
+});
+
+connection.onDidChangeConfiguration((change) => {
+  const pushed = (change.settings as { scord?: Record<string, unknown> } | null)?.scord;
+  settings.changed(pushed);
+  scheduler.all('settings');
+});
+
+documents.onDidOpen((e) => void scheduler.changed(e.document, 'open'));
+documents.onDidChangeContent((e) => {
+  if (e.document.version === 0) return;
+  void scheduler.changed(e.document, 'change');
+  scheduler.dependencyChanged(fileNameOf(e.document.uri));
+});
+documents.onDidSave((e) => void scheduler.changed(e.document, 'save'));
+documents.onDidClose((e) => {
+  const uri = e.document.uri;
+  scheduler.closed(uri);
+  settings.forget(uri);
+  const state = shown.get(uri);
+  shown.delete(uri);
+  // Nothing stays behind: its own list, and what it put in headers.
+  void connection.sendDiagnostics({ uri, diagnostics: [] });
+  for (const h of state?.headers.keys() ?? []) {
+    headerFindings.get(h)?.delete(uri);
+    publish(h);
+  }
+});
+
+connection.onDidChangeWatchedFiles((e) => {
+  for (const change of e.changes) {
+    const u = URI.parse(change.uri);
+    if (u.scheme === 'file' && !documents.get(change.uri)) scheduler.dependencyChanged(u.fsPath);
+  }
+});
+
+/** Runs the engine on a handler's behalf and turns any failure into a value, never a throw. */
+function safely<T>(what: string, f: () => T, fallback: T): T {
   try {
-    const result = parse(doc.getText(), { fileName, readFile, maxOutputTokens: MAX_EXPANDED_TOKENS });
-    // Problems in included headers are shown at the #include line of this file.
-    const diagnostics = result.diagnostics.map((d) => {
-      if (d.range.file === fileName) return toLsp(d, fileName);
-      const edge = result.includes.find((e) => e.from === fileName && (e.to === d.range.file || result.files.includes(d.range.file)));
-      return toLsp(edge ? { ...d, range: edge.range } : d, fileName);
-    });
-    void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
+    return f();
   } catch (e) {
-    // The server must survive any input; report the failure instead of dying.
-    connection.console.error(`scord: analysis of ${doc.uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    connection.console.error(`scord: ${what} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return fallback;
   }
 }
 
-documents.onDidChangeContent((change) => analyseDocument(change.document));
-documents.onDidClose((e) => void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] }));
+connection.onCodeAction((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  if (!doc) return [];
+  return safely('code actions', () => codeActions(params, doc, fileNameOf(doc.uri), scheduler.lastRun(doc.uri)), []);
+});
+
+connection.onCodeLens(async (params) => {
+  const doc = documents.get(params.textDocument.uri);
+  if (!doc) return [];
+  const s = await settings.get(doc.uri);
+  return safely('code lenses', () => codeLenses(doc.uri, fileNameOf(doc.uri), scheduler.parsedNow(doc, s), scheduler.lastRun(doc.uri)), []);
+});
+
+connection.onHover(async (params) => {
+  const doc = documents.get(params.textDocument.uri);
+  if (!doc) return null;
+  const s = await settings.get(doc.uri);
+  return safely('hover', () => hover(doc, params.position, fileNameOf(doc.uri), scheduler.parsedNow(doc, s), scheduler.lastRun(doc.uri)), null);
+});
+
+function outcomeError(o: Exclude<AnalysisOutcome, { kind: 'report' }>): string {
+  return o.kind === 'cancelled' ? 'the run was cancelled' : o.kind === 'timeout' ? `the run was stopped after ${o.budgetMs} ms` : o.kind === 'out-of-memory' ? `the run ran out of memory (${o.limitMb} MB)` : o.message;
+}
+
+connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
+  const doc = documents.get(params.uri);
+  const fileName = fileNameOf(params.uri);
+  const text = doc?.getText() ?? readFile(fileName);
+  if (text === undefined) throw new Error(`scord/run: ${params.uri} is neither open nor readable`);
+  const s = await settings.get(params.uri);
+  const entry = params.entry && params.entry !== 'main' ? params.entry : undefined;
+  const openFiles: Record<string, string> = {};
+  for (const d of documents.all()) if (d.uri !== params.uri) openFiles[fileNameOf(d.uri)] = d.getText();
+  const o = params.options ?? {};
+  const handle = workers.run(
+    {
+      fileName,
+      text,
+      openFiles,
+      options: {
+        defines: s.preprocessor.defines,
+        includePaths: s.preprocessor.includePaths,
+        device: o.device ?? s.simulator.device,
+        model: o.scheduling ?? s.simulator.scheduling,
+        schedules: o.schedules ?? s.simulator.schedules,
+        seed: o.seed ?? s.simulator.seed,
+        maxSteps: s.simulator.stepBudget,
+        hardwareFaithful: o.hardwareFaithful ?? s.detector.hardwareFaithful,
+        ...(entry ? { entry: { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args ?? {} } } : {}),
+      },
+      verifyFixes: false,
+    },
+    { timeBudgetMs: s.analysis.timeBudgetMs, memoryLimitMb: s.analysis.memoryLimitMb },
+  );
+  const progress = beginProgress(connection, params.workDoneToken, `Running ${entry ? entry.kernel : path.basename(fileName)}`, () => handle.cancel());
+  const onCancel = token.onCancellationRequested(() => handle.cancel());
+  const outcome = await handle.outcome;
+  onCancel.dispose();
+  progress.done();
+  if (outcome.kind !== 'report') throw new Error(`scord/run: ${outcomeError(outcome)}`);
+  const pub = publicReport(outcome.report);
+  return { uri: params.uri, analysed: outcome.report.analysed, findings: pub.findings, diagnostics: pub.diagnostics, output: pub.output, stats: { ...pub.stats, elapsedMs: outcome.elapsedMs } };
+});
+
+connection.onRequest(InspectRequest, async (params, token): Promise<InspectResult> => {
+  const doc = documents.get(params.uri);
+  const run = scheduler.lastRun(params.uri);
+  const base: InspectResult = { uri: params.uri, version: run?.version ?? null, state: run?.report.state ?? null, findings: run ? publicReport(run.report).findings : [], stats: run ? { ...run.report.stats, elapsedMs: run.elapsedMs } : null };
+  if (!params.address || !doc) return base;
+  // The accesses to one address: a run with that address traced.
+  const s = await settings.get(params.uri);
+  const handle = workers.run(
+    {
+      fileName: fileNameOf(params.uri),
+      text: doc.getText(),
+      openFiles: {},
+      options: {
+        defines: s.preprocessor.defines,
+        includePaths: s.preprocessor.includePaths,
+        device: s.simulator.device,
+        model: s.simulator.scheduling,
+        seed: s.simulator.seed,
+        maxSteps: s.simulator.stepBudget,
+        hardwareFaithful: s.detector.hardwareFaithful,
+        inspect: { trace: params.address },
+      },
+      verifyFixes: false,
+    },
+    { timeBudgetMs: s.analysis.timeBudgetMs, memoryLimitMb: s.analysis.memoryLimitMb },
+  );
+  const onCancel = token.onCancellationRequested(() => handle.cancel());
+  const outcome = await handle.outcome;
+  onCancel.dispose();
+  if (outcome.kind !== 'report') throw new Error(`scord/inspect: ${outcomeError(outcome)}`);
+  return { uri: params.uri, version: doc.version, state: outcome.report.state ?? null, findings: publicReport(outcome.report).findings, stats: { ...outcome.report.stats, elapsedMs: outcome.elapsedMs } };
+});
+
+connection.onShutdown(() => workers.dispose());
+listenForProgressCancel(connection);
 
 documents.listen(connection);
 connection.listen();

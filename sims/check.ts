@@ -220,7 +220,10 @@ function raceFinding(r: RaceFinding, parsed: ParseResult, file: string, text: st
     severity: 'warning',
     message: r.count > 1 ? `${r.message} (${r.count} times)` : r.message,
     location: location(r.range),
-    related: [{ location: location(r.previous), message: r.previousMessage }],
+    related: [
+      { location: location(r.previous), message: r.previousMessage },
+      ...(r.lockAcquires ?? []).map((a) => ({ location: location(a), message: 'the lock is taken here at block scope: each block gets its own lock' })),
+    ],
     ...(r.address ? { address: r.address } : {}),
     accessor: r.accessor,
     previousAccessor: r.previousAccessor,
@@ -228,6 +231,25 @@ function raceFinding(r: RaceFinding, parsed: ParseResult, file: string, text: st
     count: r.count,
     fixes: fixesFor(r, parsed, file, text),
     range: r.range,
-    relatedRanges: [r.previous],
+    relatedRanges: [r.previous, ...(r.lockAcquires ?? [])],
+  };
+}
+
+/** A finding as reports print it: 1-based locations only, fix edits included. */
+export type PublicFinding = Omit<CheckFinding, 'range' | 'relatedRanges' | 'fixes'> & {
+  fixes: { title: string; preferred: boolean; edits: { location: Location; newText: string }[] }[];
+};
+
+/** The report as the CLI prints it and `scord/run` returns it: no internal offsets. */
+export function publicReport(report: CheckReport): { file: string; findings: PublicFinding[]; diagnostics: Omit<CheckDiagnostic, 'range'>[]; output: string; stats: CheckReport['stats'] } {
+  return {
+    file: report.file,
+    findings: report.findings.map(({ range: _r, relatedRanges: _rr, fixes, ...f }) => ({
+      ...f,
+      fixes: fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ location: location(e.range), newText: e.newText })) })),
+    })),
+    diagnostics: report.diagnostics.map(({ range: _r, ...d }) => d),
+    output: report.output,
+    stats: report.stats,
   };
 }

@@ -25,8 +25,7 @@ import { formatDiagnostic } from './frontend/diagnostics';
 import { parse, type ParseOptions, type ParseResult } from './frontend/index';
 import { formatLocation } from './frontend/source';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
-import { checkParsed, location, type CheckDiagnostic, type CheckReport } from './check';
-import type { Fix } from './fixes/fixes';
+import { checkParsed, location, publicReport, type CheckDiagnostic, type CheckReport } from './check';
 import type { SchedulerKind } from './gpu/executor';
 import { runProgram, runSchedules, type RunFinding } from './host/run';
 import { chooseEntry, type EntryRequest } from './host/entry';
@@ -341,18 +340,6 @@ function printCheck(report: CheckReport, args: Args, io: Output): number {
     }
   }
   return status;
-}
-
-/** The report as printed: 1-based locations only, no internal offsets. */
-function publicReport(report: CheckReport): unknown {
-  const edits = (f: Fix) => ({ ...f, edits: f.edits.map((e) => ({ location: location(e.range), newText: e.newText })) });
-  return {
-    file: report.file,
-    findings: report.findings.map(({ range: _r, relatedRanges: _rr, fixes, ...f }) => ({ ...f, fixes: fixes.map(edits) })),
-    diagnostics: report.diagnostics.map(({ range: _r, ...d }) => d),
-    output: report.output,
-    stats: report.stats,
-  };
 }
 
 /** `scord run`: the program's own output, then the findings. Exit 1 if anything was found. */

@@ -5,6 +5,8 @@ import type { Fix, TextEdit } from './fixes';
 
 export interface AppliedFixes {
   text: string;
+  /** The edits applied, in no particular order (an editor applies them as one change). */
+  edits: TextEdit[];
   applied: Fix[];
   /** Preferred fixes left out because their edits overlapped others. */
   skipped: Fix[];
@@ -29,7 +31,7 @@ export function applyPreferredFixes(text: string, file: string, fixes: Fix[][]):
     taken.push(...fresh);
     applied.push(fix);
   }
-  return { text: applyEdits(text, taken), applied, skipped };
+  return { text: applyEdits(text, taken), edits: taken, applied, skipped };
 }
 
 /** Applies non-overlapping edits; insertions at one offset keep their order. */

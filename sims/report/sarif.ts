@@ -57,7 +57,7 @@ const CHECK_CODES: Readonly<Record<string, string>> = {
 /** What the README documents under its own anchor (besides the diagnostic codes). */
 const README_ANCHORS: ReadonlySet<string> = new Set(['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'scoped-atomic', 'missing-lock', 'lock-scope', 'shared-memory', ...Object.keys(CHECK_CODES)]);
 
-function helpUri(id: string): string | undefined {
+export function helpUri(id: string): string | undefined {
   return id in DIAGNOSTIC_CODES || README_ANCHORS.has(id) ? `${README_URL}#${id}` : undefined;
 }
 

@@ -5,9 +5,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkSource, type CheckFinding, type CheckReport } from '../../sims/check';
+import { checkSource, type CheckReport } from '../../sims/check';
 import { applyEdits, applyPreferredFixes } from '../../sims/fixes/apply';
-import type { TextEdit } from '../../sims/fixes/fixes';
+import { judgeFix, mapOffset } from '../../sims/fixes/verify';
 import { loadRaceCases } from '../support/raceCases';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -134,19 +134,31 @@ int main() { int *d; cudaMalloc(&d, 256); cudaMemset(d, 0, 256); k<<<1, 64>>>(d)
   });
 });
 
-/** Where an offset of the old text lands after `edits`. */
-function mapOffset(offset: number, edits: TextEdit[]): number {
-  let shift = 0;
-  for (const e of edits) {
-    const delta = e.newText.length - (e.range.end.offset - e.range.start.offset);
-    if (e.range.start.offset === e.range.end.offset ? offset >= e.range.start.offset : offset >= e.range.end.offset) shift += delta;
-    else if (offset > e.range.start.offset) shift += e.range.start.offset - offset;
-  }
-  return offset + shift;
-}
-
-const key = (f: CheckFinding, edits: TextEdit[] = []): string =>
-  `${f.category}@${mapOffset(f.range!.start.offset, edits)}/${f.relatedRanges?.[0] ? mapOffset(f.relatedRanges[0].start.offset, edits) : '-'}`;
+describe('judging a fix', () => {
+  test('offsets move with insertions before them and stay inside replaced text', () => {
+    const at = (o: number) => ({ line: 0, character: o, offset: o });
+    const insert = { range: { file: 'f', start: at(10), end: at(10) }, newText: 'abc' };
+    const replace = { range: { file: 'f', start: at(20), end: at(25) }, newText: 'xy' };
+    assert.deepEqual([5, 10, 15, 20, 22, 25, 30].map((o) => mapOffset(o, [insert, replace])), [5, 13, 18, 23, 23, 25, 30]);
+  });
+  test('a fix that leaves the race, or adds one, is not ok', () => {
+    const src = `__device__ int counter;
+__device__ int other;
+__global__ void k() { atomicAdd_block(&counter, 1); }
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }
+`;
+    const before = check(src);
+    const [race] = before.findings;
+    const noop = { range: { ...race.range!, end: race.range!.start }, newText: '' };
+    assert.deepEqual(judgeFix(before, race, [noop], check(src)), { ok: false, added: [], remains: true });
+    const worse = src.replace('atomicAdd_block(&counter, 1);', 'atomicAdd(&counter, 1); other = other + 1;');
+    const edit = { range: { ...race.range!, end: { ...race.range!.end, offset: race.range!.end.offset + 1 } }, newText: 'atomicAdd(&counter, 1); other = other + 1;' };
+    const outcome = judgeFix(before, race, [edit], check(worse));
+    assert.equal(outcome.remains, false);
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.added.length, 1);
+  });
+});
 
 describe('fix property', () => {
   const programs: { name: string; text: string; defines: string[] }[] = [];
@@ -164,14 +176,12 @@ describe('fix property', () => {
       const before = check(p.text, p.defines, p.name);
       const fixable = before.findings.filter((f) => f.kind === 'race' && f.fixes.some((x) => x.preferred));
       for (const finding of fixable) {
-        const edits = finding.fixes.find((x) => x.preferred)!.edits;
-        const after = check(applyEdits(p.text, edits), p.defines, p.name);
+        const fix = finding.fixes.find((x) => x.preferred)!;
+        const after = check(applyEdits(p.text, fix.edits), p.defines, p.name);
         assert.ok(after.analysed, `${finding.message}: the fixed program must still be analysable`);
-        const old = new Set(before.findings.filter((f) => f.range).map((f) => key(f, edits)));
-        const now = after.findings.map((f) => (f.range ? key(f) : `${f.kind}: ${f.message}`));
-        assert.ok(!now.includes(key(finding, edits)), `fix "${finding.fixes.find((x) => x.preferred)!.title}" left the race: ${finding.message}`);
-        const added = now.filter((k) => !old.has(k));
-        assert.deepEqual(added, [], `fix "${finding.fixes.find((x) => x.preferred)!.title}" added findings`);
+        const outcome = judgeFix(before, finding, fix.edits, after);
+        assert.ok(!outcome.remains, `fix "${fix.title}" left the race: ${finding.message}`);
+        assert.deepEqual(outcome.added, [], `fix "${fix.title}" added findings`);
       }
     });
   }

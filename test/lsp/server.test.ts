@@ -32,7 +32,7 @@ function nextDiagnostics(uri: string, version?: number): Promise<PublishDiagnost
 }
 
 before(async () => {
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'server.ts'), '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  server = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   conn = createProtocolConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
   conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
     published.push(p);

@@ -1,0 +1,214 @@
+// When each open document is analysed. Every change is parsed at once (cheap) so syntax and
+// semantic problems show immediately; the run — simulation and race detection, in a worker —
+// starts after a debounce, and an edit stops a stale run. The last run's findings stay on
+// screen until the next run replaces them, so nothing flickers. A change to a header
+// re-analyses the open files that include it.
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import type { CheckReport } from '../../sims/check';
+import { parse, type ParseResult } from '../../sims/frontend/index';
+import type { ScordSettings } from '../protocol';
+import type { AnalysisOutcome, AnalysisWorkers, RunHandle } from './workers';
+
+/** A runaway macro stops here instead of holding the server (5,000 real lines are ~50,000 tokens). */
+const MAX_EXPANDED_TOKENS = 1_000_000;
+
+export interface LastRun {
+  version: number;
+  report: CheckReport;
+  elapsedMs: number;
+  /** The parse of the same text (ranges, includes, the syntax tree for hovers and lenses). */
+  parsed: ParseResult | undefined;
+}
+
+interface DocumentState {
+  timer?: ReturnType<typeof setTimeout>;
+  running?: { version: number; handle: RunHandle };
+  parsed?: { version: number; result: ParseResult };
+  lastRun?: LastRun;
+  /** Files the last run read (headers), to re-analyse when one changes. */
+  includes: Set<string>;
+  /** A problem with the worker (crash, budget) reported for this version already. */
+  problemShown?: number;
+}
+
+export interface SchedulerHost {
+  settingsFor(uri: string): Promise<ScordSettings>;
+  document(uri: string): TextDocument | undefined;
+  openDocuments(): TextDocument[];
+  /** Text of a file: an open document wins over the disk. */
+  readFile(path: string): string | undefined;
+  /** New front-end diagnostics for a document (the last run's findings are kept). */
+  parsed(doc: TextDocument, parsed: ParseResult, settings: ScordSettings): void;
+  /** A run finished for the document's current version. */
+  ran(doc: TextDocument, run: LastRun, settings: ScordSettings): void;
+  /** A run could not finish: say so once, keep the previous results. */
+  runProblem(doc: TextDocument, message: string): void;
+  /** Runs start and end (the status bar and tests follow this). */
+  runState(uri: string, version: number, state: 'running' | 'done' | 'stopped', detail?: { run?: LastRun; reason?: string }): void;
+}
+
+export function fileNameOf(uri: string): string {
+  const u = URI.parse(uri);
+  return u.scheme === 'file' ? u.fsPath : uri;
+}
+
+export class AnalysisScheduler {
+  private readonly states = new Map<string, DocumentState>();
+
+  constructor(
+    private readonly host: SchedulerHost,
+    private readonly workers: AnalysisWorkers,
+  ) {}
+
+  private state(uri: string): DocumentState {
+    let s = this.states.get(uri);
+    if (!s) this.states.set(uri, (s = { includes: new Set() }));
+    return s;
+  }
+
+  lastRun(uri: string): LastRun | undefined {
+    return this.states.get(uri)?.lastRun;
+  }
+
+  /** The parse of the document's current text (made now if the last one is stale). */
+  parsedNow(doc: TextDocument, settings: ScordSettings): ParseResult {
+    const s = this.state(doc.uri);
+    if (s.parsed?.version === doc.version) return s.parsed.result;
+    const result = parse(doc.getText(), {
+      fileName: fileNameOf(doc.uri),
+      defines: settings.preprocessor.defines,
+      includePaths: settings.preprocessor.includePaths,
+      readFile: (p) => this.host.readFile(p),
+      maxOutputTokens: MAX_EXPANDED_TOKENS,
+    });
+    s.parsed = { version: doc.version, result };
+    return result;
+  }
+
+  /** The document changed (or was opened, or its settings changed). */
+  async changed(doc: TextDocument, reason: 'open' | 'change' | 'save' | 'settings' | 'dependency'): Promise<void> {
+    const settings = await this.host.settingsFor(doc.uri);
+    const current = this.host.document(doc.uri);
+    if (!current || current.version !== doc.version) return; // a newer change is on its way
+    const s = this.state(doc.uri);
+    this.host.parsed(doc, this.parsedNow(doc, settings), settings);
+    // An edit makes a running analysis stale: stop it now.
+    if (s.running && s.running.version !== doc.version) this.cancel(doc.uri);
+    const trigger = settings.analysis.trigger;
+    if (trigger === 'off') return;
+    if (trigger === 'onSave' && reason === 'change') return;
+    this.schedule(doc, reason === 'change' ? settings.analysis.debounceMs : 0);
+  }
+
+  private schedule(doc: TextDocument, delayMs: number): void {
+    const s = this.state(doc.uri);
+    if (s.timer) clearTimeout(s.timer);
+    s.timer = setTimeout(() => {
+      s.timer = undefined;
+      void this.start(doc.uri);
+    }, delayMs);
+  }
+
+  private cancel(uri: string): void {
+    const s = this.states.get(uri);
+    if (!s?.running) return;
+    s.running.handle.cancel();
+    s.running = undefined;
+  }
+
+  private async start(uri: string): Promise<void> {
+    const doc = this.host.document(uri);
+    if (!doc) return;
+    const settings = await this.host.settingsFor(uri);
+    const s = this.state(uri);
+    if (s.running?.version === doc.version) return;
+    this.cancel(uri);
+    const version = doc.version;
+    const openFiles: Record<string, string> = {};
+    for (const d of this.host.openDocuments()) if (d.uri !== uri) openFiles[fileNameOf(d.uri)] = d.getText();
+    const handle = this.workers.run(
+      {
+        fileName: fileNameOf(uri),
+        text: doc.getText(),
+        openFiles,
+        options: {
+          defines: settings.preprocessor.defines,
+          includePaths: settings.preprocessor.includePaths,
+          device: settings.simulator.device,
+          model: settings.simulator.scheduling,
+          ...(settings.simulator.schedules > 1 ? { schedules: settings.simulator.schedules } : {}),
+          seed: settings.simulator.seed,
+          maxSteps: settings.simulator.stepBudget,
+          hardwareFaithful: settings.detector.hardwareFaithful,
+          inspect: {},
+        },
+        verifyFixes: true,
+      },
+      { timeBudgetMs: settings.analysis.timeBudgetMs, memoryLimitMb: settings.analysis.memoryLimitMb },
+    );
+    s.running = { version, handle };
+    this.host.runState(uri, version, 'running');
+    const outcome = await handle.outcome;
+    if (s.running?.handle === handle) s.running = undefined;
+    this.finished(uri, version, outcome, settings);
+  }
+
+  private finished(uri: string, version: number, outcome: AnalysisOutcome, settings: ScordSettings): void {
+    const doc = this.host.document(uri);
+    // Closed, or edited since: the result is stale (a newer run is scheduled).
+    if (!doc || doc.version !== version || outcome.kind === 'cancelled') {
+      this.host.runState(uri, version, 'stopped', { reason: outcome.kind === 'cancelled' ? 'cancelled' : 'stale' });
+      return;
+    }
+    const s = this.state(uri);
+    if (outcome.kind !== 'report') {
+      this.host.runState(uri, version, 'stopped', { reason: outcome.kind === 'failed' ? outcome.message : outcome.kind });
+      if (s.problemShown === version) return;
+      s.problemShown = version;
+      const message =
+        outcome.kind === 'timeout'
+          ? `scord: the analysis was stopped after ${outcome.budgetMs} ms (scord.analysis.timeBudgetMs); findings shown are from the last complete run`
+          : outcome.kind === 'out-of-memory'
+            ? `scord: the analysis ran out of memory (${outcome.limitMb} MB, scord.analysis.memoryLimitMb) and was stopped; the next edit starts a fresh one`
+            : `scord: the analysis failed (${outcome.message}); the next edit starts a fresh one`;
+      this.host.runProblem(doc, message);
+      return;
+    }
+    s.includes = new Set(outcome.includes);
+    const parsed = s.parsed?.version === version ? s.parsed.result : undefined;
+    s.lastRun = { version, report: outcome.report, elapsedMs: outcome.elapsedMs, parsed };
+    this.host.ran(doc, s.lastRun, settings);
+    this.host.runState(uri, version, 'done', { run: s.lastRun });
+  }
+
+  /** A file changed (an open header edited, or a file on disk): re-analyse its includers. */
+  dependencyChanged(path: string): void {
+    for (const doc of this.host.openDocuments()) {
+      const s = this.states.get(doc.uri);
+      if (!s || fileNameOf(doc.uri) === path) continue;
+      const includes = s.parsed?.result.files.includes(path) || s.includes.has(path);
+      if (includes) {
+        s.parsed = undefined;
+        void this.changed(doc, 'dependency');
+      }
+    }
+  }
+
+  /** Every open document again (settings changed). */
+  all(reason: 'settings'): void {
+    for (const doc of this.host.openDocuments()) {
+      const s = this.states.get(doc.uri);
+      if (s) s.parsed = undefined;
+      void this.changed(doc, reason);
+    }
+  }
+
+  closed(uri: string): void {
+    const s = this.states.get(uri);
+    if (!s) return;
+    if (s.timer) clearTimeout(s.timer);
+    this.cancel(uri);
+    this.states.delete(uri);
+  }
+}

@@ -1,0 +1,108 @@
+// Analysis workers: each run gets a worker thread with a time and memory budget. A worker
+// that finishes goes back to wait for the next run (loading the engine takes a while, so one
+// is always kept warm); a run that is cancelled, overruns its time or memory, or crashes ends
+// its worker, and the next run starts on a fresh one.
+import { Worker } from 'node:worker_threads';
+import type { CheckReport } from '../../sims/check';
+import type { AnalysisRequest, AnalysisResponse } from './messages';
+
+export type AnalysisOutcome =
+  | { kind: 'report'; report: CheckReport; elapsedMs: number; includes: string[] }
+  | { kind: 'cancelled' }
+  | { kind: 'timeout'; budgetMs: number }
+  | { kind: 'out-of-memory'; limitMb: number }
+  | { kind: 'failed'; message: string };
+
+export interface RunLimits {
+  timeBudgetMs: number;
+  memoryLimitMb: number;
+}
+
+export interface RunHandle {
+  outcome: Promise<AnalysisOutcome>;
+  cancel(): void;
+}
+
+interface WarmWorker {
+  worker: Worker;
+  memoryLimitMb: number;
+}
+
+export class AnalysisWorkers {
+  private warm: WarmWorker | undefined;
+  private nextId = 1;
+  private readonly live = new Set<Worker>();
+
+  constructor(private readonly script: string) {}
+
+  private spawn(memoryLimitMb: number): WarmWorker {
+    const worker = new Worker(this.script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } });
+    // An idle worker must not keep the server alive, nor crash it by failing while idle.
+    worker.unref();
+    worker.on('error', () => undefined);
+    this.live.add(worker);
+    worker.once('exit', () => this.live.delete(worker));
+    return { worker, memoryLimitMb };
+  }
+
+  /** Starts a worker ahead of the next run. */
+  prewarm(memoryLimitMb: number): void {
+    if (!this.warm || this.warm.memoryLimitMb !== memoryLimitMb) {
+      if (this.warm) void this.warm.worker.terminate();
+      this.warm = this.spawn(memoryLimitMb);
+    }
+  }
+
+  run(request: Omit<AnalysisRequest, 'id'>, limits: RunLimits): RunHandle {
+    const id = this.nextId++;
+    const taken = this.warm && this.warm.memoryLimitMb === limits.memoryLimitMb ? this.warm : this.spawn(limits.memoryLimitMb);
+    if (taken === this.warm) this.warm = undefined;
+    const { worker } = taken;
+    let settle: (o: AnalysisOutcome) => void = () => undefined;
+    let done = false;
+    const outcome = new Promise<AnalysisOutcome>((resolve) => {
+      settle = (o) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        resolve(o);
+      };
+    });
+    const end = (o: AnalysisOutcome): void => {
+      settle(o);
+      void worker.terminate();
+      // Keep one worker warm for the next edit.
+      this.prewarm(limits.memoryLimitMb);
+    };
+    const onMessage = (m: AnalysisResponse): void => {
+      if (m.id !== id) return;
+      if (m.kind === 'failed') {
+        end({ kind: 'failed', message: m.message });
+        return;
+      }
+      settle({ kind: 'report', report: m.report, elapsedMs: m.elapsedMs, includes: m.includes });
+      worker.unref();
+      if (!this.warm) this.warm = taken;
+      else void worker.terminate();
+    };
+    const onError = (e: Error & { code?: string }): void => {
+      end(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'out-of-memory', limitMb: limits.memoryLimitMb } : { kind: 'failed', message: e.message });
+    };
+    const onExit = (code: number): void => end({ kind: 'failed', message: `the analysis worker exited with code ${code}` });
+    const timer = setTimeout(() => end({ kind: 'timeout', budgetMs: limits.timeBudgetMs }), limits.timeBudgetMs);
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.ref();
+    worker.postMessage({ ...request, id } satisfies AnalysisRequest);
+    return { outcome, cancel: () => end({ kind: 'cancelled' }) };
+  }
+
+  dispose(): void {
+    for (const w of this.live) void w.terminate();
+    this.warm = undefined;
+  }
+}

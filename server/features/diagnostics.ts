@@ -1,0 +1,137 @@
+// Engine results as LSP diagnostics: the front end's problems, and the findings of the last
+// run at the racing instruction's exact range, with the other access (and the lock acquire,
+// for lock races) as related information and `data` for code actions. Problems and findings
+// in an included header are shown in the header and at the #include line of the file.
+import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver/node';
+import { URI } from 'vscode-uri';
+import type { CheckFinding, CheckReport } from '../../sims/check';
+import type { ParseResult } from '../../sims/frontend/index';
+import type { Diagnostic as FrontendDiagnostic } from '../../sims/frontend/diagnostics';
+import type { Range } from '../../sims/frontend/source';
+import { helpUri } from '../../sims/report/sarif';
+import type { RaceDiagnosticData, ScordSettings } from '../protocol';
+
+export function lspRange(r: Range): Diagnostic['range'] {
+  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+}
+
+export function uriOf(file: string): string {
+  return file.startsWith('/') ? URI.file(file).toString() : file;
+}
+
+/** Diagnostics by document URI: the checked file's, and each header's. */
+export type DiagnosticsByUri = Map<string, Diagnostic[]>;
+
+function push(map: DiagnosticsByUri, uri: string, d: Diagnostic): void {
+  const list = map.get(uri);
+  if (list) list.push(d);
+  else map.set(uri, [d]);
+}
+
+const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint } as const;
+
+/** The #include line of `fileName` through which `header` was reached, if any. */
+function includeSite(parsed: ParseResult | undefined, fileName: string, header: string): Range | undefined {
+  if (!parsed) return undefined;
+  const direct = parsed.includes.find((e) => e.from === fileName && e.to === header);
+  if (direct) return direct.range;
+  // Reached through another header: the include of the main file that leads there.
+  const parents = new Map(parsed.includes.map((e) => [e.to, e]));
+  let edge = parents.get(header);
+  for (let guard = 0; edge && edge.from !== fileName && guard < 64; guard++) edge = parents.get(edge.from);
+  return edge?.from === fileName ? edge.range : undefined;
+}
+
+/** The front end's diagnostics (syntax and semantic errors) for the checked file and its headers. */
+export function frontendDiagnostics(parsed: ParseResult, fileName: string, uri: string): DiagnosticsByUri {
+  const out: DiagnosticsByUri = new Map([[uri, []]]);
+  for (const d of parsed.diagnostics) addFrontend(out, d, parsed, fileName, uri);
+  return out;
+}
+
+function addFrontend(out: DiagnosticsByUri, d: FrontendDiagnostic, parsed: ParseResult, fileName: string, uri: string): void {
+  const base: Diagnostic = {
+    range: lspRange(d.range),
+    severity: SEVERITY[d.severity],
+    code: d.code,
+    source: 'scord',
+    message: d.message,
+    ...(helpUri(d.code) ? { codeDescription: { href: helpUri(d.code)! } } : {}),
+    ...(d.related?.length ? { relatedInformation: d.related.filter((r) => r.range.file.startsWith('/') || r.range.file === fileName).map((r) => ({ message: r.message, location: { uri: r.range.file === fileName ? uri : uriOf(r.range.file), range: lspRange(r.range) } })) } : {}),
+  };
+  if (d.range.file === fileName) {
+    push(out, uri, base);
+    return;
+  }
+  if (d.range.file.startsWith('/')) push(out, uriOf(d.range.file), base);
+  const site = includeSite(parsed, fileName, d.range.file);
+  if (site) push(out, uri, { ...base, range: lspRange(site), message: `${d.message} (in ${d.range.file}:${d.range.start.line + 1})` });
+}
+
+export interface RunContext {
+  report: CheckReport;
+  parsed: ParseResult | undefined;
+  fileName: string;
+  uri: string;
+  version: number;
+  settings: ScordSettings;
+}
+
+/** What a run adds to the front end's diagnostics: unsupported constructs and findings, by URI. */
+export function runDiagnostics(ctx: RunContext): DiagnosticsByUri {
+  const { report, fileName, uri } = ctx;
+  const out: DiagnosticsByUri = new Map([[uri, []]]);
+  // The report starts with the front end's diagnostics; the run's own come after them.
+  for (const d of report.diagnostics) {
+    if (!d.range || d.code !== 'not-supported' && d.code !== 'no-main' && d.code !== 'no-kernel') continue;
+    push(out, d.range.file === fileName ? uri : uriOf(d.range.file), { range: lspRange(d.range), severity: SEVERITY[d.severity], code: d.code ?? 'error', source: 'scord', message: d.message });
+  }
+  report.findings.forEach((f, i) => addFinding(out, f, i, ctx));
+  return out;
+}
+
+/** Both lists merged by URI. */
+export function mergeDiagnostics(a: DiagnosticsByUri, b: DiagnosticsByUri): DiagnosticsByUri {
+  const out: DiagnosticsByUri = new Map([...a].map(([k, v]) => [k, [...v]]));
+  for (const [k, v] of b) out.set(k, [...(out.get(k) ?? []), ...v]);
+  return out;
+}
+
+function addFinding(out: DiagnosticsByUri, f: CheckFinding, index: number, ctx: RunContext): void {
+  if (!f.range) {
+    // A finding without a place (a run that did not finish): at the top of the file.
+    push(out, ctx.uri, { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: SEVERITY[f.severity], code: f.category, source: 'scord', message: f.message });
+    return;
+  }
+  const severity = f.kind === 'race' ? SEVERITY[ctx.settings.diagnostics.raceSeverity] : SEVERITY[f.severity];
+  const related: DiagnosticRelatedInformation[] = (f.relatedRanges ?? []).map((r, i) => ({
+    location: { uri: r.file === ctx.fileName ? ctx.uri : uriOf(r.file), range: lspRange(r) },
+    message: f.related[i]?.message ?? 'the other access',
+  }));
+  const data: RaceDiagnosticData = { version: ctx.version, finding: index, ...(f.address ? { address: f.address } : {}) };
+  const href = helpUri(f.category);
+  const d: Diagnostic = {
+    range: lspRange(f.range),
+    severity,
+    code: f.category,
+    ...(href ? { codeDescription: { href } } : {}),
+    source: 'scord',
+    message: f.message,
+    ...(related.length ? { relatedInformation: related } : {}),
+    data,
+  };
+  if (f.range.file === ctx.fileName) {
+    push(out, ctx.uri, d);
+    return;
+  }
+  push(out, uriOf(f.range.file), d);
+  const site = includeSite(ctx.parsed, ctx.fileName, f.range.file);
+  if (site) {
+    push(out, ctx.uri, {
+      ...d,
+      range: lspRange(site),
+      message: `${f.message} (in ${f.range.file}:${f.range.start.line + 1}:${f.range.start.character + 1})`,
+      relatedInformation: [{ location: { uri: uriOf(f.range.file), range: lspRange(f.range) }, message: 'the racing access, in the header' }, ...related],
+    });
+  }
+}

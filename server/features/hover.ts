@@ -1,0 +1,55 @@
+// Hovers: on a racing access, the race and the detector's metadata entry as it was when the
+// race was found; on an atomic or a fence, its scope — which threads it is atomic with or
+// orders accesses for — and the races of the last run it takes part in.
+import type { Hover, Position } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CheckFinding } from '../../sims/check';
+import type { ParseResult } from '../../sims/frontend/index';
+import type { Range } from '../../sims/frontend/source';
+import { SyntaxIndex } from '../../sims/fixes/syntaxIndex';
+import type { LastRun } from '../analysis/scheduler';
+import { lspRange } from './diagnostics';
+
+const within = (r: Range | undefined, fileName: string, offset: number): boolean => !!r && r.file === fileName && r.start.offset <= offset && offset <= r.end.offset;
+
+function metadataTable(f: CheckFinding): string {
+  const m = f.metadata;
+  if (!m) return '';
+  const who = (a: { block: number; warp: number; lane: number }) => `block ${a.block}, warp ${a.warp}, lane ${a.lane}`;
+  const rows: [string, string][] = [
+    ['last access', `${m.atomic ?? (m.write ? 'write' : 'read')} by ${who(m.accessor)}`],
+    ['barrier ID', `${m.barrierId} (racing access: ${m.barrierIdNow})`],
+    ['block fence ID', `${m.blockFenceId} (its fence file now: ${m.fenceFileNow.blockFenceId})`],
+    ['device fence ID', `${m.deviceFenceId} (its fence file now: ${m.fenceFileNow.deviceFenceId})`],
+    ['strong', m.strong ? 'yes (volatile or atomic)' : 'no'],
+    ['locks held', m.locks.length ? m.locks.join(', ') : 'none'],
+  ];
+  return `\n\n| metadata of \`${f.address ?? 'the word'}\` | |\n|---|---|\n${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n\nEqual fence IDs mean the earlier accessor executed no fence of that scope since its access.`;
+}
+
+const SCOPES: [RegExp, string][] = [
+  [/^atomic\w+_block$/, '**block scope**: atomic only with respect to threads of the same thread block. Another block updating the same word is not synchronised with it — a scoped race.'],
+  [/^atomic\w+_system$/, '**system scope**: atomic with respect to every thread of the GPU, other GPUs and the host (for managed or mapped memory).'],
+  [/^atomic\w+$/, '**device scope**: atomic with respect to every thread of the GPU, in every block.'],
+  [/^__threadfence_block$/, '**block-scope fence**: the writes before it are seen before the writes after it by threads of the *same block* only. A consumer in another block needs `__threadfence()`.'],
+  [/^__threadfence_system$/, '**system-scope fence**: orders this thread\'s accesses for every thread of the device and for the host.'],
+  [/^__threadfence$/, '**device-scope fence**: the writes before it are seen before the writes after it by every thread of the device, in every block.'],
+  [/^__syncthreads(_count|_and|_or)?$/, '**barrier**: waits for every thread of the block; accesses before it are ordered before accesses after it, for threads of the same block.'],
+  [/^__syncwarp$/, '**warp barrier**: the lanes of the mask meet; their accesses before it are ordered before their accesses after it.'],
+];
+
+export function hover(doc: TextDocument, position: Position, fileName: string, parsed: ParseResult | undefined, run: LastRun | undefined): Hover | null {
+  const offset = doc.offsetAt(position);
+  const fresh = run && run.version === doc.version ? run : undefined;
+  const race = fresh?.report.findings.find((f) => f.kind === 'race' && within(f.range, fileName, offset));
+  if (race) return { contents: { kind: 'markdown', value: `**ScoRD: ${race.category}** (${race.scope ?? ''} scope)\n\n${race.message}${metadataTable(race)}` }, range: lspRange(race.range!) };
+  if (!parsed) return null;
+  const call = SyntaxIndex.of(parsed.deviceAst).calls().find((c) => c.callee.kind === 'Identifier' && within(c.callee.range, fileName, offset));
+  if (!call || call.callee.kind !== 'Identifier') return null;
+  const name = call.callee.name;
+  const scope = SCOPES.find(([re]) => re.test(name));
+  if (!scope) return null;
+  const involved = fresh?.report.findings.filter((f) => f.kind === 'race' && [f.range, ...(f.relatedRanges ?? [])].some((r) => r && r.file === fileName && r.start.offset >= call.range.start.offset && r.end.offset <= call.range.end.offset)) ?? [];
+  const races = involved.length ? `\n\nIn the last run it takes part in ${involved.length} race${involved.length === 1 ? '' : 's'}:\n${involved.map((f) => `- ${f.message}`).join('\n')}` : fresh ? '\n\nIn the last run it takes part in no race.' : '';
+  return { contents: { kind: 'markdown', value: `\`${name}\` — ${scope[1]}${races}` }, range: lspRange(call.callee.range) };
+}

@@ -1,0 +1,122 @@
+// The language server's extensions to LSP, typed once for both sides: the client sends these
+// requests and the server answers them. Nothing here imports the engine at run time.
+import { NotificationType, ProtocolRequestType } from 'vscode-languageserver-protocol';
+import type { CheckDiagnostic, CheckReport, PublicFinding } from '../sims/check';
+import type { DetectorState } from '../sims/detect/scord';
+
+/** Every setting of the `scord` section, as the server reads it for one document. */
+export interface ScordSettings {
+  analysis: {
+    /** When to run the simulation and race detection. */
+    trigger: 'onType' | 'onSave' | 'off';
+    /** Milliseconds after the last edit before a run starts. */
+    debounceMs: number;
+    /** Milliseconds a run may take before it is stopped. */
+    timeBudgetMs: number;
+    /** Memory (MB of JavaScript heap) a run may use before it is stopped. */
+    memoryLimitMb: number;
+  };
+  preprocessor: {
+    defines: string[];
+    includePaths: string[];
+  };
+  simulator: {
+    device: string;
+    scheduling: 'independent' | 'lockstep';
+    schedules: number;
+    seed: number;
+    stepBudget: number;
+  };
+  detector: {
+    hardwareFaithful: boolean;
+  };
+  diagnostics: {
+    raceSeverity: 'error' | 'warning' | 'information' | 'hint';
+  };
+}
+
+export const DEFAULT_SETTINGS: ScordSettings = {
+  analysis: { trigger: 'onType', debounceMs: 300, timeBudgetMs: 10_000, memoryLimitMb: 1024 },
+  preprocessor: { defines: [], includePaths: [] },
+  simulator: { device: 'scord-paper', scheduling: 'independent', schedules: 1, seed: 1, stepBudget: 50_000_000 },
+  detector: { hardwareFaithful: false },
+  diagnostics: { raceSeverity: 'warning' },
+};
+
+/** A kernel launch to run instead of `main` (kernel-only files, or one kernel of a program). */
+export interface LaunchParams {
+  kernel: string;
+  grid: [number, number, number];
+  block: [number, number, number];
+  args?: Record<string, number>;
+}
+
+export interface RunParams {
+  uri: string;
+  /** `main` (the default) or one kernel with its launch. */
+  entry?: 'main' | LaunchParams;
+  /** Overrides of the document's settings for this run. */
+  options?: { schedules?: number; seed?: number; scheduling?: 'independent' | 'lockstep'; hardwareFaithful?: boolean; device?: string };
+  workDoneToken?: string | number;
+}
+
+/** A report with 1-based locations (as the CLI prints it). */
+export interface RunResult {
+  uri: string;
+  analysed: boolean;
+  findings: PublicFinding[];
+  diagnostics: Omit<CheckDiagnostic, 'range'>[];
+  output: string;
+  stats: CheckReport['stats'] & { elapsedMs: number };
+}
+
+/** `scord/run`: run the program (or a kernel) now, with progress and cancellation. */
+export const RunRequest = new ProtocolRequestType<RunParams, RunResult, never, void, void>('scord/run');
+
+export interface InspectParams {
+  uri: string;
+  /** An address as reports name it (`data[3]`): every access to it, in order. */
+  address?: string;
+}
+
+export interface InspectResult {
+  uri: string;
+  /** Document version the state belongs to; null when there is no run yet. */
+  version: number | null;
+  state: DetectorState | null;
+  findings: PublicFinding[];
+  stats: (CheckReport['stats'] & { elapsedMs: number }) | null;
+}
+
+/** `scord/inspect`: the detector's state after the document's last run (the inspector's data). */
+export const InspectRequest = new ProtocolRequestType<InspectParams, InspectResult, never, void, void>('scord/inspect');
+
+/** Commands the server's code lenses and code actions invoke; the client implements them. */
+export const ClientCommands = {
+  runKernel: 'scord.runKernel',
+  showInspector: 'scord.showInspector',
+} as const;
+
+/** What a race diagnostic's `data` carries for code actions and the inspector. */
+export interface RaceDiagnosticData {
+  /** The document version the finding was computed for; fixes apply only to it. */
+  version: number;
+  /** Index of the finding in the run's report. */
+  finding: number;
+  address?: string;
+}
+
+/** Where a document's analysis stands: the status bar shows it, and tests wait on it. */
+export interface AnalysisStateParams {
+  uri: string;
+  version: number;
+  state: 'running' | 'done' | 'stopped';
+  /** With `done`: races and other findings of the run, and how long it took. */
+  races?: number;
+  findings?: number;
+  elapsedMs?: number;
+  /** With `stopped`: why (cancelled by an edit, over budget, crashed). */
+  reason?: string;
+}
+
+export const AnalysisStateNotification = new NotificationType<AnalysisStateParams>('scord/analysisState');

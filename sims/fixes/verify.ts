@@ -1,0 +1,42 @@
+// Whether a fix did what it promised: after its edits, a re-run no longer reports the race it
+// was made for and reports nothing the original run did not (offsets moved by the edits are
+// mapped back first). The language server checks preferred fixes with this before offering
+// them as preferred; the fix property test holds every preferred fix to it.
+import type { CheckFinding, CheckReport } from '../check';
+import type { TextEdit } from './fixes';
+
+/** Where an offset of the text before `edits` lands after them. */
+export function mapOffset(offset: number, edits: TextEdit[]): number {
+  let shift = 0;
+  for (const e of edits) {
+    const delta = e.newText.length - (e.range.end.offset - e.range.start.offset);
+    if (e.range.start.offset === e.range.end.offset ? offset >= e.range.start.offset : offset >= e.range.end.offset) shift += delta;
+    else if (offset > e.range.start.offset) shift += e.range.start.offset - offset;
+  }
+  return offset + shift;
+}
+
+/** A finding as `category@offset/relatedOffset`, with offsets mapped through `edits`. */
+export function findingKey(f: CheckFinding, edits: TextEdit[] = []): string {
+  if (!f.range) return `${f.kind}: ${f.message}`;
+  const related = f.relatedRanges?.[0];
+  return `${f.category}@${mapOffset(f.range.start.offset, edits)}/${related ? mapOffset(related.start.offset, edits) : '-'}`;
+}
+
+export interface FixOutcome {
+  /** The race is gone and nothing new appeared. */
+  ok: boolean;
+  /** Findings after the fix that the original run did not have. */
+  added: string[];
+  /** The fixed finding is still reported. */
+  remains: boolean;
+}
+
+export function judgeFix(before: CheckReport, finding: CheckFinding, edits: TextEdit[], after: CheckReport): FixOutcome {
+  if (!after.analysed) return { ok: false, added: after.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), remains: false };
+  const old = new Set(before.findings.map((f) => findingKey(f, edits)));
+  const now = after.findings.map((f) => findingKey(f));
+  const remains = now.includes(findingKey(finding, edits));
+  const added = now.filter((k) => !old.has(k));
+  return { ok: !remains && added.length === 0, added, remains };
+}
