@@ -15,6 +15,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: 'cuda-cpp' }],
     outputChannelName: 'ScoRD Language Server',
+    // Headers changed on disk (by git, another editor) re-analyse the files that include them.
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{cu,cuh,h,hpp,hh,inl}') },
   };
   client = new LanguageClient('scord', 'ScoRD', serverOptions, clientOptions);
   context.subscriptions.push(

@@ -23,7 +23,7 @@ import { frontendDiagnostics, mergeDiagnostics, runDiagnostics, type Diagnostics
 import { hover } from './features/hover';
 import { beginProgress, listenForProgressCancel } from './features/progress';
 import { AnalysisStateNotification, InspectRequest, RunRequest, type InspectResult, type RunResult, type ScordSettings } from './protocol';
-import { SettingsStore } from './settings';
+import { resolveIncludePaths, SettingsStore } from './settings';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -227,7 +227,7 @@ connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
       openFiles,
       options: {
         defines: s.preprocessor.defines,
-        includePaths: s.preprocessor.includePaths,
+        includePaths: resolveIncludePaths(s.preprocessor.includePaths, fileNameOf(params.uri)),
         device: o.device ?? s.simulator.device,
         model: o.scheduling ?? s.simulator.scheduling,
         schedules: o.schedules ?? s.simulator.schedules,
@@ -264,7 +264,7 @@ connection.onRequest(InspectRequest, async (params, token): Promise<InspectResul
       openFiles: {},
       options: {
         defines: s.preprocessor.defines,
-        includePaths: s.preprocessor.includePaths,
+        includePaths: resolveIncludePaths(s.preprocessor.includePaths, fileNameOf(params.uri)),
         device: s.simulator.device,
         model: s.simulator.scheduling,
         seed: s.simulator.seed,

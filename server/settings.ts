@@ -1,5 +1,6 @@
 // The `scord` settings of a document, read from the client (per resource, so a folder can
 // differ) and checked: a wrong value falls back to the default instead of breaking analysis.
+import * as path from 'node:path';
 import type { Connection } from 'vscode-languageserver/node';
 import { DEFAULT_DEVICE, devicePreset } from '../sims/gpu/devices';
 import { DEFAULT_SETTINGS, type ScordSettings } from './protocol';
@@ -77,4 +78,10 @@ export class SettingsStore {
   forget(uri: string): void {
     this.cache.delete(uri);
   }
+}
+
+/** Include paths as the engine needs them: relative ones from the checked file's directory. */
+export function resolveIncludePaths(paths: string[], fileName: string): string[] {
+  const dir = path.isAbsolute(fileName) ? path.dirname(fileName) : process.cwd();
+  return paths.map((p) => (path.isAbsolute(p) ? p : path.resolve(dir, p)));
 }

@@ -8,6 +8,7 @@ import { URI } from 'vscode-uri';
 import type { CheckReport } from '../../sims/check';
 import { parse, type ParseResult } from '../../sims/frontend/index';
 import type { ScordSettings } from '../protocol';
+import { resolveIncludePaths } from '../settings';
 import type { AnalysisOutcome, AnalysisWorkers, RunHandle } from './workers';
 
 /** A runaway macro stops here instead of holding the server (5,000 real lines are ~50,000 tokens). */
@@ -78,7 +79,7 @@ export class AnalysisScheduler {
     const result = parse(doc.getText(), {
       fileName: fileNameOf(doc.uri),
       defines: settings.preprocessor.defines,
-      includePaths: settings.preprocessor.includePaths,
+      includePaths: resolveIncludePaths(settings.preprocessor.includePaths, fileNameOf(doc.uri)),
       readFile: (p) => this.host.readFile(p),
       maxOutputTokens: MAX_EXPANDED_TOKENS,
     });
@@ -134,7 +135,7 @@ export class AnalysisScheduler {
         openFiles,
         options: {
           defines: settings.preprocessor.defines,
-          includePaths: settings.preprocessor.includePaths,
+          includePaths: resolveIncludePaths(settings.preprocessor.includePaths, fileNameOf(uri)),
           device: settings.simulator.device,
           model: settings.simulator.scheduling,
           ...(settings.simulator.schedules > 1 ? { schedules: settings.simulator.schedules } : {}),
