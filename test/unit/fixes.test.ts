@@ -39,14 +39,13 @@ int main() { k<<<2, 32>>>(); cudaDeviceSynchronize(); return 0; }
     assert.match(out, /^ {2}atomicAdd\(&counter, 1\);$/m);
     assert.match(out, /atomicSub\(&counter, 1\);/);
   });
-  test('widen a block-scope fence that a consumer in another block relies on', () => {
-    const src = `__device__ volatile int data;
+  /** Block 0 publishes `data` with a flag; `fence` is what stands between the two writes. */
+  const handOff = (fence: string) => `__device__ volatile int data;
 __device__ int flag;
 __global__ void k() {
   if (blockIdx.x == 0) {
     data = 1;
-    __threadfence_block();
-    atomicExch(&flag, 1);
+${fence}    atomicExch(&flag, 1);
   } else {
     while (atomicAdd(&flag, 0) == 0) {}
     int v = data;
@@ -55,24 +54,11 @@ __global__ void k() {
 }
 int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }
 `;
-    assert.equal(fixed(src, 'missing-device-fence'), src.replace('__threadfence_block();', '__threadfence();'));
+  test('widen a block-scope fence that a consumer in another block relies on', () => {
+    assert.equal(fixed(handOff('    __threadfence_block();\n'), 'missing-device-fence'), handOff('    __threadfence();\n'));
   });
   test('insert the missing fence after the producer\'s store, before the flag', () => {
-    const src = `__device__ volatile int data;
-__device__ int flag;
-__global__ void k() {
-  if (blockIdx.x == 0) {
-    data = 1;
-    atomicExch(&flag, 1);
-  } else {
-    while (atomicAdd(&flag, 0) == 0) {}
-    int v = data;
-    (void)v;
-  }
-}
-int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }
-`;
-    assert.equal(fixed(src, 'missing-device-fence'), src.replace('    data = 1;\n', '    data = 1;\n    __threadfence();\n'));
+    assert.equal(fixed(handOff(''), 'missing-device-fence'), handOff('    __threadfence();\n'));
   });
   test('make weak accesses volatile: a global and a pointer parameter', () => {
     const global = `__device__ int data;
