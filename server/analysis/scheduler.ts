@@ -20,6 +20,8 @@ export interface LastRun {
   elapsedMs: number;
   /** The parse of the same text (ranges, includes, the syntax tree for hovers and lenses). */
   parsed: ParseResult | undefined;
+  /** Preferred fixes have been re-run and kept only where their race went away. */
+  fixesChecked?: boolean;
 }
 
 interface DocumentState {
@@ -31,6 +33,8 @@ interface DocumentState {
   includes: Set<string>;
   /** A problem with the worker (crash, budget) reported for this version already. */
   problemShown?: number;
+  /** Settles when the last run's preferred fixes have been checked. */
+  checking?: Promise<void>;
 }
 
 export interface SchedulerHost {
@@ -69,6 +73,12 @@ export class AnalysisScheduler {
   }
 
   lastRun(uri: string): LastRun | undefined {
+    return this.states.get(uri)?.lastRun;
+  }
+
+  /** The last run, once its preferred fixes have been checked (code actions wait for this). */
+  async lastRunChecked(uri: string): Promise<LastRun | undefined> {
+    await this.states.get(uri)?.checking;
     return this.states.get(uri)?.lastRun;
   }
 
@@ -151,8 +161,16 @@ export class AnalysisScheduler {
     s.running = { version, handle };
     this.host.runState(uri, version, 'running');
     const outcome = await handle.outcome;
-    if (s.running?.handle === handle) s.running = undefined;
     this.finished(uri, version, outcome, settings);
+    s.checking = handle.verified.then(() => undefined);
+    const verdicts = await handle.verified;
+    if (s.running?.handle === handle) s.running = undefined;
+    // Fixes become preferred only once a re-run has shown they remove their race.
+    const run = s.lastRun;
+    if (verdicts && outcome.kind === 'report' && run?.report === outcome.report) {
+      run.report.findings.forEach((f, i) => f.fixes.forEach((fix, j) => (fix.preferred = !!verdicts[i]?.[j])));
+      run.fixesChecked = true;
+    }
   }
 
   private finished(uri: string, version: number, outcome: AnalysisOutcome, settings: ScordSettings): void {

@@ -12,7 +12,7 @@ import type { AnalysisRequest, AnalysisResponse } from './messages';
 /** Preferred fixes checked per run at most (each costs a run). */
 const MAX_VERIFIED = 16;
 
-function analyse(req: AnalysisRequest): AnalysisResponse {
+function analyse(req: AnalysisRequest): void {
   const t0 = performance.now();
   const read = (p: string): string | undefined => {
     if (p in req.openFiles) return req.openFiles[p];
@@ -29,30 +29,37 @@ function analyse(req: AnalysisRequest): AnalysisResponse {
   };
   const check = (text: string): CheckReport => checkSource({ ...req.options, fileName: req.fileName, text, readFile });
   const report = check(req.text);
-  if (req.verifyFixes) verifyPreferredFixes(req.text, report, check);
-  return { id: req.id, kind: 'report', report, elapsedMs: performance.now() - t0, includes: [...files] };
+  if (!req.verifyFixes) {
+    post({ id: req.id, kind: 'report', report, elapsedMs: performance.now() - t0, includes: [...files] });
+    return;
+  }
+  // The findings go out at once, with no fix preferred until it has been checked.
+  const claimed = report.findings.map((f) => f.fixes.map((x) => x.preferred));
+  for (const f of report.findings) for (const x of f.fixes) x.preferred = false;
+  post({ id: req.id, kind: 'report', report, elapsedMs: performance.now() - t0, includes: [...files] });
+  post({ id: req.id, kind: 'verified', preferred: verifyPreferredFixes(req.text, report, claimed, check) });
 }
 
-function verifyPreferredFixes(text: string, report: CheckReport, check: (text: string) => CheckReport): void {
+/** For each finding and fix: preferred, and its race gone when the fixed text is re-run. */
+function verifyPreferredFixes(text: string, report: CheckReport, claimed: boolean[][], check: (text: string) => CheckReport): boolean[][] {
   let checked = 0;
-  for (const finding of report.findings) {
-    const fix = finding.fixes.find((f) => f.preferred);
-    if (!fix) continue;
-    if (checked++ >= MAX_VERIFIED) {
-      fix.preferred = false;
-      continue;
-    }
-    if (!judgeFix(report, finding, fix.edits, check(applyEdits(text, fix.edits))).ok) fix.preferred = false;
-  }
+  return report.findings.map((finding, i) =>
+    finding.fixes.map((fix, j) => {
+      if (!claimed[i][j] || checked++ >= MAX_VERIFIED) return false;
+      return judgeFix(report, finding, fix.edits, check(applyEdits(text, fix.edits))).ok;
+    }),
+  );
+}
+
+function post(m: AnalysisResponse): void {
+  parentPort!.postMessage(m);
 }
 
 parentPort!.on('message', (req: AnalysisRequest) => {
-  let response: AnalysisResponse;
   try {
-    response = analyse(req);
+    analyse(req);
   } catch (e) {
     // An engine bug: say what failed; the server reports it and goes on.
-    response = { id: req.id, kind: 'failed', message: e instanceof Error ? e.message : String(e) };
+    post({ id: req.id, kind: 'failed', message: e instanceof Error ? e.message : String(e) });
   }
-  parentPort!.postMessage(response);
 });

@@ -20,6 +20,8 @@ export interface RunLimits {
 
 export interface RunHandle {
   outcome: Promise<AnalysisOutcome>;
+  /** With fix checking: which fixes stay preferred (undefined if the run ended before). */
+  verified: Promise<boolean[][] | undefined>;
   cancel(): void;
 }
 
@@ -59,20 +61,30 @@ export class AnalysisWorkers {
     if (taken === this.warm) this.warm = undefined;
     const { worker } = taken;
     let settle: (o: AnalysisOutcome) => void = () => undefined;
+    let settleVerified: (v: boolean[][] | undefined) => void = () => undefined;
+    const verified = new Promise<boolean[][] | undefined>((resolve) => (settleVerified = resolve));
     let done = false;
+    // The worker is busy until the report and, when fixes are checked, their verdicts are in.
+    let finished = false;
+    const detach = (): void => {
+      finished = true;
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
     const outcome = new Promise<AnalysisOutcome>((resolve) => {
       settle = (o) => {
         if (done) return;
         done = true;
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
         resolve(o);
       };
     });
     const end = (o: AnalysisOutcome): void => {
+      if (finished) return;
+      detach();
       settle(o);
+      settleVerified(undefined);
       void worker.terminate();
       // Keep one worker warm for the next edit.
       this.prewarm(limits.memoryLimitMb);
@@ -83,7 +95,12 @@ export class AnalysisWorkers {
         end({ kind: 'failed', message: m.message });
         return;
       }
-      settle({ kind: 'report', report: m.report, elapsedMs: m.elapsedMs, includes: m.includes });
+      if (m.kind === 'report') {
+        settle({ kind: 'report', report: m.report, elapsedMs: m.elapsedMs, includes: m.includes });
+        if (request.verifyFixes) return; // the verdicts on its fixes follow
+      } else settleVerified(m.preferred);
+      detach();
+      settleVerified(undefined);
       worker.unref();
       if (!this.warm) this.warm = taken;
       else void worker.terminate();
@@ -98,7 +115,7 @@ export class AnalysisWorkers {
     worker.on('exit', onExit);
     worker.ref();
     worker.postMessage({ ...request, id } satisfies AnalysisRequest);
-    return { outcome, cancel: () => end({ kind: 'cancelled' }) };
+    return { outcome, verified, cancel: () => end({ kind: 'cancelled' }) };
   }
 
   dispose(): void {
