@@ -42,7 +42,8 @@ export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, t
       candidates.push(promoteToAtomic(ctx));
       // A fence orders only strong accesses: the fence fix makes weak ones volatile too.
       if (race.narrowFence) candidates.push(withStrongAccesses(ctx, widenFence(ctx, race.narrowFence)));
-      if (race.current.write !== race.earlier.write) candidates.push(withStrongAccesses(ctx, insertFence(ctx)));
+      // A fence orders a write for a later reader (a read, or an atomic read-modify-write).
+      if (race.current.write !== race.earlier.write || race.current.atomic) candidates.push(withStrongAccesses(ctx, insertFence(ctx)));
       if (race.category === 'missing-block-fence') candidates.push(insertBarrier(ctx));
       break;
     case 'non-strong-access':
@@ -137,7 +138,16 @@ function insertBarrier(ctx: FixContext): Fix | undefined {
   const sameWarp = ctx.race.accessor.block === ctx.race.previousAccessor.block && ctx.race.accessor.warp === ctx.race.previousAccessor.warp;
   const barrier = sameWarp ? '__syncwarp();' : '__syncthreads();';
   const pair = ctx.index.siblingStatements(current.range, earlier.range);
-  if (!pair) return undefined;
+  if (!pair) {
+    // Both in one statement of a loop (`if (t < s) a[t] += a[t + s];`): the race is between
+    // iterations, and the barrier ends each iteration.
+    const loop = ctx.index.loopBodyAround(current.range);
+    const other = ctx.index.loopBodyAround(earlier.range);
+    if (!loop || !other || loop.block !== other.block || loop.statement !== other.statement) return undefined;
+    if (!sameWarp && ctx.index.underCondition(loop.block)) return undefined;
+    const edit = insertLine(ctx, loop.statement.range, barrier, 'after', true);
+    return edit ? { title: `Insert \`${barrier.slice(0, -1)}\` at the end of each iteration of the loop`, preferred: false, edits: [edit] } : undefined;
+  }
   if (!sameWarp && ctx.index.underCondition(pair.block)) return undefined;
   const [mine, theirs] = [pair.first, pair.second];
   let edit: TextEdit | undefined;

@@ -101,6 +101,16 @@ export class SyntaxIndex {
     return undefined;
   }
 
+  /** The `{ … }` body of the innermost loop around `r`, and its statement that holds `r`. */
+  loopBodyAround(r: Range): { block: A.CompoundStmt; statement: Statement } | undefined {
+    let below: A.Node | undefined;
+    for (let n = this.innermost(r); n; below = n, n = this.parent.get(n)) {
+      if (n.kind === 'FunctionDecl') return undefined;
+      if (n.kind === 'CompoundStmt' && below && this.isLoopBody(n as A.CompoundStmt)) return { block: n as A.CompoundStmt, statement: below as Statement };
+    }
+    return undefined;
+  }
+
   isLoopBody(block: A.CompoundStmt): boolean {
     const p = this.parent.get(block);
     return !!p && (p.kind === 'ForStmt' || p.kind === 'WhileStmt' || p.kind === 'DoStmt');

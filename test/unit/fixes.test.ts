@@ -96,6 +96,29 @@ int main() { int *d; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaDeviceSynchronize
     assert.ok(fixes.length >= 1);
     for (const edits of fixes) assert.equal(applyEdits(src, edits), src.replace('  out[', '  __syncthreads();\n  out['));
   });
+  test('a race between iterations of a loop gets a barrier at the end of each iteration', () => {
+    const reduce = (threads: number) => `__global__ void k(int *out) {
+  __shared__ int s[${threads}];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  for (int stride = ${threads / 2}; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride)
+      s[threadIdx.x] += s[threadIdx.x + stride];
+  }
+  if (threadIdx.x == 0) *out = s[0];
+}
+int main() { int *d; cudaMalloc(&d, 4); k<<<1, ${threads}>>>(d); cudaDeviceSynchronize(); return 0; }
+`;
+    const after = (src: string, barrier: string) => src.replace('      s[threadIdx.x] += s[threadIdx.x + stride];\n', `      s[threadIdx.x] += s[threadIdx.x + stride];\n    ${barrier}\n`);
+    // Two warps: warp 0 reads what warp 1 wrote in the previous iteration.
+    const big = reduce(128);
+    assert.equal(fixed(big, 'shared-memory'), after(big, '__syncthreads();'));
+    assert.deepEqual(check(after(big, '__syncthreads();')).findings, []);
+    // Only warp 0 ever takes the branch: its diverged lanes race, and __syncwarp() orders them.
+    const small = reduce(64);
+    assert.equal(fixed(small, 'shared-memory'), after(small, '__syncwarp();'));
+    assert.deepEqual(check(after(small, '__syncwarp();')).findings, []);
+  });
   test('no fix inside a macro expansion or where a barrier would diverge', () => {
     const macro = `#define BUMP(c) atomicAdd_block(&c, 1)
 __device__ int counter;
