@@ -1,30 +1,48 @@
 // The VS Code side: starts the language server for CUDA files (VS Code's own `cuda-cpp`
-// language) and offers a command to restart it.
-import * as path from 'node:path';
+// language), and adds the commands, the status bar item and the metadata inspector. Each
+// feature is its own small file; this one wires them.
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { exploreSchedules } from './commands/exploreSchedules';
+import { fixAll } from './commands/fixAll';
+import { openExample } from './commands/openExample';
+import { runKernel, type LaunchChoice } from './commands/runKernel';
+import { runProgram } from './commands/runProgram';
+import type { ScordContext } from './context';
+import { InspectorPanels } from './inspector/panels';
+import { createLanguageClient } from './languageClient';
+import { createStatusBar } from './statusBar';
 
 let client: LanguageClient | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
-  const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+/** The extension's API, for its own tests. */
+export interface ScordApi {
+  client: LanguageClient;
+  inspector: InspectorPanels;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<ScordApi> {
+  const serverLog = vscode.window.createOutputChannel('ScoRD Language Server', { log: true });
+  const programOutput = vscode.window.createOutputChannel('ScoRD Program Output');
+  client = createLanguageClient(context, serverLog);
+  const inspector = new InspectorPanels(context, client);
+  const ctx: ScordContext = { extension: context, client, programOutput, serverLog, inspector };
+
+  // The command table: every command the extension contributes, in one place.
+  const commands: Record<string, (...args: never[]) => unknown> = {
+    'scord.runKernel': (args?: { uri?: string; entry?: string; launch?: LaunchChoice }) => runKernel(ctx, args),
+    'scord.runProgram': (args?: { uri?: string }) => runProgram(ctx, args),
+    'scord.exploreSchedules': (args?: { uri?: string }) => exploreSchedules(ctx, args),
+    'scord.showInspector': (args?: { uri?: string; finding?: number }) => inspector.show(args?.uri ?? vscode.window.activeTextEditor?.document.uri.toString(), args?.finding),
+    'scord.fixAll': () => fixAll(),
+    'scord.restartServer': () => client?.restart(),
+    'scord.showServerLog': () => serverLog.show(),
+    'scord.openExample': (name?: string) => openExample(context, name),
   };
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ language: 'cuda-cpp' }],
-    outputChannelName: 'ScoRD Language Server',
-    // Headers changed on disk (by git, another editor) re-analyse the files that include them.
-    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{cu,cuh,h,hpp,hh,inl}') },
-  };
-  client = new LanguageClient('scord', 'ScoRD', serverOptions, clientOptions);
-  context.subscriptions.push(
-    vscode.commands.registerCommand('scord.restartServer', async () => {
-      await client?.restart();
-    }),
-  );
+  for (const [id, run] of Object.entries(commands)) context.subscriptions.push(vscode.commands.registerCommand(id, run));
+  context.subscriptions.push(serverLog, programOutput, inspector, createStatusBar(client));
   await client.start();
+  return { client, inspector };
 }
 
 export async function deactivate(): Promise<void> {

@@ -120,3 +120,18 @@ export interface AnalysisStateParams {
 }
 
 export const AnalysisStateNotification = new NotificationType<AnalysisStateParams>('scord/analysisState');
+
+export interface KernelsParams {
+  uri: string;
+}
+
+export interface KernelsResult {
+  /** The file has a host `main` (Run Program runs it). */
+  hasMain: boolean;
+  kernels: { name: string; params: string[]; line: number }[];
+  /** The launch a kernel-only file's GPUVerify-style header gives (`//--gridDim=2 --blockDim=64`). */
+  headerLaunch?: { grid?: [number, number, number]; block?: [number, number, number] };
+}
+
+/** `scord/kernels`: the kernels of a document, for the Run Kernel picker. */
+export const KernelsRequest = new ProtocolRequestType<KernelsParams, KernelsResult, never, void, void>('scord/kernels');

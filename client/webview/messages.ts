@@ -1,0 +1,26 @@
+// What the extension and the metadata inspector webview say to each other (postMessage only).
+import type { PublicFinding } from '../../sims/check';
+import type { DetectorState } from '../../sims/detect/scord';
+
+/** A place in a file to reveal, 0-based like LSP. */
+export interface RevealTarget {
+  file: string;
+  line: number;
+  character: number;
+}
+
+export type ToWebview =
+  /** The detector's state after the last run of `file` (null: no run yet). */
+  | { type: 'state'; file: string; version: number | null; state: DetectorState | null; findings: PublicFinding[]; elapsedMs: number | null }
+  /** The accesses to one address, in order (the answer to `inspectAddress`). */
+  | { type: 'trace'; file: string; address: string; accesses: NonNullable<DetectorState['trace']>['accesses']; truncated: boolean }
+  /** Bring one race into view (from "Show in metadata inspector"). */
+  | { type: 'select'; finding: number }
+  /** The run failed or there is nothing to inspect: say why. */
+  | { type: 'empty'; reason: string };
+
+export type FromWebview =
+  | { type: 'ready' }
+  | { type: 'reveal'; target: RevealTarget }
+  | { type: 'inspectAddress'; address: string }
+  | { type: 'refresh' };
