@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const grammar = JSON.parse(fs.readFileSync(path.join(ROOT, 'syntaxes', 'cuda-scopes.tmLanguage.json'), 'utf8'));
@@ -49,4 +50,13 @@ test('block, device and system scopes are told apart', () => {
     __syncwarp: 'support.function.cuda.barrier.scope-warp.scord',
   });
   assert.deepEqual(scopes('myatomicAdd atomicAddition atomicAdd_blocks threadfence'), {});
+});
+
+test('vscode-tmgrammar-test: the scopes each construct gets, injected into cuda-cpp', () => {
+  // The injection is loaded from package.json's contribution, as VS Code loads it; the base
+  // grammar is a stand-in for VS Code's own cuda-cpp grammar (comments, strings).
+  const tool = path.join(ROOT, 'node_modules', 'vscode-tmgrammar-test', 'dist', 'unit.js');
+  const r = spawnSync(process.execPath, [tool, '-g', 'test/grammar/cuda-cpp.base.tmLanguage.json', 'test/grammar/scopes.test.cu'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /scopes\.test\.cu run successfuly/);
 });
