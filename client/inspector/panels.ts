@@ -29,7 +29,9 @@ export class InspectorPanels implements vscode.Disposable {
       vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: { file?: string } | undefined) => {
           this.adopt(panel);
-          this.uri = state?.file;
+          // The webview keeps the file as the server names it: a path, or a URI for an untitled file.
+          const file = state?.file;
+          this.uri = file === undefined ? undefined : file.startsWith('/') ? vscode.Uri.file(file).toString() : file;
           await this.refresh();
         },
       }),
@@ -50,9 +52,13 @@ export class InspectorPanels implements vscode.Disposable {
       });
       this.adopt(panel);
     } else this.panel.reveal(vscode.ViewColumn.Beside, true);
+    // A new panel's script may not listen yet: the selection is sent again when it says `ready`.
+    this.pendingSelect = finding;
     await this.refresh();
     if (finding !== undefined) this.post({ type: 'select', finding });
   }
+
+  private pendingSelect: number | undefined;
 
   private adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
@@ -116,6 +122,10 @@ export class InspectorPanels implements vscode.Disposable {
   private async receive(m: FromWebview): Promise<void> {
     switch (m.type) {
       case 'ready':
+        await this.refresh();
+        if (this.pendingSelect !== undefined) this.post({ type: 'select', finding: this.pendingSelect });
+        this.pendingSelect = undefined;
+        return;
       case 'refresh':
         await this.refresh();
         return;

@@ -1,0 +1,36 @@
+// The fence file: per thread (exact) or per warp (hardware-faithful), its block- and
+// device-scope fence IDs.
+import type { DetectorState } from '../../../sims/detect/scord';
+import { h } from '../dom';
+import type { TablePrefs } from '../model';
+import { DataTable, type Column } from '../table';
+
+type FenceFile = DetectorState['fenceFiles'][number];
+
+export function fencesView(state: DetectorState, prefs: TablePrefs, onPrefs: (p: TablePrefs) => void): HTMLElement {
+  const perThread = state.fenceFiles.some((f) => f.lane !== undefined);
+  const columns: Column<FenceFile>[] = [
+    { id: 'block', label: 'Block', value: (f) => f.block, numeric: true },
+    { id: 'warp', label: 'Warp', value: (f) => f.warp, numeric: true },
+    ...(perThread ? [{ id: 'lane', label: 'Lane', value: (f: FenceFile) => f.lane ?? -1, text: (f: FenceFile) => (f.lane === undefined ? '—' : String(f.lane)), numeric: true }] : []),
+    { id: 'blockFence', label: 'Block fence ID', description: '__threadfence_block() calls so far', value: (f) => f.blockFenceId, numeric: true },
+    { id: 'deviceFence', label: 'Device fence ID', description: '__threadfence() calls so far', value: (f) => f.deviceFenceId, numeric: true },
+  ];
+  const table = new DataTable<FenceFile>({
+    id: 'fences',
+    label: perThread ? 'Fence file per thread' : 'Fence file per warp',
+    columns,
+    rows: state.fenceFiles,
+    key: (f) => `${f.block}:${f.warp}:${f.lane ?? ''}`,
+    prefs,
+    onPrefs,
+    empty: 'No thread has a fence file yet.',
+    filterPlaceholder: 'Filter blocks, warps, IDs…',
+  });
+  return h(
+    'div',
+    { class: 'view fences' },
+    h('p', { class: 'muted intro' }, perThread ? 'Per thread (exact metadata: diverged lanes are told apart).' : 'Per warp (hardware-faithful: 6-bit IDs that wrap).'),
+    table.element,
+  );
+}
