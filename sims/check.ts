@@ -92,6 +92,8 @@ export interface CheckOptions {
   /** Run this many seeded random interleavings and report the union of their findings. */
   schedules?: number;
   maxSteps?: number;
+  /** Bytes of device memory the program may hold at once (cudaMalloc fails beyond, as on a full GPU). */
+  deviceMemoryLimit?: number;
   /** False: run without the detector (`--no-detect`). */
   detect?: boolean;
   hardwareFaithful?: boolean;
@@ -147,6 +149,7 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
     ...(options.model ? { model: options.model } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.maxSteps !== undefined ? { stepBudget: options.maxSteps } : {}),
+    ...(options.deviceMemoryLimit !== undefined ? { deviceMemoryLimit: options.deviceMemoryLimit } : {}),
     ...(options.entry ? { entry: options.entry } : {}),
   });
   const withDetector: Partial<RunOptions> = detect

@@ -37,6 +37,8 @@ export interface RunOptions {
   seed?: number;
   /** Launches of more threads than this are refused up front. */
   maxThreads?: number;
+  /** Bytes of device memory the program may hold at once (cudaMalloc fails beyond). */
+  deviceMemoryLimit?: number;
   /** Receives every memory access, fence, barrier and launch (the detector attaches here). */
   events?: EventListener;
   /** Called with the run's memory before anything runs (a detector needs its allocations). */
@@ -76,7 +78,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   const memory = new Memory();
   options.attach?.(memory);
   const listener = options.listen?.(memory);
-  const runtime = new CudaRuntime(memory);
+  const runtime = new CudaRuntime(memory, options.deviceMemoryLimit);
   const findings: Omit<RunFinding, 'severity'>[] = [];
   const globals = new Map<A.VarDecl, number>();
   const strings = new Map<string, number>();

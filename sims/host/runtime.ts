@@ -27,13 +27,26 @@ export interface OutputChunk {
 
 const deviceSpaces: ReadonlySet<MemorySpace> = new Set(['global', 'managed', 'constant']);
 
+/**
+ * Device memory a simulated program may hold by default: the simulator keeps it in the
+ * analysing process's own memory, so a program cannot have the gigabytes of a real GPU.
+ */
+export const DEFAULT_DEVICE_MEMORY_LIMIT = 2 ** 31;
+
 export class CudaRuntime {
   readonly findings: RuntimeFinding[] = [];
   readonly output: OutputChunk[] = [];
   private lastError = 0;
   private stickyError = 0;
 
-  constructor(readonly memory: Memory) {}
+  /** Bytes of device memory the program holds through cudaMalloc and its kin. */
+  private allocatedBytes = 0;
+
+  constructor(
+    readonly memory: Memory,
+    /** The most device memory the program may hold at once; more fails as on a full GPU. */
+    private readonly deviceMemoryLimit = DEFAULT_DEVICE_MEMORY_LIMIT,
+  ) {}
 
   /** The code a call returns: its own error, or the sticky one once the context is broken. */
   private result(name: CudaErrorName): number {
@@ -69,16 +82,21 @@ export class CudaRuntime {
   malloc(size: number, label: string, at?: Range, space: 'global' | 'managed' = 'global', layout?: NamedRegion[]): { error: number; pointer: number } {
     if (this.stickyError) return { error: this.stickyError, pointer: 0 };
     if (!Number.isFinite(size) || size < 0) return { error: this.result('cudaErrorInvalidValue'), pointer: 0 };
-    if (size > 1 << 30) return { error: this.result('cudaErrorMemoryAllocation'), pointer: 0 };
+    if (size > 1 << 30 || this.allocatedBytes + size > this.deviceMemoryLimit) return { error: this.result('cudaErrorMemoryAllocation'), pointer: 0 };
     // cudaMalloc(&p, 0) succeeds; give it a distinct, empty allocation.
     const pointer = this.memory.allocate(space, size, { label, ...(at ? { origin: at } : {}), ...(layout ? { layout } : {}) });
+    this.allocatedBytes += size;
     return { error: 0, pointer };
   }
 
   free(pointer: number, at?: Range): number {
     if (this.stickyError) return this.stickyError;
+    const held = this.memory.allocation(pointerAllocation(pointer));
     const fault = this.memory.free(pointer, 'device');
-    if (!fault) return 0;
+    if (!fault) {
+      if (held) this.allocatedBytes -= held.size;
+      return 0;
+    }
     this.finding(fault.kind === 'double-free' ? 'use-after-free' : 'invalid-free', `cudaFree: ${fault.message}`, at);
     return this.result(fault.kind === 'invalid-free' && !fault.allocation ? 'cudaErrorInvalidDevicePointer' : 'cudaErrorInvalidValue');
   }

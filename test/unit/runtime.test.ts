@@ -85,3 +85,13 @@ test('output keeps its order and who printed it', () => {
   assert.equal(rt.stdout(), 'host says hi\nthread 3\n');
   assert.deepEqual(rt.output[1].from, { block: [1, 0, 0], thread: [3, 0, 0] });
 });
+
+test('device memory is limited: cudaMalloc beyond the limit fails as on a full GPU, cudaFree gives it back', () => {
+  const rt = new CudaRuntime(new Memory(), 1000);
+  const a = rt.malloc(600, 'a');
+  assert.equal(a.error, 0);
+  assert.equal(rt.malloc(600, 'b').error, E('cudaErrorMemoryAllocation'));
+  assert.equal(rt.getLastError(), E('cudaErrorMemoryAllocation'));
+  assert.equal(rt.free(a.pointer), 0);
+  assert.equal(rt.malloc(600, 'b').error, 0);
+});
