@@ -13,7 +13,7 @@ export interface ScordSettings {
     debounceMs: number;
     /** Milliseconds a run may take before it is stopped. */
     timeBudgetMs: number;
-    /** Memory (MB of JavaScript heap) a run may use before it is stopped. */
+    /** Memory a run may use: MB of JavaScript heap, and of simulated device memory. */
     memoryLimitMb: number;
   };
   preprocessor: {

@@ -5,6 +5,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   CodeActionKind,
+  LSPErrorCodes,
+  MessageType,
+  ResponseError,
+  ShowMessageRequest,
   createConnection,
   DidChangeConfigurationNotification,
   ProposedFeatures,
@@ -21,8 +25,9 @@ import { codeActions, FIX_ALL_KIND } from './features/codeActions';
 import { codeLenses } from './features/codeLens';
 import { frontendDiagnostics, mergeDiagnostics, runDiagnostics, type DiagnosticsByUri } from './features/diagnostics';
 import { hover } from './features/hover';
+import { kernelsOf } from './features/kernels';
 import { beginProgress, listenForProgressCancel } from './features/progress';
-import { AnalysisStateNotification, InspectRequest, RunRequest, type InspectResult, type RunResult, type ScordSettings } from './protocol';
+import { AnalysisStateNotification, InspectRequest, KernelsRequest, RunRequest, type InspectResult, type RunResult, type ScordSettings } from './protocol';
 import { resolveIncludePaths, SettingsStore } from './settings';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -115,7 +120,10 @@ const scheduler = new AnalysisScheduler(
       shown.set(doc.uri, state);
       state.problem = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 3, source: 'scord', code: 'analysis-stopped', message };
       publish(doc.uri);
-      void connection.window.showWarningMessage(message);
+      // window/showMessageRequest, as showWarningMessage sends it, but with its rejection
+      // handled: a client may answer it with an error (or not implement it), and an unhandled
+      // rejection would end the server (showWarningMessage is typed void, so it cannot be caught).
+      void connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Warning, message }).catch(() => undefined);
     },
   },
   workers,
@@ -148,10 +156,16 @@ connection.onDidChangeConfiguration((change) => {
   scheduler.all('settings');
 });
 
-documents.onDidOpen((e) => void scheduler.changed(e.document, 'open'));
+// A didOpen fires onDidOpen and then onDidChangeContent: handle it once, as an open (which
+// runs at once, where a change waits for the debounce).
+const opening = new Set<string>();
+documents.onDidOpen((e) => {
+  opening.add(e.document.uri);
+  void scheduler.changed(e.document, 'open');
+});
 documents.onDidChangeContent((e) => {
-  if (e.document.version === 0) return;
-  void scheduler.changed(e.document, 'change');
+  if (!opening.delete(e.document.uri)) void scheduler.changed(e.document, 'change');
+  // An open header may differ from the disk its includers were analysed with.
   scheduler.dependencyChanged(fileNameOf(e.document.uri));
 });
 documents.onDidSave((e) => void scheduler.changed(e.document, 'save'));
@@ -186,10 +200,12 @@ function safely<T>(what: string, f: () => T, fallback: T): T {
   }
 }
 
-connection.onCodeAction((params) => {
+connection.onCodeAction(async (params) => {
   const doc = documents.get(params.textDocument.uri);
   if (!doc) return [];
-  return safely('code actions', () => codeActions(params, doc, fileNameOf(doc.uri), scheduler.lastRun(doc.uri)), []);
+  // Fixes are offered as preferred only once a re-run has shown they work: wait for that.
+  const run = await scheduler.lastRunChecked(doc.uri);
+  return safely('code actions', () => codeActions(params, doc, fileNameOf(doc.uri), run), []);
 });
 
 connection.onCodeLens(async (params) => {
@@ -205,6 +221,12 @@ connection.onHover(async (params) => {
   const s = await settings.get(doc.uri);
   return safely('hover', () => hover(doc, params.position, fileNameOf(doc.uri), scheduler.parsedNow(doc, s), scheduler.lastRun(doc.uri)), null);
 });
+
+/** A run that did not give a report, as the request's error: a cancelled one as LSP says (RequestCancelled). */
+function outcomeFailure(what: string, o: Exclude<AnalysisOutcome, { kind: 'report' }>): Error {
+  const message = `${what}: ${outcomeError(o)}`;
+  return o.kind === 'cancelled' ? new ResponseError(LSPErrorCodes.RequestCancelled, message) : new Error(message);
+}
 
 function outcomeError(o: Exclude<AnalysisOutcome, { kind: 'report' }>): string {
   return o.kind === 'cancelled' ? 'the run was cancelled' : o.kind === 'timeout' ? `the run was stopped after ${o.budgetMs} ms` : o.kind === 'out-of-memory' ? `the run ran out of memory (${o.limitMb} MB)` : o.message;
@@ -233,6 +255,7 @@ connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
         schedules: o.schedules ?? s.simulator.schedules,
         seed: o.seed ?? s.simulator.seed,
         maxSteps: s.simulator.stepBudget,
+        deviceMemoryLimit: s.analysis.memoryLimitMb * 2 ** 20,
         hardwareFaithful: o.hardwareFaithful ?? s.detector.hardwareFaithful,
         ...(entry ? { entry: { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args ?? {} } } : {}),
       },
@@ -245,7 +268,7 @@ connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
   const outcome = await handle.outcome;
   onCancel.dispose();
   progress.done();
-  if (outcome.kind !== 'report') throw new Error(`scord/run: ${outcomeError(outcome)}`);
+  if (outcome.kind !== 'report') throw outcomeFailure('scord/run', outcome);
   const pub = publicReport(outcome.report);
   return { uri: params.uri, analysed: outcome.report.analysed, findings: pub.findings, diagnostics: pub.diagnostics, output: pub.output, stats: { ...pub.stats, elapsedMs: outcome.elapsedMs } };
 });
@@ -269,6 +292,7 @@ connection.onRequest(InspectRequest, async (params, token): Promise<InspectResul
         model: s.simulator.scheduling,
         seed: s.simulator.seed,
         maxSteps: s.simulator.stepBudget,
+        deviceMemoryLimit: s.analysis.memoryLimitMb * 2 ** 20,
         hardwareFaithful: s.detector.hardwareFaithful,
         inspect: { trace: params.address },
       },
@@ -279,8 +303,15 @@ connection.onRequest(InspectRequest, async (params, token): Promise<InspectResul
   const onCancel = token.onCancellationRequested(() => handle.cancel());
   const outcome = await handle.outcome;
   onCancel.dispose();
-  if (outcome.kind !== 'report') throw new Error(`scord/inspect: ${outcomeError(outcome)}`);
+  if (outcome.kind !== 'report') throw outcomeFailure('scord/inspect', outcome);
   return { uri: params.uri, version: doc.version, state: outcome.report.state ?? null, findings: publicReport(outcome.report).findings, stats: { ...outcome.report.stats, elapsedMs: outcome.elapsedMs } };
+});
+
+connection.onRequest(KernelsRequest, async (params) => {
+  const doc = documents.get(params.uri);
+  if (!doc) return { hasMain: false, kernels: [] };
+  const s = await settings.get(doc.uri);
+  return safely('kernels', () => kernelsOf(scheduler.parsedNow(doc, s), doc.getText(), fileNameOf(doc.uri)), { hasMain: false, kernels: [] });
 });
 
 connection.onShutdown(() => workers.dispose());

@@ -1,6 +1,12 @@
 // What the server and its analysis worker say to each other.
 import type { CheckOptions, CheckReport } from '../../sims/check';
 
+/**
+ * Preprocessor output at most, for the server's parse and the worker's run alike: a runaway
+ * macro stops here (5,000 real lines are ~50,000 tokens).
+ */
+export const MAX_EXPANDED_TOKENS = 1_000_000;
+
 export interface AnalysisRequest {
   id: number;
   fileName: string;
@@ -16,6 +22,8 @@ export interface AnalysisRequest {
 }
 
 export type AnalysisResponse =
+  /** The worker has the engine loaded and begins the run: its time budget starts now. */
+  | { id: number; kind: 'started' }
   | { id: number; kind: 'report'; report: CheckReport; elapsedMs: number; includes: string[] }
   | { id: number; kind: 'verified'; preferred: boolean[][] }
   | { id: number; kind: 'failed'; message: string };

@@ -9,10 +9,8 @@ import type { CheckReport } from '../../sims/check';
 import { parse, type ParseResult } from '../../sims/frontend/index';
 import type { ScordSettings } from '../protocol';
 import { resolveIncludePaths } from '../settings';
+import { MAX_EXPANDED_TOKENS } from './messages';
 import type { AnalysisOutcome, AnalysisWorkers, RunHandle } from './workers';
-
-/** A runaway macro stops here instead of holding the server (5,000 real lines are ~50,000 tokens). */
-const MAX_EXPANDED_TOKENS = 1_000_000;
 
 export interface LastRun {
   version: number;
@@ -85,14 +83,28 @@ export class AnalysisScheduler {
   /** The parse of the document's current text (made now if the last one is stale). */
   parsedNow(doc: TextDocument, settings: ScordSettings): ParseResult {
     const s = this.state(doc.uri);
-    if (s.parsed?.version === doc.version) return s.parsed.result;
-    const result = parse(doc.getText(), {
-      fileName: fileNameOf(doc.uri),
+    // (A document opened without a version must not match "no parse yet".)
+    if (s.parsed && s.parsed.version === doc.version) return s.parsed.result;
+    const fileName = fileNameOf(doc.uri);
+    const options = {
+      fileName,
       defines: settings.preprocessor.defines,
-      includePaths: resolveIncludePaths(settings.preprocessor.includePaths, fileNameOf(doc.uri)),
-      readFile: (p) => this.host.readFile(p),
+      includePaths: resolveIncludePaths(settings.preprocessor.includePaths, fileName),
+      readFile: (p: string) => this.host.readFile(p),
       maxOutputTokens: MAX_EXPANDED_TOKENS,
-    });
+    };
+    let result: ParseResult;
+    try {
+      result = parse(doc.getText(), options);
+    } catch (e) {
+      // The front end can throw where it should report (a few thousand nested parentheses
+      // overflow its recursion). This is the server's own thread, and a throw here would end
+      // the server: stand in the parse of nothing, with one diagnostic that says why.
+      result = parse('', options);
+      const at = { line: 0, character: 0, offset: 0 };
+      const message = `scord: the front end failed on this text (${e instanceof Error ? e.message : String(e)}); nothing is checked until it changes`;
+      result.diagnostics.push({ severity: 'error', code: 'analysis-stopped', message, range: { file: fileName, start: at, end: at } });
+    }
     s.parsed = { version: doc.version, result };
     return result;
   }
@@ -104,8 +116,9 @@ export class AnalysisScheduler {
     if (!current || current.version !== doc.version) return; // a newer change is on its way
     const s = this.state(doc.uri);
     this.host.parsed(doc, this.parsedNow(doc, settings), settings);
-    // An edit makes a running analysis stale: stop it now.
-    if (s.running && s.running.version !== doc.version) this.cancel(doc.uri);
+    // An edit makes a running analysis stale: stop it now. So does a change to a header or to
+    // the settings, though the version is the same: that run read the old header or settings.
+    if (s.running && (s.running.version !== doc.version || reason === 'dependency' || reason === 'settings')) this.cancel(doc.uri);
     const trigger = settings.analysis.trigger;
     if (trigger === 'off') return;
     if (trigger === 'onSave' && reason === 'change') return;
@@ -151,6 +164,7 @@ export class AnalysisScheduler {
           ...(settings.simulator.schedules > 1 ? { schedules: settings.simulator.schedules } : {}),
           seed: settings.simulator.seed,
           maxSteps: settings.simulator.stepBudget,
+          deviceMemoryLimit: settings.analysis.memoryLimitMb * 2 ** 20,
           hardwareFaithful: settings.detector.hardwareFaithful,
           inspect: {},
         },

@@ -7,7 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { checkSource, type CheckReport } from '../../sims/check';
 import { applyEdits } from '../../sims/fixes/apply';
 import { judgeFix } from '../../sims/fixes/verify';
-import type { AnalysisRequest, AnalysisResponse } from './messages';
+import { parse } from '../../sims/frontend/index';
+import { MAX_EXPANDED_TOKENS, type AnalysisRequest, type AnalysisResponse } from './messages';
 
 /** Preferred fixes checked per run at most (each costs a run). */
 const MAX_VERIFIED = 16;
@@ -27,7 +28,13 @@ function analyse(req: AnalysisRequest): void {
     files.add(p);
     return read(p);
   };
-  const check = (text: string): CheckReport => checkSource({ ...req.options, fileName: req.fileName, text, readFile });
+  const check = (text: string): CheckReport => {
+    // Parsed here with the server's expansion limit, so a runaway macro ends the run at once
+    // (as an error, as the server shows it) instead of expanding until the time budget.
+    const { defines = [], undefines = [], includePaths = [] } = req.options;
+    const parsed = parse(text, { fileName: req.fileName, defines, undefines, includePaths, readFile, maxOutputTokens: MAX_EXPANDED_TOKENS });
+    return checkSource({ ...req.options, fileName: req.fileName, text, readFile, parsed });
+  };
   const report = check(req.text);
   if (!req.verifyFixes) {
     post({ id: req.id, kind: 'report', report, elapsedMs: performance.now() - t0, includes: [...files] });
@@ -55,7 +62,20 @@ function post(m: AnalysisResponse): void {
   parentPort!.postMessage(m);
 }
 
+// A cold engine's first run spends ~100 ms compiling the engine itself. Do that once here, as
+// the worker starts (workers are started ahead of runs), not inside the first run's budget.
+const WARM_UP = `__device__ int c = 0;
+__global__ void k(int *a) { a[threadIdx.x] = threadIdx.x; __threadfence_block(); atomicAdd_block(&c, a[0]); }
+int main() { int *d; cudaMalloc(&d, 256); k<<<2, 64>>>(d); cudaDeviceSynchronize(); printf("%d\\n", 1); return 0; }
+`;
+try {
+  checkSource({ fileName: '/scord-warm-up.cu', text: WARM_UP, readFile: () => undefined, inspect: {} });
+} catch {
+  // Only a warm-up: a real run reports its own failures.
+}
+
 parentPort!.on('message', (req: AnalysisRequest) => {
+  post({ id: req.id, kind: 'started' });
   try {
     analyse(req);
   } catch (e) {

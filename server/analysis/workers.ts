@@ -6,6 +6,9 @@ import { Worker } from 'node:worker_threads';
 import type { CheckReport } from '../../sims/check';
 import type { AnalysisRequest, AnalysisResponse } from './messages';
 
+/** How long a fresh worker may take to load the engine before its run's budget starts. */
+const WORKER_START_ALLOWANCE_MS = 10_000;
+
 export type AnalysisOutcome =
   | { kind: 'report'; report: CheckReport; elapsedMs: number; includes: string[] }
   | { kind: 'cancelled' }
@@ -91,6 +94,12 @@ export class AnalysisWorkers {
     };
     const onMessage = (m: AnalysisResponse): void => {
       if (m.id !== id) return;
+      if (m.kind === 'started') {
+        // The budget is the run's: a fresh worker's start (loading the engine) is not counted.
+        clearTimeout(timer);
+        timer = setTimeout(overBudget, limits.timeBudgetMs);
+        return;
+      }
       if (m.kind === 'failed') {
         end({ kind: 'failed', message: m.message });
         return;
@@ -109,7 +118,9 @@ export class AnalysisWorkers {
       end(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'out-of-memory', limitMb: limits.memoryLimitMb } : { kind: 'failed', message: e.message });
     };
     const onExit = (code: number): void => end({ kind: 'failed', message: `the analysis worker exited with code ${code}` });
-    const timer = setTimeout(() => end({ kind: 'timeout', budgetMs: limits.timeBudgetMs }), limits.timeBudgetMs);
+    const overBudget = (): void => end({ kind: 'timeout', budgetMs: limits.timeBudgetMs });
+    // Until the worker says it has started, allow for it to load the engine as well.
+    let timer = setTimeout(overBudget, limits.timeBudgetMs + WORKER_START_ALLOWANCE_MS);
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);

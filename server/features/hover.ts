@@ -42,14 +42,18 @@ export function hover(doc: TextDocument, position: Position, fileName: string, p
   const offset = doc.offsetAt(position);
   const fresh = run && run.version === doc.version ? run : undefined;
   const race = fresh?.report.findings.find((f) => f.kind === 'race' && within(f.range, fileName, offset));
-  if (race) return { contents: { kind: 'markdown', value: `**ScoRD: ${race.category}** (${race.scope ?? ''} scope)\n\n${race.message}${metadataTable(race)}` }, range: lspRange(race.range!) };
+  if (race) return { contents: { kind: 'markdown', value: `**ScoRD: ${race.category}** (${race.scope === 'device' ? 'between blocks' : 'within a block'})\n\n${race.message}${metadataTable(race)}` }, range: lspRange(race.range!) };
   if (!parsed) return null;
   const call = SyntaxIndex.of(parsed.deviceAst).calls().find((c) => c.callee.kind === 'Identifier' && within(c.callee.range, fileName, offset));
   if (!call || call.callee.kind !== 'Identifier') return null;
   const name = call.callee.name;
   const scope = SCOPES.find(([re]) => re.test(name));
   if (!scope) return null;
-  const involved = fresh?.report.findings.filter((f) => f.kind === 'race' && [f.range, ...(f.relatedRanges ?? [])].some((r) => r && r.file === fileName && r.start.offset >= call.range.start.offset && r.end.offset <= call.range.end.offset)) ?? [];
+  const inCall = (r: Range | undefined): boolean => !!r && r.file === fileName && r.start.offset >= call.range.start.offset && r.end.offset <= call.range.end.offset;
+  // Its accesses, its lock acquire, or the instruction its fixes rewrite (a fence or an
+  // unlock at too narrow a scope takes part in the race without being one of its accesses).
+  const rewritten = (f: CheckFinding): Range[] => f.fixes.flatMap((x) => x.edits.map((e) => e.range)).filter((r) => r.end.offset > r.start.offset);
+  const involved = fresh?.report.findings.filter((f) => f.kind === 'race' && [f.range, ...(f.relatedRanges ?? []), ...rewritten(f)].some(inCall)) ?? [];
   const races = involved.length ? `\n\nIn the last run it takes part in ${involved.length} race${involved.length === 1 ? '' : 's'}:\n${involved.map((f) => `- ${f.message}`).join('\n')}` : fresh ? '\n\nIn the last run it takes part in no race.' : '';
   return { contents: { kind: 'markdown', value: `\`${name}\` — ${scope[1]}${races}` }, range: lspRange(call.callee.range) };
 }

@@ -14,6 +14,10 @@ export interface Progress {
 
 export function beginProgress(connection: Connection, token: ProgressToken | undefined, title: string, cancel: () => void): Progress {
   if (token === undefined) return { done: () => undefined };
+  // vscode-languageserver registers its own handler for window/workDoneProgress/cancel when
+  // the client supports work-done progress (at initialize, so after ours), for progress the
+  // server creates — which this server does not. One handler per method: take it back.
+  listenForProgressCancel(connection);
   cancellers.set(token, cancel);
   void connection.sendProgress(WorkDoneProgress.type, token, { kind: 'begin', title, cancellable: true });
   return {
