@@ -12,6 +12,7 @@ import { analyze } from '../sims/frontend/sema/analyzer';
 import { preludeScope } from '../sims/frontend/sema/preludeScope';
 import { generateCudaFile } from './generate';
 import { detectorMetrics } from './detector';
+import { lspMetrics } from './lsp';
 import { simulatorMetrics, type Metric } from './simulator';
 
 const LINES = 5000;
@@ -85,6 +86,7 @@ const metrics: Metric[] = [
     .map(([name, value]) => ({ name, value: value as number, unit: name.endsWith('ratio') ? 'ratio' : name.includes('_ms') ? 'ms' : name.includes('heap') ? 'MB' : 'lines/s' })),
   ...simulatorMetrics(Number(process.env.BENCH_SIM_RUNS ?? 5)),
   ...detectorMetrics(Number(process.env.BENCH_DETECT_RUNS ?? 21)),
+  ...lspMetrics(Number(process.env.BENCH_LSP_RUNS ?? 40)),
 ];
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify(metrics, null, 2));

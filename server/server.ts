@@ -1,7 +1,6 @@
 // The language server. It adapts the engine (sims/) to LSP and holds no engine logic: the
 // scheduler decides when to analyse, workers run the engine, and each feature (diagnostics,
 // code actions, lenses, hovers, the run and inspect requests) is a small module.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   CodeActionKind,
@@ -29,6 +28,7 @@ import { kernelsOf } from './features/kernels';
 import { beginProgress, listenForProgressCancel } from './features/progress';
 import { AnalysisStateNotification, InspectRequest, KernelsRequest, RunRequest, type InspectResult, type RunResult, type ScordSettings } from './protocol';
 import { resolveIncludePaths, SettingsStore } from './settings';
+import { readSourceFile } from './sourceFiles';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -40,11 +40,7 @@ const workers = new AnalysisWorkers(path.join(__dirname, 'analysisWorker.js'));
 function readFile(filePath: string): string | undefined {
   const open = documents.get(URI.file(filePath).toString());
   if (open) return open.getText();
-  try {
-    return fs.readFileSync(filePath, 'utf8');
-  } catch {
-    return undefined;
-  }
+  return readSourceFile(filePath);
 }
 
 /**

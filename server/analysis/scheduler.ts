@@ -111,9 +111,13 @@ export class AnalysisScheduler {
 
   /** The document changed (or was opened, or its settings changed). */
   async changed(doc: TextDocument, reason: 'open' | 'change' | 'save' | 'settings' | 'dependency'): Promise<void> {
+    // The document object is updated in place: remember which version this change is about.
+    const version = doc.version;
     const settings = await this.host.settingsFor(doc.uri);
+    // Changes that arrived meanwhile are coalesced: only the newest one is parsed and run.
+    if (reason === 'change') await new Promise((resolve) => setImmediate(resolve));
     const current = this.host.document(doc.uri);
-    if (!current || current.version !== doc.version) return; // a newer change is on its way
+    if (!current || current.version !== version) return; // a newer change is on its way
     const s = this.state(doc.uri);
     this.host.parsed(doc, this.parsedNow(doc, settings), settings);
     // An edit makes a running analysis stale: stop it now. So does a change to a header or to

@@ -1,9 +1,9 @@
 // The analysis worker: runs one check (parse, simulate, detect) per request, off the server's
 // thread, so an edit can stop a stale run by ending the worker. Preferred fixes are checked
 // by re-running the fixed text: a fix stays preferred only if its race is then gone.
-import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import { readSourceFile } from '../sourceFiles';
 import { checkSource, type CheckReport } from '../../sims/check';
 import { applyEdits } from '../../sims/fixes/apply';
 import { judgeFix } from '../../sims/fixes/verify';
@@ -17,11 +17,7 @@ function analyse(req: AnalysisRequest): void {
   const t0 = performance.now();
   const read = (p: string): string | undefined => {
     if (p in req.openFiles) return req.openFiles[p];
-    try {
-      return fs.readFileSync(p, 'utf8');
-    } catch {
-      return undefined;
-    }
+    return readSourceFile(p);
   };
   const files = new Set<string>();
   const readFile = (p: string): string | undefined => {

@@ -1,0 +1,162 @@
+// Edit-to-race latency through the language server, as an editor sees it: the time from the
+// last textDocument/didChange to the textDocument/publishDiagnostics that carries the race
+// found in that version's own run, for a two-thread microbenchmark and an application-size
+// program. The built server (dist/server.js, with its analysis worker) runs over stdio, driven
+// by the tests' LSP client.
+//
+// - The debounce is excluded by setting `analysis.debounceMs` to 0, not by subtracting it: the
+//   run then starts on the server's next turn, and nothing a timer adds (its granularity, its
+//   firing late on a busy loop) is left in or taken out by estimate.
+// - Every edit toggles a space at the end of the first line (a comment), so the text changes
+//   and the races, and their lines, stay. Diagnostics published at once after the parse still
+//   show the previous run's findings (that is by design: nothing flickers); they carry the
+//   version they were computed for in `data.version`, so a sample ends only at diagnostics
+//   whose race findings come from a run of the edited version.
+// - Before each edit the previous run has finished, fixes verified included (a code-action
+//   request waits for that), so each sample is an edit after a pause: the steady state with a
+//   warm worker. (An edit while a run is still going cancels it, and costs a fresh worker.)
+// - Warm-up edits come first and are not counted; percentiles are nearest-rank.
+//
+// The measurement is asynchronous (JSON-RPC over a child's stdio) and the bench's metric list
+// is not, so lspMetrics runs this same module, bundled on its own (dist/bench/lsp.js, built by
+// `node esbuild.mjs --bench`), in a child node process and reads its figures back.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import { LspTestClient } from '../test/support/lspClient';
+import type { Metric } from './simulator';
+
+const CHILD = 'SCORD_BENCH_LSP_CHILD';
+/** Edits before the counted ones: the engine's code warms up in the worker. */
+const WARMUP = 5;
+/** The editing target: a race on screen within 150 ms of the edit (two-thread program). */
+const TARGET_MS = 150;
+
+interface Program {
+  label: 'micro' | 'app';
+  file: string;
+  defines: string[];
+}
+
+const PROGRAMS: Program[] = [
+  { label: 'micro', file: 'test/fixtures/races/fence_block_interblock.cu', defines: [] },
+  // Application-size (128 lines, 8 blocks of 256 threads), with its racy variant.
+  { label: 'app', file: 'test/fixtures/races/app_reduction.cu', defines: ['RACEY'] },
+];
+
+/** The race codes a fixture states (`// expect: code line related`, or `expect-racey:` with RACEY). */
+function expectedCodes(text: string, racey: boolean): string[] {
+  const tag = racey && /\/\/ expect-racey:/.test(text) ? 'expect-racey' : 'expect';
+  const codes = [...text.matchAll(new RegExp(`^// ${tag}: (\\S+)`, 'gm'))].map((m) => m[1]).filter((c) => c !== 'none');
+  return [...new Set(codes)];
+}
+
+/** Nearest-rank percentile. */
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+interface Samples {
+  editToRaceMs: number[];
+  /** The run's own time in the worker (parse, simulate, detect), as the server reports it. */
+  analysisMs: number[];
+}
+
+async function measure(program: Program, runs: number): Promise<Samples> {
+  const root = process.cwd();
+  const file = path.join(root, program.file);
+  const original = fs.readFileSync(file, 'utf8');
+  const codes = expectedCodes(original, program.defines.includes('RACEY'));
+  if (!codes.length) throw new Error(`bench: ${program.file} states no race`);
+  const uri = pathToFileURL(file).toString();
+  const firstLineEnd = original.indexOf('\n');
+  if (firstLineEnd < 0 || !original.startsWith('//')) throw new Error(`bench: ${program.file} does not start with a comment line`);
+
+  const client = await LspTestClient.start({ analysis: { debounceMs: 0, timeBudgetMs: 60_000 }, preprocessor: { defines: program.defines } });
+  try {
+    const hasRaces = (p: PublishDiagnosticsParams, version: number): boolean =>
+      codes.every((code) => p.diagnostics.some((d: Diagnostic) => d.code === code && (d.data as { version?: number } | undefined)?.version === version));
+    // The run of `version` is over, its fixes verified (code actions wait for that).
+    const settled = async (version: number): Promise<void> => {
+      const state = await client.waitForRun(uri, version, 60_000);
+      if (state.state !== 'done') throw new Error(`bench: the run of ${program.file} v${version} stopped: ${state.reason}`);
+      await client.request('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } });
+    };
+
+    await client.open(uri, original, 1);
+    await settled(1);
+    const out: Samples = { editToRaceMs: [], analysisMs: [] };
+    for (let i = 0; i < WARMUP + runs; i++) {
+      const version = i + 2;
+      // Toggle a space at the end of line 0 (a comment).
+      const spaced = i % 2 === 0;
+      const change = spaced
+        ? { range: { start: { line: 0, character: firstLineEnd }, end: { line: 0, character: firstLineEnd } }, text: ' ' }
+        : { range: { start: { line: 0, character: firstLineEnd }, end: { line: 0, character: firstLineEnd + 1 } }, text: '' };
+      // Wait from before the send, so the arrival is seen as it happens.
+      const raced = client.waitForDiagnostics(uri, (p) => p.version === version && hasRaces(p, version), 60_000, client.diagnostics.length);
+      const t0 = performance.now();
+      await client.change(uri, version, [change]);
+      await raced;
+      const ms = performance.now() - t0;
+      await settled(version);
+      if (i < WARMUP) continue;
+      out.editToRaceMs.push(ms);
+      const done = client.states.find((s) => s.uri === uri && s.version === version && s.state === 'done');
+      if (done?.elapsedMs !== undefined) out.analysisMs.push(done.elapsedMs);
+    }
+    return out;
+  } finally {
+    await client.stop();
+  }
+}
+
+async function child(runs: number): Promise<Metric[]> {
+  const metrics: Metric[] = [];
+  let microP95 = NaN;
+  for (const program of PROGRAMS) {
+    const s = await measure(program, runs);
+    const p95 = percentile(s.editToRaceMs, 95);
+    if (program.label === 'micro') microP95 = p95;
+    metrics.push(
+      { name: `lsp.edit_to_race_ms.p50.${program.label}`, value: +percentile(s.editToRaceMs, 50).toFixed(1), unit: 'ms' },
+      { name: `lsp.edit_to_race_ms.p95.${program.label}`, value: +p95.toFixed(1), unit: 'ms' },
+      { name: `lsp.analysis_ms.p50.${program.label}`, value: +percentile(s.analysisMs, 50).toFixed(1), unit: 'ms' },
+    );
+  }
+  metrics.push({ name: 'lsp.edit_to_race_target.ratio', value: +(microP95 / TARGET_MS).toFixed(3), unit: 'ratio' });
+  return metrics;
+}
+
+/**
+ * Edit-to-race latency through the protocol (see the top of this file): `runs` counted edits
+ * per program after the warm-up. Needs dist/server.js, dist/analysisWorker.js and
+ * dist/bench/lsp.js (`node esbuild.mjs --bench` builds all three); run from the repository root.
+ */
+export function lspMetrics(runs: number): Metric[] {
+  const script = path.join(__dirname, 'bench', 'lsp.js');
+  if (!fs.existsSync(script)) throw new Error(`bench: ${script} is missing (build with \`node esbuild.mjs --bench\`)`);
+  const r = spawnSync(process.execPath, [script], { cwd: process.cwd(), env: { ...process.env, [CHILD]: String(runs) }, encoding: 'utf8', timeout: 600_000, maxBuffer: 16 << 20 });
+  if (r.status !== 0) throw new Error(`bench: the LSP measurement failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}):\n${r.stderr}`);
+  const last = r.stdout.trim().split('\n').pop() ?? '';
+  return JSON.parse(last) as Metric[];
+}
+
+// In the child (dist/bench/lsp.js): measure, print the figures as one JSON line, and exit.
+if (process.env[CHILD]) {
+  const runs = Number(process.env[CHILD]);
+  child(Number.isInteger(runs) && runs > 0 ? runs : 30).then(
+    (metrics) => {
+      process.stdout.write(`${JSON.stringify(metrics)}\n`);
+      process.exit(0);
+    },
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}
