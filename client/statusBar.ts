@@ -2,7 +2,8 @@
 // run is going. Clicking it opens the metadata inspector.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { AnalysisStateNotification, type AnalysisStateParams } from '../server/protocol';
+import type { AnalysisStateParams } from '../server/protocol';
+import { onAnalysisState } from './analysisState';
 
 export function createStatusBar(client: LanguageClient): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('scord.status', vscode.StatusBarAlignment.Left, 10);
@@ -26,7 +27,7 @@ export function createStatusBar(client: LanguageClient): vscode.Disposable {
     item.show();
   };
 
-  const subscription = client.onNotification(AnalysisStateNotification, (s) => {
+  const subscription = onAnalysisState(client, (s) => {
     const prev = latest.get(s.uri);
     // A stale run stopping says nothing about the newer one that replaces it.
     if (s.state === 'stopped' && prev && prev.version > s.version) return;

@@ -35,6 +35,8 @@ export async function runKernel(ctx: ScordContext, args?: { uri?: string; entry?
   const uri = cudaDocumentUri(args?.uri);
   if (!uri) return;
   if (args?.entry === 'main') return runProgram(ctx, { uri: uri.toString() });
+  // The server lists the kernels of open documents only: a caller may name a file not open yet.
+  await vscode.workspace.openTextDocument(uri);
   const info = await ctx.client.sendRequest(KernelsRequest, { uri: uri.toString() });
   if (!info.kernels.length) {
     void vscode.window.showInformationMessage(`ScoRD: ${uri.path.split('/').pop()} has no __global__ kernel to run.`);

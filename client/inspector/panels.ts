@@ -4,7 +4,8 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { AnalysisStateNotification, InspectRequest } from '../../server/protocol';
+import { InspectRequest } from '../../server/protocol';
+import { onAnalysisState } from '../analysisState';
 import type { FromWebview, ToWebview } from '../webview/messages';
 
 const VIEW_TYPE = 'scord.inspector';
@@ -36,7 +37,7 @@ export class InspectorPanels implements vscode.Disposable {
         },
       }),
       // A run that finishes for the shown document refreshes the panel.
-      client.onNotification(AnalysisStateNotification, (s) => {
+      onAnalysisState(client, (s) => {
         if (this.panel && s.uri === this.uri && s.state === 'done') void this.refresh();
       }),
     );
