@@ -15,6 +15,7 @@ import type { Range } from '../frontend/source';
 import type { Memory } from '../gpu/memory';
 import { makePointer, pointerAllocation, pointerOffset } from '../gpu/memory';
 import type { EventListener, Scope, SimEvent } from '../ir/ir';
+import { unorderedLanes } from './lanes';
 import { nameAddress } from './lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
 
@@ -307,7 +308,7 @@ export class ScordDetector {
       blockFenceId: r.blkFence,
       deviceFenceId: r.devFence,
       strong: r.strong,
-      locks: typeof r.locks === 'number' ? (r.locks ? [`bloom 0x${r.locks.toString(16).padStart(4, '0')}`] : []) : [...r.locks].map((k) => this.lockName(k)),
+      locks: this.lockNames(r.locks),
     });
     const entries: DetectorState['entries'] = [];
     for (const [allocation, key, md] of this.meta.all()) {
@@ -332,7 +333,7 @@ export class ScordDetector {
       lockTables: [...this.locks]
         .filter(([, t]) => t.entries.length)
         .map(([k, t]) => ({ block: Math.floor(k / 2048), warp: Math.floor(k / 32) % 64, lane: k % 32, locks: t.entries.map((l) => ({ name: this.lockName(l.key), scope: l.scope, held: l.active, acquire: l.acquire })) })),
-      barriers: [...this.barriers.entries()].filter(([, n]) => n !== undefined).map(([block, n]) => ({ block, barrierId: this.faithful ? n % (1 << BARRIER_BITS) : n })),
+      barriers: [...this.barriers.keys()].filter((block) => this.barriers[block] !== undefined).map((block) => ({ block, barrierId: this.barrierId(block) })),
       ...(this.trace ? { trace: { address: this.trace, accesses: this.traced, truncated: this.traced.length >= TRACE_LIMIT } } : {}),
     };
   }
@@ -463,25 +464,22 @@ export class ScordDetector {
 
   /** Checks each entry the access covers (one, unless it is wider than the granularity). */
   private checkAll(e: Access, write: boolean): void {
-    const table = this.meta.of(pointerAllocation(e.address));
+    const allocation = pointerAllocation(e.address);
+    const table = this.meta.of(allocation);
     const word = Math.floor(pointerOffset(e.address) / this.granularity);
-    if (e.size <= this.granularity) {
-      this.check(table, word, e, write);
-      return;
-    }
-    const span = Math.ceil(e.size / this.granularity);
-    for (let k = 0; k < span; k++) this.check(table, word + k, e, write);
-  }
-
-  private check(table: Map<number, Meta>, word: number, e: Access, write: boolean): void {
-    this.touched?.add(pointerAllocation(e.address) * TOUCHED_STRIDE + word);
-    if (this.faithful) {
-      this.checkFaithfulWord(table, word, e, write);
-      return;
-    }
+    // One access, one decision whether it publishes a flag, whatever number of entries it covers.
     const fence = this.fenceFile(e.block, e.warp, e.lane);
     const release = write && e.strong && fence.fencedLast;
     fence.fencedLast = false;
+    const span = e.size <= this.granularity ? 1 : Math.ceil(e.size / this.granularity);
+    for (let k = 0; k < span; k++) {
+      this.touched?.add(allocation * TOUCHED_STRIDE + word + k);
+      if (this.faithful) this.checkFaithful(table, word + k, e, write, fence, release);
+      else this.check(table, word + k, e, write, fence, release);
+    }
+  }
+
+  private check(table: Map<number, Meta>, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean): void {
     const md = table.get(word);
     // Table III (a): the first access after initialization cannot race; exact mode keeps no
     // entry for the reads before a word's first write.
@@ -513,10 +511,8 @@ export class ScordDetector {
     }
   }
 
-  private checkFaithfulWord(table: Map<number, Meta>, word: number, e: Access, write: boolean): void {
-    const fence = this.fenceFile(e.block, e.warp, e.lane);
-    const release = write && e.strong && fence.fencedLast;
-    fence.fencedLast = false;
+  /** The paper's entry: one per 16 words with a tag, Table III's flags, then Table IV. */
+  private checkFaithful(table: Map<number, Meta>, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean): void {
     const key = Math.floor(word / WORDS_PER_ENTRY);
     const tag = word % WORDS_PER_ENTRY;
     const md = table.get(key);
@@ -528,7 +524,21 @@ export class ScordDetector {
       table.set(key, { tag, last: rec, modified: true, blkShared: !write, devShared: !write, strong: e.strong });
       return;
     }
-    this.checkFaithful(md, rec, e);
+    const prev = md.last;
+    const sameBlock = prev.block === rec.block;
+    const initial = md.modified && md.blkShared && md.devShared;
+    const ordered = initial || (sameAccessor(prev, rec) && !md.blkShared && !md.devShared) || (sameBlock && rec.barrier !== prev.barrier && !md.devShared);
+    if (!ordered && !sameAccessor(prev, rec)) this.races(prev, rec, e, md.modified, md.strong && rec.strong);
+    if (!rec.write) {
+      if (!sameBlock) md.devShared = true;
+      else if (!sameAccessor(prev, rec)) md.blkShared = true;
+    } else {
+      md.modified = true;
+      md.blkShared = false;
+      md.devShared = false;
+    }
+    md.strong = md.strong && rec.strong;
+    md.last = rec;
   }
 
   /** Fills `into` (or a new record) with the access; records are reused to spare the collector. */
@@ -556,25 +566,6 @@ export class ScordDetector {
     into.write = write;
     into.release = release;
     return into;
-  }
-
-  /** The paper's entry: Table III's preliminary checks on the flags, then Table IV. */
-  private checkFaithful(md: Meta, rec: AccessRecord, e: Access): void {
-    const prev = md.last;
-    const sameBlock = prev.block === rec.block;
-    const initial = md.modified && md.blkShared && md.devShared;
-    const ordered = initial || (sameAccessor(prev, rec) && !md.blkShared && !md.devShared) || (sameBlock && rec.barrier !== prev.barrier && !md.devShared);
-    if (!ordered && !sameAccessor(prev, rec)) this.races(prev, rec, e, md.modified, md.strong && rec.strong);
-    if (!rec.write) {
-      if (!sameBlock) md.devShared = true;
-      else if (!sameAccessor(prev, rec)) md.blkShared = true;
-    } else {
-      md.modified = true;
-      md.blkShared = false;
-      md.devShared = false;
-    }
-    md.strong = md.strong && rec.strong;
-    md.last = rec;
   }
 
   /** Race conditions (a)–(f) of Table IV between the earlier access `prev` and `rec`. */
@@ -619,37 +610,46 @@ export class ScordDetector {
     if (!common.length) return undefined;
     const acquires: Range[] = [];
     for (const table of this.locks.values()) for (const l of table.entries) if (common.includes(String(l.word)) && l.scope === 'block' && !acquires.includes(l.acquire)) acquires.push(l.acquire);
-    return acquires.length ? acquires : [];
+    return acquires;
   }
 
   private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, e: Access, write: boolean, lockAcquires?: Range[], narrowFence?: Range): void {
-    const existing = this.found.get(category, e.range, md.range);
-    if (existing) {
-      existing.count++;
-      return;
-    }
+    if (this.counted(category, e, md.range)) return;
+    const earlier: AccessSummary = { range: md.range, write: md.write, strong: md.strong, ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}) };
+    this.add(category, scope, e, write, earlier, { block: md.block, warp: md.warp, lane: md.lane }, 'global', {
+      ...(narrowFence ? { narrowFence } : {}),
+      ...(lockAcquires ? { lockAcquires } : {}),
+      metadata: this.snapshot(md, e),
+    });
+  }
+
+  /** A race seen before: count it. */
+  private counted(category: RaceCategory, e: Access, earlier: Range): boolean {
+    const existing = this.found.get(category, e.range, earlier);
+    if (existing) existing.count++;
+    return !!existing;
+  }
+
+  /** A new finding: the racing access `e` and the earlier access it races with. */
+  private add(category: RaceCategory, scope: 'block' | 'device', e: Access, write: boolean, earlier: AccessSummary, them: Accessor, space: RaceFinding['space'], extra: Partial<RaceFinding>): void {
     const address = nameAddress(this.memory, e.address);
     const current: AccessSummary = { range: e.range, write, strong: e.strong, ...(e.atomic ? { atomic: e.atomic } : {}) };
-    const earlier: AccessSummary = { range: md.range, write: md.write, strong: md.strong, ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}) };
     const me: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
-    const them: Accessor = { block: md.block, warp: md.warp, lane: md.lane };
     this.found.add({
       kind: 'race',
       category,
       scope,
-      message: raceMessage(category, current, earlier, me, them, address, narrowFence),
+      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence),
       previousMessage: `the ${accessName(earlier)}${address ? ` of \`${address}\`` : ''} ${accessorName(them, me)} that it races with`,
       range: e.range,
-      previous: md.range,
+      previous: earlier.range,
       current,
       earlier,
       accessor: me,
       previousAccessor: them,
       ...(address ? { address } : {}),
-      space: 'global',
-      ...(narrowFence ? { narrowFence } : {}),
-      ...(lockAcquires ? { lockAcquires } : {}),
-      metadata: this.snapshot(md, e),
+      space,
+      ...extra,
       count: 1,
     });
   }
@@ -664,10 +664,16 @@ export class ScordDetector {
       write: md.write,
       atomic: md.atomic && md.isAtom ? atomicName(md.atomic) : null,
       strong: md.strong,
-      locks: typeof md.locks === 'number' ? (md.locks ? [`bloom 0x${md.locks.toString(16).padStart(4, '0')}`] : []) : [...md.locks].map((k) => this.lockName(k)),
+      locks: this.lockNames(md.locks),
       fenceFileNow: { blockFenceId: f.blk, deviceFenceId: f.dev },
       barrierIdNow: this.barrierId(e.block),
     };
+  }
+
+  /** A lockset as names; a hardware-faithful Bloom filter as its bits. */
+  private lockNames(locks: Set<string> | number): string[] {
+    if (typeof locks === 'number') return locks ? [`bloom 0x${locks.toString(16).padStart(4, '0')}`] : [];
+    return [...locks].map((k) => this.lockName(k));
   }
 
   /** `mutex`, or `mutex (block 0)` for a block-scope lock. */
@@ -678,32 +684,9 @@ export class ScordDetector {
   }
 
   private reportShared(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }): void {
-    const existing = this.found.get('shared-memory', e.range, earlier.summary.range);
-    if (existing) {
-      existing.count++;
-      return;
-    }
+    if (this.counted('shared-memory', e, earlier.summary.range)) return;
     // The shadow memory reuses its records: keep copies.
-    earlier = { summary: { ...earlier.summary }, who: { ...earlier.who } };
-    const address = nameAddress(this.memory, e.address);
-    const current: AccessSummary = { range: e.range, write, strong: e.strong, ...(e.atomic ? { atomic: { op: e.atomic.op, scope: e.atomic.scope } } : {}) };
-    const accessor: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
-    this.found.add({
-      kind: 'race',
-      category: 'shared-memory',
-      scope: 'block',
-      message: raceMessage('shared-memory', current, earlier.summary, accessor, earlier.who, address),
-      previousMessage: `the ${accessName(earlier.summary)}${address ? ` of \`${address}\`` : ''} ${accessorName(earlier.who, accessor)} that it races with`,
-      range: e.range,
-      previous: earlier.summary.range,
-      current,
-      earlier: earlier.summary,
-      accessor,
-      previousAccessor: earlier.who,
-      ...(address ? { address } : {}),
-      space: 'shared',
-      count: 1,
-    });
+    this.add('shared-memory', 'block', e, write, { ...earlier.summary }, { ...earlier.who }, 'shared', {});
   }
 }
 
@@ -739,16 +722,16 @@ class MetaTable {
  * different lanes while the warp was diverged (independent thread scheduling, §VI).
  */
 function sameAccessor(a: AccessRecord, b: AccessRecord): boolean {
-  return a.block === b.block && a.warp === b.warp && (a.lane === b.lane || a.divergence < 0 || a.divergence !== b.divergence);
+  return a.block === b.block && a.warp === b.warp && !unorderedLanes(a.lane, a.divergence, b.lane, b.divergence);
 }
 
 /**
  * The findings, one per pair of instructions and category whichever of the two ran first (a
  * read-after-write and the write-after-read of the same two instructions are one race).
  * Indexed by the instructions' range objects, which are shared: a race that recurs in a loop
- * is found again without building a key.
+ * is found again without building a key (runs of one parse share them too).
  */
-class PairIndex {
+export class PairIndex {
   private readonly byRange = new Map<Range, Map<Range, RaceFinding[]>>();
   private readonly list: RaceFinding[] = [];
 

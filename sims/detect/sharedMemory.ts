@@ -4,7 +4,8 @@
 // and write-after-write alike. Each word keeps its last write and the reads since, so a write
 // is compared with every reader of the interval, not only the last one.
 import { pointerAllocation, pointerOffset } from '../gpu/memory';
-import type { Scope, SimEvent } from '../ir/ir';
+import type { SimEvent } from '../ir/ir';
+import { unorderedLanes } from './lanes';
 import type { AccessSummary, Accessor } from './scord';
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
@@ -78,7 +79,8 @@ export class ShadowSharedMemory {
 
 /** The access as the shadow memory keeps it, refilling `into` when given (no allocation). */
 function record(e: Access, write: boolean, divergence: number, into?: SharedAccess): SharedAccess {
-  const atomic: { op: string; scope: Scope } | undefined = e.atomic ? { op: e.atomic.op, scope: e.atomic.scope } : undefined;
+  // The event's atomic is its site's own constant: kept as it is, not copied.
+  const atomic = e.atomic;
   // One object shape whether or not the access is atomic (`atomic: undefined`).
   if (!into) return { summary: { range: e.range, write, strong: e.strong, atomic }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence };
   const s = into.summary;
@@ -96,7 +98,5 @@ function record(e: Access, write: boolean, divergence: number, into?: SharedAcce
 /** Whether `other` and the access `e` are by different threads and not both atomic. */
 function conflicts(other: SharedAccess, e: Access, atomic: boolean, divergence: number): boolean {
   if (other.summary.atomic && atomic) return false;
-  if (other.who.warp !== e.warp) return true;
-  // Lanes of one warp: ordered unless both were diverged in the same divergence.
-  return other.who.lane !== e.lane && other.divergence >= 0 && other.divergence === divergence;
+  return other.who.warp !== e.warp || unorderedLanes(other.who.lane, other.divergence, e.lane, divergence);
 }

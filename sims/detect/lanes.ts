@@ -1,0 +1,6 @@
+// Independent thread scheduling (ScoRD §VI): lanes of one warp are ordered by program order
+// while the warp is converged; once it diverges, two different lanes that access memory in
+// the same divergence (epoch, -1 while converged) are unordered until a barrier or __syncwarp.
+export function unorderedLanes(laneA: number, divergenceA: number, laneB: number, divergenceB: number): boolean {
+  return laneA !== laneB && divergenceA >= 0 && divergenceA === divergenceB;
+}
