@@ -5,7 +5,7 @@ import { parse, type ParseResult } from './frontend/index';
 import type { Range } from './frontend/source';
 import { DEFAULT_DEVICE } from './gpu/devices';
 import type { SchedulerKind } from './gpu/executor';
-import { ScordDetector, type DetectorOptions, type DetectorState, type MetadataSnapshot, type RaceFinding } from './detect/scord';
+import { PairIndex, ScordDetector, type DetectorOptions, type DetectorState, type MetadataSnapshot, type RaceFinding } from './detect/scord';
 import { fixesFor, type Fix } from './fixes/fixes';
 import { runProgram, runSchedules, type KernelEntry, type RunOptions } from './host/run';
 
@@ -122,17 +122,22 @@ export function checkSource(options: CheckOptions): CheckReport {
   return checkParsed(parsed, options);
 }
 
-export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckReport {
-  const detect = options.detect !== false;
-  const granularity = options.granularity ?? 4;
-  const stats: CheckReport['stats'] = {
+/** The stats of a check before anything ran (all a report has when nothing could run). */
+export function initialStats(options: Pick<CheckOptions, 'device' | 'detect' | 'hardwareFaithful' | 'granularity' | 'schedules'>): CheckReport['stats'] {
+  return {
     launches: 0,
     steps: 0,
     device: options.device ?? DEFAULT_DEVICE,
-    detection: !detect ? 'off' : options.hardwareFaithful ? 'hardware-faithful' : 'exact',
-    granularity,
+    detection: options.detect === false ? 'off' : options.hardwareFaithful ? 'hardware-faithful' : 'exact',
+    granularity: options.granularity ?? 4,
     schedules: Math.max(1, options.schedules ?? 1),
   };
+}
+
+export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckReport {
+  const detect = options.detect !== false;
+  const granularity = options.granularity ?? 4;
+  const stats = initialStats(options);
   const diagnostics: CheckDiagnostic[] = parsed.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, location: location(d.range), range: d.range }));
   if (parsed.diagnostics.some((d) => d.severity === 'error')) return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats };
 
@@ -143,7 +148,7 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
     ...(options.inspect?.trace ? { trace: options.inspect.trace } : {}),
   };
   const detectors: ScordDetector[] = [];
-  const runOptions = (): RunOptions => ({
+  const runOptions: RunOptions = {
     device: stats.device,
     ...(options.scheduler ? { scheduler: options.scheduler } : {}),
     ...(options.model ? { model: options.model } : {}),
@@ -151,7 +156,7 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
     ...(options.maxSteps !== undefined ? { stepBudget: options.maxSteps } : {}),
     ...(options.deviceMemoryLimit !== undefined ? { deviceMemoryLimit: options.deviceMemoryLimit } : {}),
     ...(options.entry ? { entry: options.entry } : {}),
-  });
+  };
   const withDetector: Partial<RunOptions> = detect
     ? {
         listen: (memory) => {
@@ -161,8 +166,8 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
         },
       }
     : {};
-  const many = stats.schedules > 1 ? runSchedules(parsed, stats.schedules, { ...runOptions(), ...withDetector }) : undefined;
-  const run = many ? { ...many.runs[0], findings: many.findings } : runProgram(parsed, { ...runOptions(), ...withDetector });
+  const many = stats.schedules > 1 ? runSchedules(parsed, stats.schedules, { ...runOptions, ...withDetector }) : undefined;
+  const run = many ? { ...many.runs[0], findings: many.findings } : runProgram(parsed, { ...runOptions, ...withDetector });
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;
   stats.steps = many ? many.runs.reduce((s, r) => s + r.steps, 0) : run.steps;
@@ -203,16 +208,15 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
 
 /** Races of several schedules: one per pair of instructions and category, counts added. */
 function mergeRaces(lists: RaceFinding[][]): RaceFinding[] {
-  const byKey = new Map<string, RaceFinding>();
+  const merged = new PairIndex();
   for (const list of lists) {
     for (const r of list) {
-      const key = [r.category, ...[`${r.range.file}:${r.range.start.offset}`, `${r.previous.file}:${r.previous.start.offset}`].sort()].join('|');
-      const seen = byKey.get(key);
+      const seen = merged.get(r.category, r.range, r.previous);
       if (seen) seen.count += r.count;
-      else byKey.set(key, { ...r });
+      else merged.add({ ...r });
     }
   }
-  return [...byKey.values()];
+  return merged.all();
 }
 
 function raceFinding(r: RaceFinding, parsed: ParseResult, file: string, text: string): CheckFinding {

@@ -25,7 +25,7 @@ import { formatDiagnostic } from './frontend/diagnostics';
 import { parse, type ParseOptions, type ParseResult } from './frontend/index';
 import { formatLocation } from './frontend/source';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
-import { checkParsed, location, publicReport, type CheckDiagnostic, type CheckReport } from './check';
+import { checkParsed, initialStats, location, publicReport, type CheckDiagnostic, type CheckReport } from './check';
 import type { SchedulerKind } from './gpu/executor';
 import { runProgram, runSchedules, type RunFinding } from './host/run';
 import { chooseEntry, type EntryRequest } from './host/entry';
@@ -304,14 +304,13 @@ function notAnalysed(args: Args, diagnostics: CheckDiagnostic[]): CheckReport {
     findings: [],
     diagnostics,
     output: '',
-    stats: {
-      launches: 0,
-      steps: 0,
+    stats: initialStats({
       device: args.preset,
-      detection: !args.detect ? 'off' : args.hardwareFaithful ? 'hardware-faithful' : 'exact',
-      granularity: args.granularity ?? 4,
-      schedules: Math.max(1, args.schedules ?? 1),
-    },
+      detect: args.detect,
+      hardwareFaithful: args.hardwareFaithful,
+      ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
+      ...(args.schedules !== undefined ? { schedules: args.schedules } : {}),
+    }),
   };
 }
 
