@@ -18,7 +18,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { publicReport } from '../sims/check';
-import { AnalysisScheduler, fileNameOf, type LastRun } from './analysis/scheduler';
+import { analysisRequest, AnalysisScheduler, fileNameOf, runLimits, type LastRun } from './analysis/scheduler';
 import { AnalysisWorkers, type AnalysisOutcome } from './analysis/workers';
 import { codeActions, FIX_ALL_KIND } from './features/codeActions';
 import { codeLenses } from './features/codeLens';
@@ -27,7 +27,7 @@ import { hover } from './features/hover';
 import { kernelsOf } from './features/kernels';
 import { beginProgress, listenForProgressCancel } from './features/progress';
 import { AnalysisStateNotification, InspectRequest, KernelsRequest, RunRequest, type InspectResult, type RunResult, type ScordSettings } from './protocol';
-import { resolveIncludePaths, SettingsStore } from './settings';
+import { SettingsStore } from './settings';
 import { readSourceFile } from './sourceFiles';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -235,30 +235,16 @@ connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
   if (text === undefined) throw new Error(`scord/run: ${params.uri} is neither open nor readable`);
   const s = await settings.get(params.uri);
   const entry = params.entry && params.entry !== 'main' ? params.entry : undefined;
-  const openFiles: Record<string, string> = {};
-  for (const d of documents.all()) if (d.uri !== params.uri) openFiles[fileNameOf(d.uri)] = d.getText();
   const o = params.options ?? {};
-  const handle = workers.run(
-    {
-      fileName,
-      text,
-      openFiles,
-      options: {
-        defines: s.preprocessor.defines,
-        includePaths: resolveIncludePaths(s.preprocessor.includePaths, fileNameOf(params.uri)),
-        device: o.device ?? s.simulator.device,
-        model: o.scheduling ?? s.simulator.scheduling,
-        schedules: o.schedules ?? s.simulator.schedules,
-        seed: o.seed ?? s.simulator.seed,
-        maxSteps: s.simulator.stepBudget,
-        deviceMemoryLimit: s.analysis.memoryLimitMb * 2 ** 20,
-        hardwareFaithful: o.hardwareFaithful ?? s.detector.hardwareFaithful,
-        ...(entry ? { entry: { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args ?? {} } } : {}),
-      },
-      verifyFixes: false,
-    },
-    { timeBudgetMs: s.analysis.timeBudgetMs, memoryLimitMb: s.analysis.memoryLimitMb },
-  );
+  const overrides = {
+    ...(o.device !== undefined ? { device: o.device } : {}),
+    ...(o.scheduling !== undefined ? { model: o.scheduling } : {}),
+    ...(o.schedules !== undefined ? { schedules: o.schedules } : {}),
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.hardwareFaithful !== undefined ? { hardwareFaithful: o.hardwareFaithful } : {}),
+    ...(entry ? { entry: { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args ?? {} } } : {}),
+  };
+  const handle = workers.run(analysisRequest(params.uri, text, s, documents.all(), overrides, false), runLimits(s));
   const progress = beginProgress(connection, params.workDoneToken, `Running ${entry ? entry.kernel : path.basename(fileName)}`, () => handle.cancel());
   const onCancel = token.onCancellationRequested(() => handle.cancel());
   const outcome = await handle.outcome;
@@ -276,26 +262,8 @@ connection.onRequest(InspectRequest, async (params, token): Promise<InspectResul
   if (!params.address || !doc) return base;
   // The accesses to one address: a run with that address traced.
   const s = await settings.get(params.uri);
-  const handle = workers.run(
-    {
-      fileName: fileNameOf(params.uri),
-      text: doc.getText(),
-      openFiles: {},
-      options: {
-        defines: s.preprocessor.defines,
-        includePaths: resolveIncludePaths(s.preprocessor.includePaths, fileNameOf(params.uri)),
-        device: s.simulator.device,
-        model: s.simulator.scheduling,
-        seed: s.simulator.seed,
-        maxSteps: s.simulator.stepBudget,
-        deviceMemoryLimit: s.analysis.memoryLimitMb * 2 ** 20,
-        hardwareFaithful: s.detector.hardwareFaithful,
-        inspect: { trace: params.address },
-      },
-      verifyFixes: false,
-    },
-    { timeBudgetMs: s.analysis.timeBudgetMs, memoryLimitMb: s.analysis.memoryLimitMb },
-  );
+  // One run is enough for a trace, whatever the schedules setting.
+  const handle = workers.run(analysisRequest(params.uri, doc.getText(), s, documents.all(), { schedules: 1, inspect: { trace: params.address } }, false), runLimits(s));
   const onCancel = token.onCancellationRequested(() => handle.cancel());
   const outcome = await handle.outcome;
   onCancel.dispose();

@@ -10,7 +10,8 @@ import { parse, type ParseResult } from '../../sims/frontend/index';
 import type { ScordSettings } from '../protocol';
 import { resolveIncludePaths } from '../settings';
 import { MAX_EXPANDED_TOKENS } from './messages';
-import type { AnalysisOutcome, AnalysisWorkers, RunHandle } from './workers';
+import type { AnalysisRequest } from './messages';
+import type { AnalysisOutcome, AnalysisWorkers, RunHandle, RunLimits } from './workers';
 
 export interface LastRun {
   version: number;
@@ -49,6 +50,37 @@ export interface SchedulerHost {
   runProblem(doc: TextDocument, message: string): void;
   /** Runs start and end (the status bar and tests follow this). */
   runState(uri: string, version: number, state: 'running' | 'done' | 'stopped', detail?: { run?: LastRun; reason?: string }): void;
+}
+
+/**
+ * What a worker runs for the document at `uri` under its settings: its text, the other open
+ * documents (they win over the disk for #include), and `overrides` (a kernel, a trace, …).
+ */
+export function analysisRequest(uri: string, text: string, settings: ScordSettings, open: TextDocument[], overrides: AnalysisRequest['options'], verifyFixes: boolean): Omit<AnalysisRequest, 'id'> {
+  const openFiles: Record<string, string> = {};
+  for (const d of open) if (d.uri !== uri) openFiles[fileNameOf(d.uri)] = d.getText();
+  return {
+    fileName: fileNameOf(uri),
+    text,
+    openFiles,
+    options: {
+      defines: settings.preprocessor.defines,
+      includePaths: resolveIncludePaths(settings.preprocessor.includePaths, fileNameOf(uri)),
+      device: settings.simulator.device,
+      model: settings.simulator.scheduling,
+      schedules: settings.simulator.schedules,
+      seed: settings.simulator.seed,
+      maxSteps: settings.simulator.stepBudget,
+      deviceMemoryLimit: settings.analysis.memoryLimitMb * 2 ** 20,
+      hardwareFaithful: settings.detector.hardwareFaithful,
+      ...overrides,
+    },
+    verifyFixes,
+  };
+}
+
+export function runLimits(settings: ScordSettings): RunLimits {
+  return { timeBudgetMs: settings.analysis.timeBudgetMs, memoryLimitMb: settings.analysis.memoryLimitMb };
 }
 
 export function fileNameOf(uri: string): string {
@@ -153,29 +185,7 @@ export class AnalysisScheduler {
     if (s.running?.version === doc.version) return;
     this.cancel(uri);
     const version = doc.version;
-    const openFiles: Record<string, string> = {};
-    for (const d of this.host.openDocuments()) if (d.uri !== uri) openFiles[fileNameOf(d.uri)] = d.getText();
-    const handle = this.workers.run(
-      {
-        fileName: fileNameOf(uri),
-        text: doc.getText(),
-        openFiles,
-        options: {
-          defines: settings.preprocessor.defines,
-          includePaths: resolveIncludePaths(settings.preprocessor.includePaths, fileNameOf(uri)),
-          device: settings.simulator.device,
-          model: settings.simulator.scheduling,
-          ...(settings.simulator.schedules > 1 ? { schedules: settings.simulator.schedules } : {}),
-          seed: settings.simulator.seed,
-          maxSteps: settings.simulator.stepBudget,
-          deviceMemoryLimit: settings.analysis.memoryLimitMb * 2 ** 20,
-          hardwareFaithful: settings.detector.hardwareFaithful,
-          inspect: {},
-        },
-        verifyFixes: true,
-      },
-      { timeBudgetMs: settings.analysis.timeBudgetMs, memoryLimitMb: settings.analysis.memoryLimitMb },
-    );
+    const handle = this.workers.run(analysisRequest(uri, doc.getText(), settings, this.host.openDocuments(), { inspect: {} }, true), runLimits(settings));
     s.running = { version, handle };
     this.host.runState(uri, version, 'running');
     const outcome = await handle.outcome;
