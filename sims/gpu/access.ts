@@ -4,7 +4,7 @@
 import type { Range } from '../frontend/source';
 import type { RunContext } from '../ir/ir';
 import { box, isBoxed, unbox } from '../ir/wide';
-import { Memory, pointerOffset, SCALAR_SIZE, type Fault, type ScalarKind } from './memory';
+import { Memory, pointerOffset, SCALAR_SIZE, type Allocation, type Fault, type ScalarKind } from './memory';
 
 export class DeviceFault extends Error {
   /** The lane that faulted, filled in by the executor. */
@@ -21,15 +21,24 @@ export class DeviceFault extends Error {
 export function load(ctx: RunContext, p: number, kind: ScalarKind, range: Range): number {
   const a = ctx.memory.resolve(p, SCALAR_SIZE[kind], ctx.accessor, false);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
-  const v = Memory.read(a, pointerOffset(p), kind);
-  return typeof v === 'bigint' ? box(v) : v;
+  return readResolved(a, pointerOffset(p), kind);
 }
 
 export function store(ctx: RunContext, p: number, kind: ScalarKind, value: number, range: Range): void {
-  const size = SCALAR_SIZE[kind];
-  const a = ctx.memory.resolve(p, size, ctx.accessor, true);
+  const a = ctx.memory.resolve(p, SCALAR_SIZE[kind], ctx.accessor, true);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
-  const off = pointerOffset(p);
+  writeResolved(ctx.memory, a, pointerOffset(p), kind, value);
+}
+
+/** Reads a value at a checked place (64-bit integers come back boxed). */
+export function readResolved(a: Allocation, off: number, kind: ScalarKind): number {
+  const v = Memory.read(a, off, kind);
+  return typeof v === 'bigint' ? box(v) : v;
+}
+
+/** Writes a value at a checked place, counting the writes that change memory. */
+export function writeResolved(memory: Memory, a: Allocation, off: number, kind: ScalarKind, value: number): void {
+  const size = SCALAR_SIZE[kind];
   const bytes = a.bytes;
   // Count writes that change memory: threads that only spin, and change nothing, cannot
   // release each other (the progress monitor's deadlock test).
@@ -38,7 +47,7 @@ export function store(ctx: RunContext, p: number, kind: ScalarKind, value: numbe
   Memory.write(a, off, kind, (kind === 'i64' || kind === 'u64') && isBoxed(value) ? unbox(value) : value);
   let after = 0;
   for (let i = 0; i < size; i++) after = after * 256 + bytes[off + i];
-  if (after !== before) ctx.memory.version++;
+  if (after !== before) memory.version++;
 }
 
 /** Bytes of a NUL-terminated string in memory (for printf's %s). */

@@ -1,0 +1,690 @@
+// Weak GPU memory: the operational model of Holey's thesis (ch. 4) made executable, beside the
+// sequentially consistent memory the simulator otherwise runs on.
+//
+// The thesis gives every thread its own copy of memory; we keep that sparse. `Memory` holds
+// the value every thread sees unless it has something newer of its own, and each address
+// with unpropagated state keeps:
+//   - thread entries: a thread's own store that has not been shared (flags LS = GS = 0 in the
+//     thesis), or a value it borrowed from another thread (B = 1);
+//   - block entries: a value shared within one block but not yet across blocks (LS = 1,
+//     GS = 0), kept for global memory only, since shared memory never leaves its block.
+// The memory system moves values outwards nondeterministically (a thread entry to everyone,
+// a block entry to the other blocks). When it does so matters only to a thread that then
+// accesses the address, so the decision is taken lazily, just before such an access (and
+// before the owner overwrites an unpropagated value): the same outcomes as propagating at
+// any moment, with far fewer interleavings to explore. Fences move only the issuing thread's own values
+// (`__threadfence_block` within the block, `__threadfence` everywhere); loads may borrow a
+// value another thread has not shared yet, and, with the load pool on, two loads of one
+// address may be satisfied out of program order (a load may return any value the thread's
+// view held since its last fence).
+//
+// `gpu-strong` is the thesis's alternative model: one view per block (thread entries are
+// private store buffers that drain into their block, and a share from elsewhere does not
+// overwrite them), no borrowing, no load pool.
+//
+// Beyond the thesis: atomics have scopes (a block-scope atomic reads and writes its block's
+// view, so two blocks' atomicAdd_block on one word can lose an update); volatile accesses
+// read and write through to the level every thread shares; `__syncthreads` is a block fence
+// for every thread of the block before the barrier opens.
+import type { Range } from '../frontend/source';
+import type { Lanes, MemoryOrder, Scope } from '../ir/ir';
+import { nameAddress } from '../detect/lvalue';
+import { DeviceFault, readResolved, writeResolved } from './access';
+import { pointerOffset, SCALAR_SIZE, type Allocation, type Memory, type ScalarKind } from './memory';
+
+/** Where every nondeterministic decision comes from: seeded random draws, or an explorer. */
+export interface Chooser {
+  /** A number in [0, n). */
+  choose(n: number): number;
+}
+
+export function randomChooser(random: () => number): Chooser {
+  return { choose: (n) => (n <= 1 ? 0 : Math.floor(random() * n)) };
+}
+
+export interface WeakModelConfig {
+  /** `sc` runs through here only to trace each access (litmus witnesses): stores write through. */
+  model: 'sc' | 'gpu-weak' | 'gpu-strong';
+  /** Loads may borrow values other threads have not shared (weak only). */
+  borrowing: boolean;
+  /** Same-address loads may be satisfied out of program order: the load pool (weak only). */
+  loadReordering: boolean;
+  /** A fence also pushes values its thread borrowed (cumulative fences). */
+  cumulativeFences: boolean;
+}
+
+export function weakModelConfig(model: WeakModelConfig['model'], switches: { loadReordering?: boolean; cumulativeFences?: boolean } = {}): WeakModelConfig {
+  const weak = model === 'gpu-weak';
+  return { model, borrowing: weak, loadReordering: weak && (switches.loadReordering ?? true), cumulativeFences: switches.cumulativeFences ?? false };
+}
+
+/** A step of the execution, for witness traces. */
+export interface WeakStep {
+  actor: string;
+  action: string;
+  range?: Range;
+}
+
+/** What a run under weak memory did that sequential consistency would not have. */
+export interface WeakObservation {
+  kind: 'stale-read' | 'lost-update';
+  range: Range;
+  /** The address as the program names it. */
+  address: string;
+  /** stale-read: the value read; lost-update: the value the atomic wrote. */
+  value: number;
+  /** stale-read: the value the last write had stored; lost-update: the value that replaced it. */
+  latest: number;
+  /** The write the stale read missed, or the write that overwrote the lost update. */
+  other?: Range;
+  count: number;
+}
+
+interface ThreadEntry {
+  value: number;
+  /** An own store not yet shared (false: a value borrowed from another thread). */
+  own: boolean;
+  block: number;
+  range: Range;
+}
+
+interface BlockEntry {
+  value: number;
+  /** The thread whose fence or atomic put it there: its __threadfence shares it further. */
+  owner: number;
+  range: Range;
+  /** Written by a block-scope atomic: losing it loses an update. */
+  atomic: boolean;
+}
+
+interface AddressState {
+  allocation: Allocation;
+  offset: number;
+  kind: ScalarKind;
+  shared: boolean;
+  threads: Map<number, ThreadEntry>;
+  blocks: Map<number, BlockEntry>;
+  /** Threads that loaded this address: their views are followed for the load pool. */
+  readers?: Set<number>;
+  /** The last value written in real time, and where (what an SC memory would hold). */
+  latest?: { value: number; range: Range };
+}
+
+/** A thread entry to share, or a block entry to push to the other blocks. */
+interface Pending {
+  level: 'thread' | 'block';
+  address: number;
+  who: number;
+}
+
+const STALE_LIMIT = 4;
+
+export class WeakMemory {
+  private readonly addresses = new Map<number, AddressState>();
+  /** Addresses where each thread has an entry, and block entries each thread owns. */
+  private readonly threadAddresses = new Map<number, Set<number>>();
+  private readonly ownedBlockAddresses = new Map<number, Set<number>>();
+  private pending: Pending[] = [];
+  private readonly pendingKeys = new Set<string>();
+  /** Per thread and address: values its view held since its last fence (the load pool). */
+  private readonly stale = new Map<number, Map<number, number[]>>();
+  private threadsPerBlock = 1;
+  readonly observations = new Map<string, WeakObservation>();
+  /** The first thread to access each address in this run (privacy, below). */
+  private readonly firstAccessor = new Map<number, number>();
+  /**
+   * Whether the last access touched an address no other thread has touched (in this run, nor
+   * in any run `sharedAddresses` remembers). Such an access is invisible to other threads, so
+   * an explorer need not interleave it.
+   */
+  lastAccessPrivate = false;
+
+  constructor(
+    private readonly memory: Memory,
+    readonly config: WeakModelConfig,
+    private readonly chooser: Chooser,
+    /** When given, every step is appended (witness traces of litmus runs). */
+    private readonly trace?: WeakStep[],
+    /** Addresses seen shared by two threads in some run; grows as runs find more. */
+    private readonly sharedAddresses?: Set<number>,
+  ) {}
+
+  private touch(p: number, t: number): void {
+    const shared = this.sharedAddresses;
+    if (!shared) return;
+    if (shared.has(p)) {
+      this.lastAccessPrivate = false;
+      return;
+    }
+    const first = this.firstAccessor.get(p);
+    if (first === undefined) this.firstAccessor.set(p, t);
+    else if (first !== t) {
+      shared.add(p);
+      this.lastAccessPrivate = false;
+      return;
+    }
+    this.lastAccessPrivate = true;
+  }
+
+  /**
+   * `decide`, when the executor gives one, takes every decision instead of the chooser, so an
+   * explorer sees them with the launch's state (`what` tells apart decisions in one state).
+   */
+  beginLaunch(threadsPerBlock: number, decide?: (n: number, what: number) => number): void {
+    this.threadsPerBlock = threadsPerBlock;
+    this.decide = decide;
+  }
+
+  private decide?: (n: number, what: number) => number;
+
+  /** A decision among n options, of kind `kind` (0–7) by thread `t`. */
+  private pick(n: number, kind: number, t: number): number {
+    if (n <= 1) return 0;
+    return this.decide ? this.decide(n, 8 + kind + 8 * t) : this.chooser.choose(n);
+  }
+
+  /** After a launch (every value has propagated: the executor drains what is pending first). */
+  endLaunch(): void {
+    while (this.pendingCount() > 0) this.propagate(this.chooser.choose(this.pendingCount()));
+    this.addresses.clear();
+    this.firstAccessor.clear();
+    this.threadAddresses.clear();
+    this.ownedBlockAddresses.clear();
+    this.stale.clear();
+    this.pending = [];
+    this.pendingKeys.clear();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Thread operations
+
+  load(w: Lanes, l: number, p: number, kind: ScalarKind, strong: boolean, range: Range, order?: MemoryOrder, orderScope?: Scope): number {
+    const a = this.resolve(w, p, kind, false, range);
+    this.lastAccessPrivate = true;
+    if (!this.weakSpace(a)) return readResolved(a, pointerOffset(p), kind);
+    const t = this.thread(w, l);
+    const b = w.ctx.blockLinear;
+    this.touch(p, t);
+    const st = this.state(p, a, kind);
+    if (this.config.loadReordering) (st.readers ??= new Set()).add(t);
+    // Values this load's own propagation replaces are not older values for it: reading one is
+    // the same as not propagating (they stay in the window for the thread's later loads).
+    const earlier = this.config.loadReordering ? [...(this.stale.get(t)?.get(p) ?? [])] : [];
+    this.settle(st, p, t, b);
+    const own = st.threads.get(t);
+    const view = this.view(st, t, b);
+    let value = view;
+    let how = '';
+    if (!strong && !order) {
+      // Borrowing (thesis: a load may take another thread's unshared value, unless it has
+      // borrowed this address already), then the load pool's stale values.
+      const sources: { value: number; from: string; block?: number }[] = [];
+      if (this.config.borrowing && !(own && !own.own)) {
+        for (const [u, e] of st.threads) if (u !== t && e.own) sources.push({ value: e.value, from: this.actorOfThread(u), block: e.block });
+        if (!st.shared) for (const [ob, e] of st.blocks) if (ob !== b) sources.push({ value: e.value, from: `block ${ob}` });
+      }
+      const stale = earlier.filter((v) => v !== view);
+      const k = sources.length + stale.length > 0 ? this.pick(1 + sources.length + stale.length, 0, t) : 0;
+      if (k > 0 && k <= sources.length) {
+        const s = sources[k - 1];
+        value = s.value;
+        how = ` (borrowed from ${s.from}, which has not shared it)`;
+        this.mutate(st, p, () => {
+          st.threads.set(t, { value, own: false, block: b, range });
+          this.index(this.threadAddresses, t, p);
+        });
+      } else if (k > sources.length) {
+        value = stale[k - 1 - sources.length];
+        how = ' (an older value: the load pool let it pass the thread’s earlier load)';
+      }
+    }
+    if (order === 'acquire' || order === 'acq_rel' || order === 'seq_cst') this.fence(w, l, orderScope ?? 'system', range, true);
+    if (st.latest && st.latest.value !== value) this.observe('stale-read', range, p, value, st.latest.value, st.latest.range);
+    this.step(w, l, `reads ${this.name(p)} → ${show(value)}${how}`, range);
+    return value;
+  }
+
+  store(w: Lanes, l: number, p: number, kind: ScalarKind, value: number, strong: boolean, range: Range, order?: MemoryOrder, orderScope?: Scope): void {
+    const a = this.resolve(w, p, kind, true, range);
+    this.lastAccessPrivate = true;
+    if (!this.weakSpace(a)) {
+      writeResolved(this.memory, a, pointerOffset(p), kind, value);
+      return;
+    }
+    const t = this.thread(w, l);
+    const b = w.ctx.blockLinear;
+    this.touch(p, t);
+    const st = this.state(p, a, kind);
+    st.latest = { value, range };
+    this.stale.get(t)?.delete(p);
+    if (order === 'release' || order === 'acq_rel' || order === 'seq_cst') this.fence(w, l, orderScope ?? 'system', range, true);
+    this.settle(st, p, t, b);
+    if (strong || order || this.config.model === 'sc') {
+      // Volatile and ordered stores write through to the level the scope names.
+      const scope = order && this.config.model !== 'sc' ? (orderScope ?? 'system') : 'system';
+      this.step(w, l, `writes ${this.name(p)} = ${show(value)} through to ${scope === 'block' && !st.shared ? 'its block' : 'memory'}`, range);
+      this.mutate(st, p, () => {
+        this.dropThreadEntry(st, p, t);
+        if (scope === 'block' && !st.shared) this.setBlockEntry(st, p, b, { value, owner: t, range, atomic: false });
+        else this.writeEverywhere(st, p, value, range);
+      });
+      return;
+    }
+    this.step(w, l, `writes ${this.name(p)} = ${show(value)}`, range);
+    // The value this store replaces may have propagated first.
+    const previous = st.threads.get(t);
+    if (previous?.own && previous.value !== value && this.pick(2, 1, t) === 1) this.propagateThreadEntry(st, p, t, previous);
+    this.mutate(st, p, () => {
+      st.threads.set(t, { value, own: true, block: b, range });
+      this.index(this.threadAddresses, t, p);
+      this.addPending({ level: 'thread', address: p, who: t });
+    });
+  }
+
+  /** A read-modify-write at the atomic's scope; returns [old, new]. */
+  atomic(w: Lanes, l: number, p: number, kind: ScalarKind, scope: Scope, rmw: (old: number) => number, range: Range, order?: MemoryOrder): [number, number] {
+    const a = this.resolve(w, p, kind, true, range);
+    const off = pointerOffset(p);
+    this.lastAccessPrivate = true;
+    if (!this.weakSpace(a)) {
+      const old = readResolved(a, off, kind);
+      const next = rmw(old);
+      writeResolved(this.memory, a, off, kind, next);
+      return [old, next];
+    }
+    if (order === 'release' || order === 'acq_rel' || order === 'seq_cst') this.fence(w, l, scope, range, true);
+    const t = this.thread(w, l);
+    const b = w.ctx.blockLinear;
+    this.touch(p, t);
+    const st = this.state(p, a, kind);
+    this.stale.get(t)?.delete(p);
+    this.settle(st, p, t, b);
+    let old = 0;
+    let next = 0;
+    this.mutate(st, p, () => {
+      // The thread's own earlier store to the address comes first (program order).
+      const own = st.threads.get(t);
+      if (own?.own) {
+        if (scope === 'block' && !st.shared) this.setBlockEntry(st, p, b, { value: own.value, owner: t, range: own.range, atomic: false });
+        else this.writeEverywhere(st, p, own.value, own.range);
+      }
+      this.dropThreadEntry(st, p, t);
+      if (scope === 'block' && !st.shared && this.config.model !== 'sc') {
+        // At the block's level (L1): other blocks neither see it nor are seen.
+        old = st.blocks.get(b)?.value ?? readResolved(a, off, kind);
+        next = rmw(old);
+        this.setBlockEntry(st, p, b, { value: next, owner: t, range, atomic: true });
+      } else {
+        old = readResolved(a, off, kind);
+        next = rmw(old);
+        this.writeEverywhere(st, p, next, range);
+      }
+    });
+    st.latest = { value: next, range };
+    this.step(w, l, `${scope === 'block' ? 'block-scope ' : ''}atomic on ${this.name(p)}: ${show(old)} → ${show(next)}`, range);
+    if (order === 'acquire' || order === 'acq_rel' || order === 'seq_cst') this.fence(w, l, scope, range, true);
+    return [old, next];
+  }
+
+  /**
+   * A fence pushes the issuing thread's own values: within its block (`block` scope) or to
+   * every thread. It also ends the thread's load-pool window.
+   */
+  fence(w: Lanes, l: number, scope: Scope, range: Range, implied = false): void {
+    const t = this.thread(w, l);
+    if (!implied) this.step(w, l, scope === 'block' ? '__threadfence_block()' : scope === 'system' ? '__threadfence_system()' : '__threadfence()', range);
+    // A fence with nothing of its own to push changes only its thread's load-pool window.
+    const pushes = this.threadAddresses.has(t) || (scope !== 'block' && this.ownedBlockAddresses.has(t));
+    if (!implied) this.lastAccessPrivate = !pushes;
+    this.fenceThread(t, w.ctx.blockLinear, scope);
+  }
+
+  /**
+   * A thread exits: what only it could use goes (its load-pool window, values it borrowed);
+   * its own unshared stores stay, to propagate.
+   */
+  exit(w: Lanes, l: number): void {
+    const t = this.thread(w, l);
+    this.stale.delete(t);
+    const mine = this.threadAddresses.get(t);
+    if (!mine) return;
+    for (const p of [...mine]) {
+      const st = this.addresses.get(p)!;
+      if (st.threads.get(t)?.own === false) this.dropThreadEntry(st, p, t);
+      st.readers?.delete(t);
+    }
+  }
+
+  /** __syncthreads: every thread of the block fences at block scope before the barrier opens. */
+  barrier(block: number): void {
+    for (const t of [...this.threadAddresses.keys()]) if (this.blockOf(t) === block) this.fenceThread(t, block, 'block');
+    for (const t of [...this.stale.keys()]) if (this.blockOf(t) === block) this.stale.delete(t);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The memory system's own steps
+
+  pendingCount(): number {
+    if (this.pending.length > 64 && this.pending.length > 2 * this.pendingKeys.size) this.compact();
+    let live = 0;
+    for (const x of this.pending) if (this.isLive(x)) live++;
+    if (live !== this.pending.length) this.compact();
+    return this.pending.length;
+  }
+
+  /**
+   * Propagates everything pending (the end of a launch). Only the order of values for one
+   * address can matter (the last one stays), so only that order is a decision.
+   */
+  drain(choose: (n: number) => number): void {
+    this.compact();
+    while (this.pending.length > 0) {
+      const address = this.pending[0].address;
+      const mine: number[] = [];
+      this.pending.forEach((x, i) => {
+        if (x.address === address) mine.push(i);
+      });
+      this.propagate(mine[mine.length > 1 ? choose(mine.length) : 0]);
+      this.compact();
+    }
+  }
+
+  /** Performs the k-th pending propagation (k < pendingCount()). */
+  propagate(k: number): void {
+    const x = this.pending[k];
+    this.pending.splice(k, 1);
+    this.pendingKeys.delete(pendingKey(x));
+    const st = this.addresses.get(x.address);
+    if (!st) return;
+    if (x.level === 'thread') {
+      const e = st.threads.get(x.who);
+      if (e?.own) this.propagateThreadEntry(st, x.address, x.who, e);
+      return;
+    }
+    const e = st.blocks.get(x.who);
+    if (e) this.propagateBlockEntry(st, x.address, x.who, e);
+  }
+
+  private propagateThreadEntry(st: AddressState, p: number, who: number, e: ThreadEntry): void {
+    const x = { address: p, who };
+    {
+      this.mutate(st, x.address, () => {
+        if (this.config.model === 'gpu-strong') {
+          // A store buffer drains into its block's view (shared memory: the block's memory).
+          st.threads.delete(x.who);
+          this.unindex(this.threadAddresses, x.who, x.address);
+          if (st.shared) writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
+          else this.setBlockEntry(st, x.address, e.block, { value: e.value, owner: x.who, range: e.range, atomic: false });
+        } else if (st.shared) this.writeWithinBlock(st, x.address, e.value);
+        else this.writeEverywhere(st, x.address, e.value, e.range);
+      });
+      this.memoryStep(`${this.name(x.address)} = ${show(e.value)} from ${this.actorOfThread(x.who)} ${this.config.model === 'gpu-strong' ? (st.shared ? 'reaches its block' : 'reaches its block’s view') : st.shared ? 'reaches the block' : 'reaches every thread'}`, e.range);
+    }
+  }
+
+  private propagateBlockEntry(st: AddressState, p: number, b: number, e: BlockEntry): void {
+    this.mutate(st, p, () => this.shareBlockEntry(st, p, b, e));
+    this.memoryStep(`${this.name(p)} = ${show(e.value)} from block ${b} reaches the other blocks`, e.range);
+  }
+
+  /**
+   * Before thread `t` of block `b` touches `p`: values other threads have not propagated
+   * may propagate now, one at a time, in an order the chooser picks (or none).
+   */
+  private settle(st: AddressState, p: number, t: number, b: number): void {
+    for (;;) {
+      const threads: number[] = [];
+      for (const [u, e] of st.threads) if (u !== t && e.own) threads.push(u);
+      const blocks: number[] = [];
+      if (!st.shared) for (const ob of st.blocks.keys()) if (ob !== b) blocks.push(ob);
+      const n = threads.length + blocks.length;
+      if (n === 0) return;
+      const k = this.pick(n + 1, 3, t);
+      if (k === 0) return;
+      if (k <= threads.length) this.propagateThreadEntry(st, p, threads[k - 1], st.threads.get(threads[k - 1])!);
+      else this.propagateBlockEntry(st, p, blocks[k - 1 - threads.length], st.blocks.get(blocks[k - 1 - threads.length])!);
+    }
+  }
+
+  /** A digest of the model's state, for exhaustive exploration. */
+  digest(mix: (x: number) => void): void {
+    for (const [p, st] of this.addresses) {
+      if (!st.threads.size && !st.blocks.size) continue;
+      mix(p % 4294967296);
+      for (const [t, e] of st.threads) {
+        mix(t);
+        mix(e.value);
+        mix(e.own ? 1 : 2);
+      }
+      for (const [b, e] of st.blocks) {
+        mix(b);
+        mix(e.value);
+        mix(e.owner);
+      }
+    }
+    // A load-pool window is a set of values: the order they came in changes no future.
+    for (const [t, m] of this.stale) for (const [p, vs] of m) {
+      mix(t);
+      mix(p % 4294967296);
+      for (const v of [...vs].sort((x, y) => x - y)) mix(v);
+    }
+    // What is pending is a set: the order it was queued in changes no future.
+    let set = 0;
+    for (const x of this.pending) set = (set + Math.imul((x.address % 4294967296) ^ Math.imul(x.who + 1, 0x85ebca6b) ^ (x.level === 'thread' ? 0x1b873593 : 0x3c6ef372), 0x27d4eb2f)) | 0;
+    mix(set);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Internals
+
+  private fenceThread(t: number, b: number, scope: Scope): void {
+    this.stale.delete(t);
+    const mine = this.threadAddresses.get(t);
+    if (mine) {
+      for (const p of [...mine]) {
+        const st = this.addresses.get(p)!;
+        const e = st.threads.get(t);
+        if (!e || (!e.own && !this.config.cumulativeFences)) continue;
+        this.mutate(st, p, () => {
+          if (st.shared) {
+            if (this.config.model === 'gpu-strong') {
+              st.threads.delete(t);
+              this.unindex(this.threadAddresses, t, p);
+              writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
+            } else this.writeWithinBlock(st, p, e.value);
+          } else if (scope === 'block') {
+            // Shared within the block only: other blocks still need it (LS = 1, GS = 0).
+            if (this.config.model === 'gpu-weak') for (const [u, o] of [...st.threads]) if (u !== t && o.block === b) this.dropThreadEntry(st, p, u);
+            this.dropThreadEntry(st, p, t);
+            this.setBlockEntry(st, p, b, { value: e.value, owner: t, range: e.range, atomic: false });
+          } else this.writeEverywhere(st, p, e.value, e.range);
+        });
+      }
+    }
+    if (scope === 'block') return;
+    const owned = this.ownedBlockAddresses.get(t);
+    if (!owned) return;
+    for (const p of [...owned]) {
+      const st = this.addresses.get(p)!;
+      const e = st.blocks.get(b);
+      if (e && e.owner === t) this.mutate(st, p, () => this.shareBlockEntry(st, p, b, e));
+      else this.unindex(this.ownedBlockAddresses, t, p);
+    }
+  }
+
+  /** Block `b`'s value reaches the other blocks: theirs are overwritten (coherence order). */
+  private shareBlockEntry(st: AddressState, p: number, b: number, e: BlockEntry): void {
+    writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
+    for (const [ob, o] of [...st.blocks]) {
+      if (ob !== b) this.lose(p, o, e.value, e.range);
+      this.dropBlockEntry(st, p, ob);
+    }
+    if (this.config.model === 'gpu-weak') for (const [u, o] of [...st.threads]) if (o.block !== b) this.dropThreadEntry(st, p, u);
+  }
+
+  /** A value every thread now sees: memory takes it, and every other copy is overwritten. */
+  private writeEverywhere(st: AddressState, p: number, value: number, range: Range): void {
+    writeResolved(this.memory, st.allocation, st.offset, st.kind, value);
+    for (const [ob, o] of [...st.blocks]) {
+      this.lose(p, o, value, range);
+      this.dropBlockEntry(st, p, ob);
+    }
+    // gpu-strong's store buffers are not views: others' shares do not overwrite them.
+    for (const [u, o] of [...st.threads]) if (this.config.model === 'gpu-weak' || !o.own) this.dropThreadEntry(st, p, u);
+  }
+
+  /** Shared memory: the block's memory takes the value, the block's threads see it. */
+  private writeWithinBlock(st: AddressState, p: number, value: number): void {
+    writeResolved(this.memory, st.allocation, st.offset, st.kind, value);
+    for (const u of [...st.threads.keys()]) this.dropThreadEntry(st, p, u);
+  }
+
+  private lose(p: number, lost: BlockEntry, by: number, range: Range): void {
+    if (lost.atomic && lost.value !== by) this.observe('lost-update', lost.range, p, lost.value, by, range);
+  }
+
+  private setBlockEntry(st: AddressState, p: number, b: number, e: BlockEntry): void {
+    // The value this one replaces may have reached the other blocks first.
+    const replaced = st.blocks.get(b);
+    if (replaced && replaced.value !== e.value && this.pick(2, 2, e.owner) === 1) this.shareBlockEntry(st, p, b, replaced);
+    const old = st.blocks.get(b);
+    if (old && old.owner !== e.owner) this.unindex(this.ownedBlockAddresses, old.owner, p);
+    st.blocks.set(b, e);
+    this.index(this.ownedBlockAddresses, e.owner, p);
+    this.addPending({ level: 'block', address: p, who: b });
+  }
+
+  private dropBlockEntry(st: AddressState, p: number, b: number): void {
+    const e = st.blocks.get(b);
+    if (!e) return;
+    st.blocks.delete(b);
+    this.unindex(this.ownedBlockAddresses, e.owner, p);
+  }
+
+  private dropThreadEntry(st: AddressState, p: number, t: number): void {
+    if (st.threads.delete(t)) this.unindex(this.threadAddresses, t, p);
+  }
+
+  /** Runs a change to an address, following the views of its readers for the load pool. */
+  private mutate(st: AddressState, p: number, change: () => void): void {
+    this.memory.version++;
+    const readers = this.config.loadReordering ? st.readers : undefined;
+    if (!readers?.size) {
+      change();
+      return;
+    }
+    const before = new Map<number, number>();
+    for (const r of readers) before.set(r, this.view(st, r, this.blockOf(r)));
+    change();
+    for (const [r, old] of before) {
+      if (this.view(st, r, this.blockOf(r)) === old) continue;
+      let m = this.stale.get(r);
+      if (!m) this.stale.set(r, (m = new Map()));
+      const list = m.get(p) ?? [];
+      if (!list.includes(old)) list.push(old);
+      if (list.length > STALE_LIMIT) list.shift();
+      m.set(p, list);
+    }
+  }
+
+  private view(st: AddressState, t: number, b: number): number {
+    const own = st.threads.get(t);
+    if (own) return own.value;
+    const blk = st.shared ? undefined : st.blocks.get(b);
+    if (blk) return blk.value;
+    return readResolved(st.allocation, st.offset, st.kind);
+  }
+
+  private state(p: number, a: Allocation, kind: ScalarKind): AddressState {
+    let st = this.addresses.get(p);
+    if (!st) {
+      st = { allocation: a, offset: pointerOffset(p), kind, shared: a.space === 'shared', threads: new Map(), blocks: new Map() };
+      this.addresses.set(p, st);
+    }
+    return st;
+  }
+
+  private resolve(w: Lanes, p: number, kind: ScalarKind, write: boolean, range: Range): Allocation {
+    const a = w.ctx.memory.resolve(p, SCALAR_SIZE[kind], w.ctx.accessor, write);
+    if (!('bytes' in a)) throw new DeviceFault(a, range);
+    return a;
+  }
+
+  /** Global and shared memory are weak; a thread's local memory and the host's are not. */
+  private weakSpace(a: Allocation): boolean {
+    return a.space === 'global' || a.space === 'shared' || a.space === 'managed';
+  }
+
+  private thread(w: Lanes, l: number): number {
+    return w.ctx.blockLinear * this.threadsPerBlock + w.warp * 32 + l;
+  }
+
+  private blockOf(t: number): number {
+    return Math.floor(t / this.threadsPerBlock);
+  }
+
+  private addPending(x: Pending): void {
+    const key = pendingKey(x);
+    if (this.pendingKeys.has(key)) return;
+    this.pendingKeys.add(key);
+    this.pending.push(x);
+  }
+
+  private isLive(x: Pending): boolean {
+    const st = this.addresses.get(x.address);
+    if (!st) return false;
+    return x.level === 'thread' ? !!st.threads.get(x.who)?.own : st.blocks.has(x.who);
+  }
+
+  private compact(): void {
+    this.pending = this.pending.filter((x) => this.isLive(x));
+    this.pendingKeys.clear();
+    for (const x of this.pending) this.pendingKeys.add(pendingKey(x));
+  }
+
+  private index(m: Map<number, Set<number>>, who: number, p: number): void {
+    let s = m.get(who);
+    if (!s) m.set(who, (s = new Set()));
+    s.add(p);
+  }
+
+  private unindex(m: Map<number, Set<number>>, who: number, p: number): void {
+    const s = m.get(who);
+    if (!s) return;
+    s.delete(p);
+    if (!s.size) m.delete(who);
+  }
+
+  private observe(kind: WeakObservation['kind'], range: Range, p: number, value: number, latest: number, other: Range): void {
+    const key = `${kind}:${range.start.offset}`;
+    const o = this.observations.get(key);
+    if (o) o.count++;
+    else this.observations.set(key, { kind, range, address: this.name(p), value, latest, other, count: 1 });
+  }
+
+  private name(p: number): string {
+    return nameAddress(this.memory, p) ?? `${this.memory.allocation(Math.floor(p / 4294967296))?.label ?? 'memory'}+${pointerOffset(p)}`;
+  }
+
+  private actorOfThread(t: number): string {
+    const b = this.blockOf(t);
+    return `block ${b} thread ${t - b * this.threadsPerBlock}`;
+  }
+
+  private step(w: Lanes, l: number, action: string, range: Range): void {
+    if (!this.trace) return;
+    this.trace.push({ actor: `block ${w.ctx.blockLinear} thread ${w.warp * 32 + l}`, action, range });
+  }
+
+  private memoryStep(action: string, range: Range): void {
+    this.trace?.push({ actor: 'memory', action, range });
+  }
+}
+
+function pendingKey(x: Pending): string {
+  return `${x.level}:${x.address}:${x.who}`;
+}
+
+function show(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toPrecision(6);
+}
