@@ -7,6 +7,7 @@ import { exploreSchedules } from './commands/exploreSchedules';
 import { fixAll } from './commands/fixAll';
 import { openExample } from './commands/openExample';
 import { runKernel, type LaunchChoice } from './commands/runKernel';
+import { runLitmus, type LitmusArgs } from './commands/runLitmus';
 import { runProgram } from './commands/runProgram';
 import type { ScordContext } from './context';
 import { InspectorPanels } from './inspector/panels';
@@ -33,6 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ScordA
     'scord.runKernel': (args?: { uri?: string; entry?: string; launch?: LaunchChoice }) => runKernel(ctx, args),
     'scord.runProgram': (args?: { uri?: string }) => runProgram(ctx, args),
     'scord.exploreSchedules': (args?: { uri?: string }) => exploreSchedules(ctx, args),
+    'scord.runLitmus': (args?: LitmusArgs) => runLitmus(ctx, args),
     'scord.showInspector': (args?: { uri?: string; finding?: number }) => inspector.show(args?.uri ?? vscode.window.activeTextEditor?.document.uri.toString(), args?.finding),
     'scord.fixAll': () => fixAll(),
     'scord.restartServer': () => client?.restart(),

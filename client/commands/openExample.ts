@@ -1,16 +1,41 @@
-// ScoRD: Open Example — one of the bundled programs with a scoped race, as an untitled copy
-// the user can edit and fix.
+// ScoRD: Open Example — one of the bundled programs (those with a scoped race, and the litmus
+// tests of examples/litmus/) as an untitled copy the user can edit and fix.
 import * as vscode from 'vscode';
 
+/** The first `// litmus: …` line of a litmus test: its title in the picker. */
+function litmusTitle(text: string): string | undefined {
+  return /^\/\/ litmus: (.*)$/m.exec(text)?.[1]?.trim();
+}
+
+async function cudaFiles(dir: vscode.Uri): Promise<string[]> {
+  try {
+    return (await vscode.workspace.fs.readDirectory(dir)).filter(([f, t]) => t === vscode.FileType.File && f.endsWith('.cu')).map(([f]) => f).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** `name` is a file of examples/ (`scoped-counter.cu`) or of its litmus library (`litmus/iriw-inter.cu`). */
 export async function openExample(context: vscode.ExtensionContext, name?: string): Promise<void> {
   const dir = vscode.Uri.joinPath(context.extensionUri, 'examples');
-  const files = (await vscode.workspace.fs.readDirectory(dir)).filter(([f, t]) => t === vscode.FileType.File && f.endsWith('.cu')).map(([f]) => f);
-  const file =
-    name && files.includes(name)
-      ? name
-      : (await vscode.window.showQuickPick(files, { title: 'ScoRD: Open Example', placeHolder: 'A CUDA program with a scoped race' }));
+  const read = async (file: string): Promise<string> => new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, ...file.split('/'))));
+  const programs = await cudaFiles(dir);
+  const litmus = (await cudaFiles(vscode.Uri.joinPath(dir, 'litmus'))).map((f) => `litmus/${f}`);
+  let file = name && [...programs, ...litmus].includes(name) ? name : undefined;
+  if (!file) {
+    type Item = vscode.QuickPickItem & { file?: string };
+    const items: Item[] = [
+      { label: 'Programs with a scoped race', kind: vscode.QuickPickItemKind.Separator },
+      ...programs.map((f) => ({ label: f, file: f })),
+    ];
+    if (litmus.length) {
+      items.push({ label: 'Litmus tests (ScoRD: Run Litmus Test)', kind: vscode.QuickPickItemKind.Separator });
+      for (const f of litmus) items.push({ label: f.slice('litmus/'.length), description: litmusTitle(await read(f).catch(() => '')), file: f });
+    }
+    const pick = await vscode.window.showQuickPick(items, { title: 'ScoRD: Open Example', placeHolder: 'A CUDA program with a scoped race, or a litmus test', matchOnDescription: true });
+    file = pick?.file;
+  }
   if (!file) return;
-  const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, file)));
-  const doc = await vscode.workspace.openTextDocument({ language: 'cuda-cpp', content: text });
+  const doc = await vscode.workspace.openTextDocument({ language: 'cuda-cpp', content: await read(file) });
   await vscode.window.showTextDocument(doc);
 }

@@ -1,10 +1,11 @@
 // The metadata inspector's host side: one webview panel, locked down — a strict
 // Content-Security-Policy with a nonce, resources only from dist/ — fed with the detector's
-// state after the last run (`scord/inspect`), revived after a reload by its serializer.
+// state after the last run (`scord/inspect`) and the histogram of the last litmus run of the
+// shown document, revived after a reload by its serializer.
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { InspectRequest } from '../../server/protocol';
+import { InspectRequest, type LitmusResult } from '../../server/protocol';
 import { onAnalysisState } from '../analysisState';
 import type { FromWebview, ToWebview } from '../webview/messages';
 
@@ -20,6 +21,9 @@ export class InspectorPanels implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   /** The document the panel shows. */
   private uri: string | undefined;
+  /** The last litmus run's histogram, sent after the detector's state while its document is shown. */
+  private litmus: { uri: string; message: Extract<ToWebview, { type: 'litmus' }> } | undefined;
+  private litmusRuns = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -60,6 +64,14 @@ export class InspectorPanels implements vscode.Disposable {
   }
 
   private pendingSelect: number | undefined;
+
+  /** Shows a litmus run's histogram (the Litmus tab) for the document it ran. */
+  async showLitmus(uri: string, result: LitmusResult): Promise<void> {
+    const { uri: _uri, ...report } = result;
+    // A new id per run: the webview brings a new histogram to the front, not a re-sent one.
+    this.litmus = { uri, message: { type: 'litmus', file: fileNameOf(uri), id: Date.now() * 1000 + (++this.litmusRuns % 1000), report } };
+    await this.show(uri);
+  }
 
   private adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
@@ -118,6 +130,7 @@ export class InspectorPanels implements vscode.Disposable {
     } catch (e) {
       this.post({ type: 'empty', reason: `The detector's state could not be read: ${e instanceof Error ? e.message : String(e)}` });
     }
+    if (this.litmus?.uri === uri) this.post(this.litmus.message);
   }
 
   private async receive(m: FromWebview): Promise<void> {

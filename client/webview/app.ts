@@ -1,17 +1,19 @@
 // The inspector page: a header (file, run facts, Refresh), then either an empty state or tabs
 // for races, metadata (with the timeline of the selected address), fence files, lock tables
-// and barrier IDs. Everything it shows comes from ToWebview messages; everything it asks goes
-// out as FromWebview messages; what it shows and how survives a reload via setState.
+// and barrier IDs, and the histogram of the last litmus run when there is one. Everything it
+// shows comes from ToWebview messages; everything it asks goes out as FromWebview messages;
+// what it shows and how survives a reload via setState.
 import type { PublicFinding } from '../../sims/check';
 import type { DetectorState } from '../../sims/detect/scord';
 import { h } from './dom';
 import { basename } from './format';
 import type { FromWebview, RevealTarget, ToWebview } from './messages';
 import { isToWebview, restore, type Persisted, type StateMessage, type TabId, type TablePrefs } from './model';
-import { Tabs } from './tabs';
+import { Tabs, type TabSpec } from './tabs';
 import type { HostApi } from './vscode';
 import { barriersView } from './views/barriers';
 import { fencesView } from './views/fences';
+import { LitmusView } from './views/litmus';
 import { locksView } from './views/locks';
 import { metadataTable } from './views/metadata';
 import { RacesView } from './views/races';
@@ -62,6 +64,10 @@ export class InspectorApp {
           this.ui.trace = null;
           this.ui.traceVersion = null;
           this.pending = null;
+          if (this.ui.litmus?.file !== msg.file) {
+            this.ui.litmus = null;
+            this.ui.selectedOutcome = null;
+          }
         }
         this.ui.view = { kind: 'state', message };
         this.ui.file = msg.file;
@@ -86,6 +92,28 @@ export class InspectorApp {
         this.metadata?.setSelected(msg.address);
         this.save(true);
         this.renderTimeline();
+        return;
+      }
+      case 'litmus': {
+        const fresh = this.ui.litmus?.id !== msg.id;
+        if (this.ui.file !== msg.file) {
+          this.ui.file = msg.file;
+          this.ui.selectedAddress = null;
+          this.ui.selectedFinding = null;
+          this.ui.trace = null;
+          this.ui.traceVersion = null;
+          this.pending = null;
+          // The detector's state on screen is another file's: it goes, the histogram stays.
+          if (this.ui.view?.kind === 'state') this.ui.view = null;
+        }
+        this.ui.litmus = msg;
+        if (fresh) {
+          // A new run: its tab comes to the front with the declared outcome's witness, if seen.
+          this.ui.tab = 'litmus';
+          this.ui.selectedOutcome = msg.report.outcomes.find((o) => o.declared && o.count > 0)?.outcome ?? null;
+        } else if (!msg.report.outcomes.some((o) => o.outcome === this.ui.selectedOutcome)) this.ui.selectedOutcome = null;
+        this.save(true);
+        this.render();
         return;
       }
       case 'select': {
@@ -157,6 +185,14 @@ export class InspectorApp {
     this.metadata = null;
     this.timelineHost = null;
     const view = this.ui.view;
+    const hasState = view?.kind === 'state' && !!view.message.state;
+    if (!hasState && this.ui.litmus) {
+      // A litmus run needs no detector state: its histogram shows on its own.
+      const note = view?.kind === 'empty' ? view.reason : 'The race detector has not run this file yet.';
+      this.tabs = new Tabs<TabId>([this.litmusTab()], 'litmus', () => undefined);
+      this.main.replaceChildren(h('p', { class: 'muted intro' }, note), this.tabs.element);
+      return;
+    }
     if (!view) {
       this.main.replaceChildren(emptyView('No run yet', 'Open a CUDA file and let ScoRD check it (or press Refresh) to see its races and the detector’s metadata here.'));
       return;
@@ -236,6 +272,7 @@ export class InspectorApp {
         { id: 'fences', label: 'Fences', count: state.fenceFiles.length, panel: h('div', null, fencesView(state, this.prefs('fences'), (p) => this.setPrefs('fences', p))) },
         { id: 'locks', label: 'Locks', count: lockCount, panel: h('div', null, locksView(state, this.prefs('locks'), (p) => this.setPrefs('locks', p), this.reveal)) },
         { id: 'barriers', label: 'Barriers', count: state.barriers.length, panel: h('div', null, barriersView(state, this.prefs('barriers'), (p) => this.setPrefs('barriers', p))) },
+        ...(this.ui.litmus ? [this.litmusTab()] : []),
       ],
       this.ui.tab,
       (id) => {
@@ -246,6 +283,18 @@ export class InspectorApp {
     this.main.replaceChildren(this.tabs.element);
     this.renderTimeline();
     if (this.ui.selectedFinding !== null) races.highlight(this.ui.selectedFinding);
+  }
+
+  private litmusTab(): TabSpec<TabId> {
+    const message = this.ui.litmus!;
+    const view = new LitmusView(message, this.ui.selectedOutcome, {
+      reveal: this.reveal,
+      select: (outcome) => {
+        this.ui.selectedOutcome = outcome;
+        this.save(true);
+      },
+    });
+    return { id: 'litmus', label: 'Litmus', count: message.report.outcomes.filter((o) => o.count > 0).length, panel: h('div', null, view.element) };
   }
 
   private renderTimeline(): void {

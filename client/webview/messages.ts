@@ -1,6 +1,7 @@
 // What the extension and the metadata inspector webview say to each other (postMessage only).
 import type { PublicFinding } from '../../sims/check';
 import type { DetectorState } from '../../sims/detect/scord';
+import type { LitmusReport } from '../../sims/litmus/types';
 
 /** A place in a file to reveal, 0-based like LSP. */
 export interface RevealTarget {
@@ -14,6 +15,11 @@ export type ToWebview =
   | { type: 'state'; file: string; version: number | null; state: DetectorState | null; findings: PublicFinding[]; elapsedMs: number | null }
   /** The accesses to one address, in order (the answer to `inspectAddress`). */
   | { type: 'trace'; file: string; address: string; accesses: NonNullable<DetectorState['trace']>['accesses']; truncated: boolean }
+  /**
+   * The histogram of a litmus run of `file` (ScoRD: Run Litmus Test). `id` is new for each run,
+   * so a message sent again (after a reload) does not take the reader back to the Litmus tab.
+   */
+  | { type: 'litmus'; file: string; id: number; report: LitmusReport & { elapsedMs: number } }
   /** Bring one race into view (from "Show in metadata inspector"). */
   | { type: 'select'; finding: number }
   /** The run failed or there is nothing to inspect: say why. */

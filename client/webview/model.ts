@@ -4,8 +4,9 @@ import type { ToWebview } from './messages';
 
 export type StateMessage = Extract<ToWebview, { type: 'state' }>;
 export type TraceMessage = Extract<ToWebview, { type: 'trace' }>;
-export type TabId = 'races' | 'metadata' | 'fences' | 'locks' | 'barriers';
-export const TABS: readonly TabId[] = ['races', 'metadata', 'fences', 'locks', 'barriers'];
+export type LitmusMessage = Extract<ToWebview, { type: 'litmus' }>;
+export type TabId = 'races' | 'metadata' | 'fences' | 'locks' | 'barriers' | 'litmus';
+export const TABS: readonly TabId[] = ['races', 'metadata', 'fences', 'locks', 'barriers', 'litmus'];
 
 export interface SortPref {
   column: string;
@@ -33,10 +34,14 @@ export interface Persisted {
   selectedFinding: number | null;
   tab: TabId;
   tables: Record<string, TablePrefs>;
+  /** The last litmus run of `file` (dropped when another file's state arrives). */
+  litmus: LitmusMessage | null;
+  /** The outcome whose witness the Litmus tab shows. */
+  selectedOutcome: string | null;
 }
 
 export function initialState(): Persisted {
-  return { schema: 1, view: null, file: null, trace: null, traceVersion: null, selectedAddress: null, selectedFinding: null, tab: 'races', tables: {} };
+  return { schema: 1, view: null, file: null, trace: null, traceVersion: null, selectedAddress: null, selectedFinding: null, tab: 'races', tables: {}, litmus: null, selectedOutcome: null };
 }
 
 /** A saved state if it is one this version wrote, else a fresh one. */
@@ -49,6 +54,8 @@ export function restore(saved: unknown): Persisted {
     ...s,
     tab: TABS.includes(s.tab as TabId) ? (s.tab as TabId) : fresh.tab,
     tables: s.tables && typeof s.tables === 'object' ? s.tables : {},
+    litmus: isToWebview(s.litmus) && s.litmus.type === 'litmus' ? s.litmus : null,
+    selectedOutcome: typeof s.selectedOutcome === 'string' ? s.selectedOutcome : null,
   };
 }
 
@@ -64,6 +71,11 @@ export function isToWebview(data: unknown): data is ToWebview {
     case 'trace': {
       const t = data as Partial<TraceMessage>;
       return typeof t.address === 'string' && Array.isArray(t.accesses);
+    }
+    case 'litmus': {
+      const l = data as Partial<LitmusMessage>;
+      const r = l.report as Partial<LitmusMessage['report']> | undefined;
+      return typeof l.file === 'string' && typeof l.id === 'number' && !!r && typeof r === 'object' && typeof r.model === 'string' && typeof r.runs === 'number' && Array.isArray(r.outcomes) && Array.isArray(r.errors);
     }
     case 'select':
       return typeof (data as { finding?: unknown }).finding === 'number';

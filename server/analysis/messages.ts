@@ -1,5 +1,6 @@
 // What the server and its analysis worker say to each other.
 import type { CheckOptions, CheckReport } from '../../sims/check';
+import type { LitmusOptions, LitmusReport } from '../../sims/litmus/types';
 
 /**
  * Preprocessor output at most, for the server's parse and the worker's run alike: a runaway
@@ -19,6 +20,8 @@ export interface AnalysisRequest {
    * preferred; a `verified` message follows with the fixes that removed their race.
    */
   verifyFixes: boolean;
+  /** Explore the program's outcomes under a memory model (`scord/litmus`) instead of checking it. */
+  litmus?: LitmusOptions;
 }
 
 export type AnalysisResponse =
@@ -26,4 +29,6 @@ export type AnalysisResponse =
   | { id: number; kind: 'started' }
   | { id: number; kind: 'report'; report: CheckReport; elapsedMs: number; includes: string[] }
   | { id: number; kind: 'verified'; preferred: boolean[][] }
+  /** The answer to a request with `litmus`. */
+  | { id: number; kind: 'litmus'; report: LitmusReport; elapsedMs: number }
   | { id: number; kind: 'failed'; message: string };

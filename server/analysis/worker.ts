@@ -1,6 +1,7 @@
-// The analysis worker: runs one check (parse, simulate, detect) per request, off the server's
-// thread, so an edit can stop a stale run by ending the worker. Preferred fixes are checked
-// by re-running the fixed text: a fix stays preferred only if its race is then gone.
+// The analysis worker: runs one check (parse, simulate, detect) or one litmus exploration per
+// request, off the server's thread, so an edit can stop a stale run by ending the worker.
+// Preferred fixes are checked by re-running the fixed text: a fix stays preferred only if its
+// race is then gone.
 import { parentPort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { readSourceFile } from '../sourceFiles';
@@ -8,17 +9,32 @@ import { checkSource, type CheckReport } from '../../sims/check';
 import { applyEdits } from '../../sims/fixes/apply';
 import { judgeFix } from '../../sims/fixes/verify';
 import { parse } from '../../sims/frontend/index';
+import { declaredOutcomes, runLitmus } from '../../sims/litmus/run';
 import { MAX_EXPANDED_TOKENS, type AnalysisRequest, type AnalysisResponse } from './messages';
 
 /** Preferred fixes checked per run at most (each costs a run). */
 const MAX_VERIFIED = 16;
 
+/** Open documents win over the disk for #include. */
+function readerFor(req: AnalysisRequest): (p: string) => string | undefined {
+  return (p) => (p in req.openFiles ? req.openFiles[p] : readSourceFile(p));
+}
+
+/**
+ * A litmus run: the histogram of the program's outcomes under the requested memory model, with
+ * the outcomes the file names (`// outcome:` lines) always listed.
+ */
+function exploreLitmus(req: AnalysisRequest & { litmus: NonNullable<AnalysisRequest['litmus']> }): void {
+  const t0 = performance.now();
+  const { defines = [], undefines = [], includePaths = [] } = req.options;
+  const parsed = parse(req.text, { fileName: req.fileName, defines, undefines, includePaths, readFile: readerFor(req), maxOutputTokens: MAX_EXPANDED_TOKENS });
+  const report = runLitmus(parsed, { ...req.litmus, declared: req.litmus.declared ?? declaredOutcomes(req.text) });
+  post({ id: req.id, kind: 'litmus', report, elapsedMs: performance.now() - t0 });
+}
+
 function analyse(req: AnalysisRequest): void {
   const t0 = performance.now();
-  const read = (p: string): string | undefined => {
-    if (p in req.openFiles) return req.openFiles[p];
-    return readSourceFile(p);
-  };
+  const read = readerFor(req);
   const files = new Set<string>();
   const readFile = (p: string): string | undefined => {
     files.add(p);
@@ -73,7 +89,8 @@ try {
 parentPort!.on('message', (req: AnalysisRequest) => {
   post({ id: req.id, kind: 'started' });
   try {
-    analyse(req);
+    if (req.litmus) exploreLitmus({ ...req, litmus: req.litmus });
+    else analyse(req);
   } catch (e) {
     // An engine bug: say what failed; the server reports it and goes on.
     post({ id: req.id, kind: 'failed', message: e instanceof Error ? e.message : String(e) });

@@ -4,17 +4,25 @@
 // its worker, and the next run starts on a fresh one.
 import { Worker } from 'node:worker_threads';
 import type { CheckReport } from '../../sims/check';
+import type { LitmusOptions, LitmusReport } from '../../sims/litmus/types';
 import type { AnalysisRequest, AnalysisResponse } from './messages';
 
 /** How long a fresh worker may take to load the engine before its run's budget starts. */
 const WORKER_START_ALLOWANCE_MS = 10_000;
 
-export type AnalysisOutcome =
-  | { kind: 'report'; report: CheckReport; elapsedMs: number; includes: string[] }
+/** A run that gave no report, and why. */
+export type AnalysisFailure =
   | { kind: 'cancelled' }
   | { kind: 'timeout'; budgetMs: number }
   | { kind: 'out-of-memory'; limitMb: number }
   | { kind: 'failed'; message: string };
+
+export type AnalysisOutcome = { kind: 'report'; report: CheckReport; elapsedMs: number; includes: string[] } | AnalysisFailure;
+
+export type LitmusOutcome = { kind: 'litmus'; report: LitmusReport; elapsedMs: number } | AnalysisFailure;
+
+/** What a worker can answer, whichever request it was given. */
+type WorkerOutcome = AnalysisOutcome | LitmusOutcome;
 
 export interface RunLimits {
   timeBudgetMs: number;
@@ -25,6 +33,11 @@ export interface RunHandle {
   outcome: Promise<AnalysisOutcome>;
   /** With fix checking: which fixes stay preferred (undefined if the run ended before). */
   verified: Promise<boolean[][] | undefined>;
+  cancel(): void;
+}
+
+export interface LitmusHandle {
+  outcome: Promise<LitmusOutcome>;
   cancel(): void;
 }
 
@@ -58,12 +71,26 @@ export class AnalysisWorkers {
     }
   }
 
-  run(request: Omit<AnalysisRequest, 'id'>, limits: RunLimits): RunHandle {
+  /** A check of the request's text (parse, simulate, detect). */
+  run(request: Omit<AnalysisRequest, 'id' | 'litmus'>, limits: RunLimits): RunHandle {
+    const started = this.start(request, limits);
+    const outcome = started.outcome.then((o): AnalysisOutcome => (o.kind === 'litmus' ? { kind: 'failed', message: 'the analysis worker answered a check with a litmus report' } : o));
+    return { outcome, verified: started.verified, cancel: started.cancel };
+  }
+
+  /** A litmus exploration of the request's text (`scord/litmus`), under the same budgets as a run. */
+  litmus(request: Omit<AnalysisRequest, 'id' | 'verifyFixes'>, options: LitmusOptions, limits: RunLimits): LitmusHandle {
+    const started = this.start({ ...request, verifyFixes: false, litmus: options }, limits);
+    const outcome = started.outcome.then((o): LitmusOutcome => (o.kind === 'report' ? { kind: 'failed', message: 'the analysis worker answered a litmus run with a check report' } : o));
+    return { outcome, cancel: started.cancel };
+  }
+
+  private start(request: Omit<AnalysisRequest, 'id'>, limits: RunLimits): { outcome: Promise<WorkerOutcome>; verified: Promise<boolean[][] | undefined>; cancel(): void } {
     const id = this.nextId++;
     const taken = this.warm && this.warm.memoryLimitMb === limits.memoryLimitMb ? this.warm : this.spawn(limits.memoryLimitMb);
     if (taken === this.warm) this.warm = undefined;
     const { worker } = taken;
-    let settle: (o: AnalysisOutcome) => void = () => undefined;
+    let settle: (o: WorkerOutcome) => void = () => undefined;
     let settleVerified: (v: boolean[][] | undefined) => void = () => undefined;
     const verified = new Promise<boolean[][] | undefined>((resolve) => (settleVerified = resolve));
     let done = false;
@@ -76,14 +103,14 @@ export class AnalysisWorkers {
       worker.off('error', onError);
       worker.off('exit', onExit);
     };
-    const outcome = new Promise<AnalysisOutcome>((resolve) => {
+    const outcome = new Promise<WorkerOutcome>((resolve) => {
       settle = (o) => {
         if (done) return;
         done = true;
         resolve(o);
       };
     });
-    const end = (o: AnalysisOutcome): void => {
+    const end = (o: WorkerOutcome): void => {
       if (finished) return;
       detach();
       settle(o);
@@ -107,7 +134,8 @@ export class AnalysisWorkers {
       if (m.kind === 'report') {
         settle({ kind: 'report', report: m.report, elapsedMs: m.elapsedMs, includes: m.includes });
         if (request.verifyFixes) return; // the verdicts on its fixes follow
-      } else settleVerified(m.preferred);
+      } else if (m.kind === 'litmus') settle({ kind: 'litmus', report: m.report, elapsedMs: m.elapsedMs });
+      else settleVerified(m.preferred);
       detach();
       settleVerified(undefined);
       worker.unref();

@@ -21,13 +21,18 @@ export function requireFile(file: string, what: string): void {
   if (!fs.existsSync(file)) throw new Error(`${what} is missing (${file}): run \`bash scripts/e2e/setup.sh\` and \`npm run package\` first, or \`npm run test:e2e\`, which does both`);
 }
 
-/** A fresh per-run folder, with a workspace holding a copy of examples/. */
+/** A fresh per-run folder, with a workspace holding a copy of examples/ (and examples/litmus/). */
 export function makeRunDir(name: string): { dir: string; workspace: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `scord-e2e-${name}-`));
   const workspace = path.join(dir, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
   for (const f of fs.readdirSync(path.join(ROOT, 'examples'))) {
     if (f.endsWith('.cu')) fs.copyFileSync(path.join(ROOT, 'examples', f), path.join(workspace, f));
+  }
+  // The litmus library, as Open Example offers it.
+  fs.mkdirSync(path.join(workspace, 'litmus'));
+  for (const f of fs.readdirSync(path.join(ROOT, 'examples', 'litmus'))) {
+    if (f.endsWith('.cu')) fs.copyFileSync(path.join(ROOT, 'examples', 'litmus', f), path.join(workspace, 'litmus', f));
   }
   return { dir, workspace };
 }

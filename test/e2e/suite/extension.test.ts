@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ScordApi } from '../../../client/extension';
-import type { RunResult } from '../../../server/protocol';
+import type { LitmusResult, RunResult } from '../../../server/protocol';
 
 const EXTENSION_ID = 'scord.scord-vscode';
 const LAUNCH = { grid: '2', block: '32', seed: '1', scheduling: 'independent' as const };
@@ -92,7 +92,7 @@ describe('ScoRD in VS Code', () => {
     assert.ok(api.inspector, 'activate() returns the inspector');
     assert.equal(api.client.isRunning(), true, 'the language server is running');
     const commands = await vscode.commands.getCommands(true);
-    for (const c of ['scord.runKernel', 'scord.runProgram', 'scord.exploreSchedules', 'scord.showInspector', 'scord.fixAll', 'scord.restartServer', 'scord.showServerLog', 'scord.openExample']) {
+    for (const c of ['scord.runKernel', 'scord.runProgram', 'scord.exploreSchedules', 'scord.showInspector', 'scord.fixAll', 'scord.restartServer', 'scord.showServerLog', 'scord.openExample', 'scord.runLitmus']) {
       assert.ok(commands.includes(c), `command ${c} is registered`);
     }
   });
@@ -135,6 +135,22 @@ describe('ScoRD in VS Code', () => {
     assert.match(result.output, /counted \d+ events, expected 171/);
     assert.equal(result.stats.exitCode, 0);
     assert.ok(result.findings.some((f) => f.category === 'scoped-atomic'));
+  });
+
+  it('Run Litmus Test explores a litmus file under gpu-weak and shows the histogram', async () => {
+    const file = vscode.Uri.joinPath(uri, '..', 'litmus', 'visibility-global-inter-tfb.cu');
+    const text = Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8');
+    const declared = /^\/\/ outcome: (.+)$/m.exec(text)?.[1];
+    assert.ok(declared, 'the library file names its outcome');
+    const result = await vscode.commands.executeCommand<LitmusResult | undefined>('scord.runLitmus', { uri: file.toString(), model: 'gpu-weak', exhaustive: true });
+    assert.ok(result, 'scord.runLitmus returns the histogram');
+    assert.deepEqual(result.errors, []);
+    assert.equal(result.model, 'gpu-weak');
+    assert.equal(result.complete, true, 'every execution was explored');
+    const o = result.outcomes.find((x) => x.outcome === declared);
+    assert.ok(o && o.count > 0 && o.allowed, `__threadfence_block() does not order across blocks under gpu-weak: "${declared}" is reached (outcomes: ${result.outcomes.map((x) => `${x.outcome} ×${x.count}`).join(', ')})`);
+    assert.ok(o.witness.length > 0, 'with a witness execution');
+    await waitFor('the inspector to be sent the histogram', () => api.inspector.lastPosted?.type === 'litmus', 10_000);
   });
 
   it('the metadata inspector opens and receives the detector state', async () => {
