@@ -1,12 +1,16 @@
 // Hovers: on a racing access, the race and the detector's metadata entry as it was when the
 // race was found; on an atomic or a fence, its scope — which threads it is atomic with or
-// orders accesses for — and the races of the last run it takes part in.
+// orders accesses for — and the races of the last run it takes part in; on the header of a
+// wait loop between blocks (spin lock, producer-consumer, grid barrier), the idiom and the
+// GPU schedulers under which it terminates.
 import type { Hover, Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CheckFinding } from '../../sims/check';
 import type { ParseResult } from '../../sims/frontend/index';
 import type { Range } from '../../sims/frontend/source';
 import { SyntaxIndex } from '../../sims/fixes/syntaxIndex';
+import { idiomsAt, recogniseIdioms, type Idiom } from '../../sims/idioms/recognise';
+import { verdictSets } from '../../sims/idioms/schedulers';
 import type { LastRun } from '../analysis/scheduler';
 import { lspRange } from './diagnostics';
 
@@ -44,16 +48,27 @@ export function hover(doc: TextDocument, position: Position, fileName: string, p
   const race = fresh?.report.findings.find((f) => f.kind === 'race' && within(f.range, fileName, offset));
   if (race) return { contents: { kind: 'markdown', value: `**ScoRD: ${race.category}** (${race.scope === 'device' ? 'between blocks' : 'within a block'})\n\n${race.message}${metadataTable(race)}` }, range: lspRange(race.range!) };
   if (!parsed) return null;
+  const idioms = idiomsAt(recogniseIdioms(parsed.deviceAst, parsed.ast), fileName, offset);
+  const idiomText = idioms.length ? `\n\n---\n\n${idioms.map(idiomMarkdown).join('\n\n')}` : '';
   const call = SyntaxIndex.of(parsed.deviceAst).calls().find((c) => c.callee.kind === 'Identifier' && within(c.callee.range, fileName, offset));
-  if (!call || call.callee.kind !== 'Identifier') return null;
-  const name = call.callee.name;
-  const scope = SCOPES.find(([re]) => re.test(name));
-  if (!scope) return null;
+  const name = call?.callee.kind === 'Identifier' ? call.callee.name : undefined;
+  const scope = name ? SCOPES.find(([re]) => re.test(name)) : undefined;
+  if (!call || !name || !scope) return idioms.length ? { contents: { kind: 'markdown', value: idioms.map(idiomMarkdown).join('\n\n') }, range: lspRange(idioms[0].hover!) } : null;
   const inCall = (r: Range | undefined): boolean => !!r && r.file === fileName && r.start.offset >= call.range.start.offset && r.end.offset <= call.range.end.offset;
   // Its accesses, its lock acquire, or the instruction its fixes rewrite (a fence or an
   // unlock at too narrow a scope takes part in the race without being one of its accesses).
   const rewritten = (f: CheckFinding): Range[] => f.fixes.flatMap((x) => x.edits.map((e) => e.range)).filter((r) => r.end.offset > r.start.offset);
   const involved = fresh?.report.findings.filter((f) => f.kind === 'race' && [f.range, ...(f.relatedRanges ?? []), ...rewritten(f)].some(inCall)) ?? [];
   const races = involved.length ? `\n\nIn the last run it takes part in ${involved.length} race${involved.length === 1 ? '' : 's'}:\n${involved.map((f) => `- ${f.message}`).join('\n')}` : fresh ? '\n\nIn the last run it takes part in no race.' : '';
-  return { contents: { kind: 'markdown', value: `\`${name}\` — ${scope[1]}${races}` }, range: lspRange(call.callee.range) };
+  return { contents: { kind: 'markdown', value: `\`${name}\` — ${scope[1]}${races}${idiomText}` }, range: lspRange(call.callee.range) };
+}
+
+/** The idiom, where it terminates and why, and how to see it starve. */
+function idiomMarkdown(i: Idiom): string {
+  const verdict = i.verdict.startsWith(`${i.title} — `) ? i.verdict.slice(i.title.length + 3) : i.verdict;
+  // The fairest scheduler that can still starve it makes the most convincing demonstration.
+  const starves = verdictSets(i.weakest).starves.filter((s) => s !== 'unfair');
+  const strongest = starves[starves.length - 1];
+  const tryIt = strongest ? `\n\nTo see it starve, set \`scord.fairness\` to \`${strongest}\` (or run \`scord check --fairness ${strongest}\`).` : '';
+  return `**${i.title}** — ${verdict}\n\n${i.explanation}${tryIt}`;
 }
