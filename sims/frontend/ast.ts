@@ -304,6 +304,8 @@ export interface NullStmt extends Node {
 export interface AsmStmt extends Node {
   kind: 'AsmStmt';
   template: string;
+  /** The template string literal(s): diagnostics about its instructions point here. */
+  templateRange?: Range;
   volatile: boolean;
   outputs: AsmOperand[];
   inputs: AsmOperand[];

@@ -100,6 +100,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, { stage: Stage; summary: 
   'static-assert': { stage: 'semantics', summary: 'a static_assert whose condition is false' },
   'format-mismatch': { stage: 'semantics', summary: 'printf arguments that do not match the format’s conversions, or too few or too many of them (warning)' },
   'division-by-zero': { stage: 'semantics', summary: 'integer division by a constant zero (warning)' },
+  'memory-order': { stage: 'semantics', summary: 'a memory order an operation cannot take (a release load, an acquire store), or one that is not a constant' },
+  'inline-ptx': { stage: 'semantics', summary: 'inline PTX the simulator cannot run (an unknown instruction or qualifier), or asm operands that do not fit it' },
 };
 
 export function isKnownCode(code: string): boolean {

@@ -11,6 +11,7 @@ import { decodeEscapes, decodeNumber, literalBody } from './literals';
 import { spanRanges, type Range } from './source';
 import { macroNote, type Token } from './token';
 import { BUILTIN_TYPE_NAMES } from './builtinTypes';
+import { isLibcuTypeName } from './libcu';
 
 const TYPE_KEYWORDS = new Set([
   'void', 'bool', 'char', 'short', 'int', 'long', 'signed', 'unsigned', 'float', 'double',
@@ -201,7 +202,8 @@ class Parser {
       return true;
     }
     if (s === 'auto' || s === 'using' || s === 'static_assert' || s === 'template' || s === 'typename') return true;
-    if (this.isQualifiedTypeAhead(0)) return true;
+    // `cuda::atomic_ref<int>(x).store(1);` constructs a temporary: an expression.
+    if (this.isQualifiedTypeAhead(0)) return this.peekAfterTypeName() !== '(' && this.peekAfterTypeName() !== '{';
     const kind = this.lookup(s);
     const n = this.peek(1);
     if (kind === 'type') {
@@ -700,6 +702,12 @@ class Parser {
     while (this.is('::', j + 1) && this.peek(j + 2).kind === 'ident') j += 2;
     const after = this.peek(j + 1);
     if (this.peek(k).text === 'std' && this.isStdTypeName(this.peek(j).text)) return true;
+    // libcu++'s names are known: `cuda::atomic` is a type, `cuda::memory_order_acquire` a value.
+    if (this.peek(k).text === 'cuda') {
+      const qualifier = [];
+      for (let i = k; i < j; i += 2) qualifier.push(this.peek(i).text);
+      return isLibcuTypeName(qualifier.join('::'), this.peek(j).text);
+    }
     return after.kind === 'ident' ? !STATEMENT_KEYWORDS.has(after.text) : ['<', '*', '&', '&&', '>', ',', ')'].includes(after.text);
   }
 
@@ -716,7 +724,7 @@ class Parser {
     const node: A.NamedTypeNode = { kind: 'NamedType', range: nameTok.range, name: nameTok.text, qualifiers: [], qualifier };
     if (this.is('<')) node.templateArgs = this.parseTemplateArgs();
     node.range = this.rangeFrom(ns);
-    if (!(qualifier === 'std' && BUILTIN_TYPE_NAMES.has(nameTok.text))) this.notSupported(`${qualifier}::${nameTok.text}`, node.range);
+    if (!(qualifier === 'std' && BUILTIN_TYPE_NAMES.has(nameTok.text)) && !isLibcuTypeName(qualifier, nameTok.text)) this.notSupported(`${qualifier}::${nameTok.text}`, node.range);
     return node;
   }
 
@@ -1269,8 +1277,12 @@ class Parser {
     }
     const open = this.expect('(', "after 'asm'");
     let template = '';
-    if (this.tok.kind === 'string') template = this.parseStringLiteral().value;
-    else this.error('expected-token', 'expected the asm template string', this.tok);
+    let templateRange: Range | undefined;
+    if (this.tok.kind === 'string') {
+      const literal = this.parseStringLiteral();
+      template = literal.value;
+      templateRange = literal.range;
+    } else this.error('expected-token', 'expected the asm template string', this.tok);
     const sections: A.AsmOperand[][] = [[], []];
     const clobbers: string[] = [];
     // `asm("…" ::: "memory")` lexes its colons as `::` `:`; a `::` closes two sections.
@@ -1299,7 +1311,7 @@ class Parser {
     }
     if (open) this.expect(')', 'to close asm', open);
     this.expect(';', 'after asm');
-    return { kind: 'AsmStmt', range: this.rangeFrom(start), template, volatile: isVolatile, outputs: sections[0], inputs: sections[1], clobbers };
+    return { kind: 'AsmStmt', range: this.rangeFrom(start), template, ...(templateRange ? { templateRange } : {}), volatile: isVolatile, outputs: sections[0], inputs: sections[1], clobbers };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -1411,7 +1423,7 @@ class Parser {
   private isCastAhead(): boolean {
     const name = this.peek(1);
     // `(x)` where x is a value shadowing a type is a parenthesised expression.
-    if (!TYPE_KEYWORDS.has(name.text) && !CV_QUALIFIERS.has(name.text) && !TAG_KEYWORDS.has(name.text) && name.text !== 'std' && name.text !== 'typename' && this.lookup(name.text) !== 'type') return false;
+    if (!TYPE_KEYWORDS.has(name.text) && !CV_QUALIFIERS.has(name.text) && !TAG_KEYWORDS.has(name.text) && name.text !== 'std' && name.text !== 'typename' && this.lookup(name.text) !== 'type' && !this.isQualifiedTypeAhead(1)) return false;
     return true;
   }
 
@@ -1714,7 +1726,8 @@ class Parser {
     let k = 0;
     while (TYPE_KEYWORDS.has(this.peek(k).text)) k++;
     if (k === 0) {
-      if (this.peek(0).text === 'std' && this.peek(1).text === '::') k = 2;
+      // A qualified name (`std::size_t`, `cuda::atomic_ref`) counts as one.
+      while (this.peek(k + 1).text === '::' && this.peek(k + 2).kind === 'ident') k += 2;
       k++;
       if (this.peek(k).text === '<') {
         let depth = 0;

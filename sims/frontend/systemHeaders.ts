@@ -201,6 +201,11 @@ const MATH_CONSTANTS = `#pragma once
 #define CUDART_PI 3.1415926535897931e+0
 `;
 
+// libcu++: its types, constants and functions are built into the semantic analyser
+// (sims/frontend/libcu.ts), so the headers have nothing to declare.
+const LIBCUDACXX = `#pragma once
+`;
+
 const EMPTY = '';
 
 const TABLE: [string[], string][] = [
@@ -221,6 +226,7 @@ const TABLE: [string[], string][] = [
   [['cuda_runtime.h', 'cuda_runtime_api.h'], CUDA_RUNTIME],
   [['device_launch_parameters.h', 'device_functions.h', 'vector_types.h', 'builtin_types.h', 'cuda_profiler_api.h', 'driver_types.h', 'sm_20_atomic_functions.h', 'sm_60_atomic_functions.h'], EMPTY],
   [['math_constants.h'], MATH_CONSTANTS],
+  [['cuda/atomic', 'cuda/std/atomic'], LIBCUDACXX],
   [
     [
       'iostream', 'algorithm', 'utility', 'unistd.h', 'sys/time.h', 'chrono', 'vector', 'string',

@@ -25,7 +25,15 @@ export type Type =
   | ({ kind: 'vector'; name: string; elem: Type; count: 1 | 2 | 3 | 4 } & Qualified)
   | ({ kind: 'function'; returns: Type; params: Type[]; variadic: boolean } & Qualified)
   | ({ kind: 'typeParam'; name: string; param: TemplateParam } & Qualified)
+  /**
+   * libcu++'s `cuda::atomic<T, Scope>` (an object holding a T) and `cuda::atomic_ref<T, Scope>`
+   * (`ref`: an object holding the address of a T). `cuda::std::` forms have system scope.
+   */
+  | ({ kind: 'atomic'; ref: boolean; value: Type; scope: ThreadScope } & Qualified)
   | ({ kind: 'error' } & Qualified);
+
+/** libcu++'s `cuda::thread_scope_*`: which threads an atomic object synchronises. */
+export type ThreadScope = 'thread' | 'block' | 'device' | 'system';
 
 export const VOID: Type = { kind: 'void' };
 export const BOOL: Type = { kind: 'bool' };
@@ -104,11 +112,15 @@ export const isScalar = (t: Type): boolean => isArithmetic(t) || isPointerLike(t
 /** Types inside a template whose meaning depends on its parameters: checks are deferred. */
 export const isDependentOrError = (t: Type): boolean => t.kind === 'typeParam' || t.kind === 'error';
 
-/** Array-to-pointer and function-to-pointer decay, as for an rvalue use. */
+/**
+ * Array-to-pointer and function-to-pointer decay, as for an rvalue use. An atomic object used
+ * as a value is read through its conversion operator, so it decays to the value it holds.
+ */
 export function decay(t: Type): Type {
   t = stripReference(t);
   if (t.kind === 'array') return pointerTo(t.of);
   if (t.kind === 'function') return pointerTo(t);
+  if (t.kind === 'atomic') return unqualified(t.value);
   return t;
 }
 
@@ -156,6 +168,10 @@ export function sameType(a: Type, b: Type): boolean {
     case 'vector':
     case 'typeParam':
       return a.name === (b as typeof a).name;
+    case 'atomic': {
+      const g = b as typeof a;
+      return a.ref === g.ref && a.scope === g.scope && sameType(a.value, g.value);
+    }
     case 'function': {
       const g = b as typeof a;
       return a.variadic === g.variadic && a.params.length === g.params.length && sameType(a.returns, g.returns) && a.params.every((p, i) => sameType(p, g.params[i]));
@@ -195,6 +211,8 @@ export function typeToString(t: Type): string {
       return q + t.name;
     case 'function':
       return `${typeToString(t.returns)} (${t.params.map(typeToString).join(', ')}${t.variadic ? ', ...' : ''})`;
+    case 'atomic':
+      return `${q}cuda::${t.ref ? 'atomic_ref' : 'atomic'}<${typeToString(t.value)}, cuda::thread_scope_${t.scope}>`;
     case 'error':
       return '<error>';
   }
@@ -226,6 +244,9 @@ export function sizeOf(t: Type): number | undefined {
     }
     case 'struct':
       return structLayout(t.decl)?.size;
+    case 'atomic':
+      // An atomic object is laid out as the value it holds; an atomic_ref holds a pointer.
+      return t.ref ? 8 : sizeOf(t.value);
     default:
       return undefined;
   }

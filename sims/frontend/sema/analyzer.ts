@@ -13,6 +13,12 @@ import { evalConst, type ConstEnv } from './constEval';
 import { conversionRank, describeConversionError, isNullPointerConstant, NOT_VIABLE } from './conversions';
 import { BUILTIN_VARIABLES, PRELUDE_FILE } from './prelude';
 import { argumentClass, parseFormat, type ArgumentClass } from '../../printf/format';
+import {
+  ATOMIC_COMPOUND_OPS, ATOMIC_METHODS, constantArgument, invalidOrder, isLibcuNamespace, isLibcuTypeName, isMemoryOrderType,
+  isThreadScopeType, LIBCU_CONSTANT_NAMES, LIBCU_FUNCTIONS, LIBCU_NAME_HINTS, libcuConstant, MEMORY_ORDER_TYPE, methodShape, THREAD_SCOPE_TYPE,
+  threadScopeOf,
+} from '../libcu';
+import { decodePtx } from '../ptx';
 
 type Space = A.ExecutionSpace;
 
@@ -338,6 +344,7 @@ class Analyzer {
       this.error('invalid-storage', `${storage === 'constant' ? '__constant__' : '__device__'} variable '${d.name}' must be declared at file scope`, spec(storage === 'constant' ? '__constant__' : '__device__'));
     }
     if (type.kind === 'reference' && !d.init) this.error('uninitialized-reference', `reference '${d.name}' must be initialized`, d.nameRange);
+    if (type.kind === 'atomic' && type.ref && !d.init && !d.global) this.error('uninitialized-reference', `cuda::atomic_ref '${d.name}' must be initialized with the variable it refers to: ${d.name}(x)`, d.nameRange);
     if (type.const && !d.init && !words.has('extern') && type.kind !== 'array' && storage !== 'shared') {
       this.error('uninitialized-const', `const variable '${d.name}' must be initialized`, d.nameRange);
     }
@@ -378,6 +385,10 @@ class Analyzer {
 
   /** Checks an initializer (`= x`, `(x)`, `{…}`) against the type it initialises. */
   private initializer(type: T.Type, init: A.Expr, what: string): void {
+    if (type.kind === 'atomic') {
+      this.atomicInitializer(type, init, what);
+      return;
+    }
     if (init.kind !== 'InitList') {
       if (type.kind === 'array' && init.kind === 'StringLiteral') {
         this.expr(init);
@@ -587,6 +598,7 @@ class Analyzer {
     if (name === 'double') return T.DOUBLE;
     if (name === 'auto') return T.ERROR;
     if (T.isIntName(name)) return T.intType(name);
+    if (n.qualifier && isLibcuTypeName(n.qualifier, name)) return this.libcuType(n);
     if (n.qualifier) return builtinNamedType(name) ?? T.ERROR;
     // Inside a template instantiation its parameters mean their arguments.
     const bound = this.bindings?.get(name);
@@ -758,8 +770,7 @@ class Analyzer {
         this.returnStmt(s);
         return;
       case 'AsmStmt':
-        for (const op of [...s.outputs, ...s.inputs]) this.expr(op.expr);
-        this.error('not-supported', 'not supported yet: inline PTX assembly (asm)', s.range);
+        this.asmStmt(s);
         return;
       case 'NullStmt':
       case 'UnsupportedStmt':
@@ -780,7 +791,8 @@ class Analyzer {
   }
 
   private condition(e: A.Expr, what: string): void {
-    const t = T.stripReference(this.expr(e));
+    let t = T.stripReference(this.expr(e));
+    if (t.kind === 'atomic') t = T.decay(t);
     if (!T.isScalar(t) && !T.isDependentOrError(t)) this.error('type-mismatch', `the ${what} condition must be a number or a pointer, not '${T.typeToString(t)}'`, e.range);
   }
 
@@ -839,6 +851,7 @@ class Analyzer {
         const t = this.expr(e.operand);
         this.checkModifiable(e.operand, `'${e.op}'`);
         const u = T.stripReference(t);
+        if (u.kind === 'atomic') return this.atomicIncDec(e.op, u, e.operand);
         if (!T.isScalar(u) && !T.isDependentOrError(u)) this.error('invalid-operand', `'${e.op}' needs a number or a pointer, not '${T.typeToString(u)}'`, e.operand.range);
         return T.unqualified(u);
       }
@@ -850,6 +863,8 @@ class Analyzer {
         this.condition(e.condition, 'conditional');
         const a = T.decay(this.expr(e.then));
         const b = T.decay(this.expr(e.else));
+        // Two values of one enumeration keep its type (`o = c ? memory_order_acquire : memory_order_relaxed`).
+        if (a.kind === 'enum' && T.sameType(a, b)) return T.unqualified(a);
         if (T.isArithmetic(a) && T.isArithmetic(b)) return T.usualArithmetic(a, b);
         if (a.kind === 'pointer' && (b.kind === 'nullptr' || isNullPointerConstant(e.else))) return a;
         if (b.kind === 'pointer' && (a.kind === 'nullptr' || isNullPointerConstant(e.then))) return b;
@@ -923,6 +938,10 @@ class Analyzer {
       this.error('not-supported', `not supported yet: ${UNSUPPORTED_LIBRARY.get(e.name)} ('${e.name}')`, e.range);
       return T.ERROR;
     }
+    if (!sym && (libcuConstant('cuda', e.name) || LIBCU_FUNCTIONS.has(e.name) || isLibcuTypeName('cuda', e.name))) {
+      this.error('not-supported', `not supported yet: '${e.name}' without its namespace; write cuda::${e.name} (the simulator does not look into namespaces opened with 'using namespace')`, e.range);
+      return T.ERROR;
+    }
     if (!sym) {
       const hint = closestName(e.name, this.scope.visibleNames());
       this.error('undeclared-identifier', `use of undeclared identifier '${e.name}'${hint ? `; did you mean '${hint}'?` : ''}`, e.range);
@@ -955,6 +974,19 @@ class Analyzer {
   }
 
   private qualifiedIdentifier(e: A.IdentifierExpr): T.Type {
+    const constant = libcuConstant(e.qualifier, e.name);
+    if (constant) {
+      e.ref = { kind: 'enumerator', decl: constant.enumerator };
+      return constant.type;
+    }
+    if (isLibcuNamespace(e.qualifier) || e.qualifier?.startsWith('cuda::')) {
+      if (LIBCU_FUNCTIONS.has(e.name)) this.error('not-callable', `'${e.qualifier}::${e.name}' is a function; call it: ${e.qualifier}::${e.name}(order, scope)`, e.range);
+      else {
+        const hint = LIBCU_NAME_HINTS.get(e.name) ?? closestName(e.name, [...LIBCU_CONSTANT_NAMES, ...LIBCU_FUNCTIONS]);
+        this.error('not-supported', `not supported yet: '${e.qualifier}::${e.name}' (of libcu++ the simulator knows cuda::atomic, cuda::atomic_ref, the memory orders, the thread scopes and atomic_thread_fence)${hint ? `; did you mean '${hint}'?` : ''}`, e.range);
+      }
+      return T.ERROR;
+    }
     // A scoped enumerator: `Color::Red`.
     const tag = this.scope.lookupTag(e.qualifier!);
     if (tag?.kind === 'tag' && tag.decl.kind === 'EnumDecl') {
@@ -1012,6 +1044,7 @@ class Analyzer {
       case '++':
       case '--':
         this.checkModifiable(e.operand, `'${e.op}'`);
+        if (t.kind === 'atomic') return this.atomicIncDec(e.op, t, e.operand);
         if (!T.isScalar(t) && !T.isDependentOrError(t)) this.error('invalid-operand', `'${e.op}' needs a number or a pointer, not '${T.typeToString(t)}'`, e.operand.range);
         return t;
       case '!':
@@ -1104,6 +1137,7 @@ class Analyzer {
       this.expr(e.value);
       return t;
     }
+    if (t.kind === 'atomic') return this.atomicAssign(e, t);
     if (e.op === '=') {
       if (t.kind === 'array' && !T.isDependentOrError(t)) {
         this.error('not-assignable', 'arrays cannot be assigned; copy the elements (memcpy or a loop)', e.target.range);
@@ -1130,6 +1164,8 @@ class Analyzer {
   private checkModifiable(target: A.Expr, what: string): boolean {
     const t = target.type ?? T.ERROR;
     if (T.isDependentOrError(t)) return true;
+    // An atomic_ref's operators write the object it refers to, so a temporary one will do.
+    if (t.kind === 'atomic' && t.ref && !t.const) return true;
     if (!isLvalue(target)) {
       this.error('not-lvalue', `the target of ${what} is not a variable or memory location`, target.range);
       return false;
@@ -1157,8 +1193,8 @@ class Analyzer {
     return true;
   }
 
-  private member(e: A.MemberExpr): T.Type {
-    let t = T.stripReference(this.expr(e.object));
+  private member(e: A.MemberExpr, objectType?: T.Type): T.Type {
+    let t = T.stripReference(objectType ?? this.expr(e.object));
     if (T.isDependentOrError(t)) return T.ERROR;
     if (e.arrow) {
       const d = T.decay(t);
@@ -1167,12 +1203,17 @@ class Analyzer {
         return T.ERROR;
       }
       t = d.to;
-    } else if (t.kind === 'pointer' && (t.to.kind === 'struct' || t.to.kind === 'vector')) {
+    } else if (t.kind === 'pointer' && (t.to.kind === 'struct' || t.to.kind === 'vector' || t.to.kind === 'atomic')) {
       this.error('member-access', `'${T.typeToString(t)}' is a pointer; use '->' to reach '${e.member}'`, e.object.range);
       return T.ERROR;
     }
     if (T.isDependentOrError(t)) return T.ERROR;
     const q = { const: !!t.const, volatile: !!t.volatile };
+    if (t.kind === 'atomic') {
+      if (ATOMIC_METHODS.has(e.member)) this.error('member-access', `'${e.member}' is a member function of '${T.typeToString(t)}'; call it: ${e.member}(…)`, e.memberRange);
+      else this.noAtomicMember(e, t);
+      return T.ERROR;
+    }
     if (t.kind === 'vector') {
       const idx = ['x', 'y', 'z', 'w'].indexOf(e.member);
       if (idx < 0 || idx >= t.count) {
@@ -1201,6 +1242,11 @@ class Analyzer {
   private construct(e: A.ConstructExpr): T.Type {
     const to = this.resolveType(e.target);
     e.resolvedTarget = to;
+    if (to.kind === 'atomic') {
+      this.atomicInitializer(to, e.args.length === 1 ? e.args[0] : { kind: 'InitList', range: e.range, elements: e.args.map((value) => ({ designators: [], value })) }, `constructing '${T.typeToString(to)}'`);
+      if (!to.ref) this.error('not-supported', `not supported yet: a temporary '${T.typeToString(to)}' (declare the atomic object as a variable)`, e.range);
+      return to;
+    }
     const argTypes = e.args.map((a) => this.expr(a));
     if (T.isDependentOrError(to)) return to;
     if (to.kind === 'vector') {
@@ -1223,6 +1269,245 @@ class Analyzer {
   }
 
   // -------------------------------------------------------------------------------------------
+  // libcu++ atomics (cuda::atomic, cuda::atomic_ref, atomic_thread_fence) and inline PTX
+
+  /** `cuda::atomic<T, Scope>`, `cuda::std::atomic_ref<T>`, `cuda::memory_order`, `cuda::thread_scope`. */
+  private libcuType(n: A.NamedTypeNode): T.Type {
+    const full = `${n.qualifier}::${n.name}`;
+    const args = n.templateArgs ?? [];
+    if (n.name === 'memory_order' || n.name === 'thread_scope') {
+      if (args.length) this.error('template-arguments', `'${full}' is not a template`, n.range);
+      return n.name === 'memory_order' ? MEMORY_ORDER_TYPE : THREAD_SCOPE_TYPE;
+    }
+    const ref = n.name === 'atomic_ref';
+    // cuda::std::atomic<T> has no scope parameter and system scope; cuda::atomic<T, S> has one.
+    const maxArgs = n.qualifier === 'cuda' ? 2 : 1;
+    const usage = maxArgs === 2 ? `${full}<int, cuda::thread_scope_device>` : `${full}<int>`;
+    if (args.length === 0 || args.length > maxArgs) {
+      this.error('template-arguments', `'${full}' takes ${maxArgs === 2 ? 'a value type and an optional thread scope' : 'a value type'}: ${usage}`, n.range);
+      return T.ERROR;
+    }
+    const [valueArg, scopeArg] = args;
+    if (valueArg.kind !== 'TypeArg') {
+      this.error('template-arguments', `the first template argument of '${full}' is the type of the value it holds: ${usage}`, valueArg.range);
+      return T.ERROR;
+    }
+    const value = this.resolveType(valueArg.type);
+    if (!T.isDependentOrError(value)) {
+      const u = T.unqualified(value);
+      const fits = (u.kind === 'int' && u.bits >= 32) || u.kind === 'float';
+      if (!fits) {
+        this.error('not-supported', `not supported yet: '${full}' of '${T.typeToString(value)}' (the simulator's atomics hold 32- or 64-bit integers, float or double)`, valueArg.range);
+        return T.ERROR;
+      }
+    }
+    let scope: T.ThreadScope = 'system';
+    if (scopeArg) {
+      if (scopeArg.kind !== 'ExprArg') {
+        this.error('template-arguments', `the second template argument of '${full}' is a thread scope such as cuda::thread_scope_device`, scopeArg.range);
+        return T.ERROR;
+      }
+      const st = this.expr(scopeArg.expr);
+      const v = constantArgument(scopeArg.expr);
+      const named = v === undefined ? undefined : threadScopeOf(v);
+      if (!T.isDependentOrError(st) && (!isThreadScopeType(st) || !named)) {
+        this.error('template-arguments', `the scope of '${full}' must be cuda::thread_scope_thread, _block, _device or _system`, scopeArg.range);
+        return T.ERROR;
+      }
+      if (named) scope = named;
+    }
+    return { kind: 'atomic', ref, value: T.unqualified(value), scope };
+  }
+
+  /** Initialising an atomic object (from a value) or an atomic_ref (from the object it names). */
+  private atomicInitializer(type: Extract<T.Type, { kind: 'atomic' }>, init: A.Expr, what: string): void {
+    let value = init;
+    if (init.kind === 'InitList') {
+      if (init.elements.length !== 1) {
+        for (const el of init.elements) this.expr(el.value);
+        if (init.elements.length > 1) this.error('too-many-initializers', `too many initializers for '${T.typeToString(type)}'`, init.elements[1].value.range);
+        else if (type.ref) this.error('type-mismatch', `${what}: a cuda::atomic_ref must be given the variable it refers to`, init.range);
+        return;
+      }
+      init.type = type;
+      value = init.elements[0].value;
+    }
+    const t = this.expr(value);
+    const src = T.stripReference(t);
+    if (T.isDependentOrError(src) || T.isDependentOrError(type.value)) return;
+    if (type.ref) {
+      if (src.kind === 'atomic' && src.ref && T.sameType(T.unqualified(src), type)) return;
+      if (!isLvalue(value) || !T.sameType(T.unqualified(src), type.value) || src.const) {
+        this.error('type-mismatch', `${what}: a '${T.typeToString(type)}' refers to a variable or memory location of type '${T.typeToString(type.value)}', not to ${isLvalue(value) ? `a '${T.typeToString(src)}'` : 'a temporary value'}`, value.range);
+      }
+      return;
+    }
+    if (src.kind === 'atomic') {
+      this.error('type-mismatch', `${what}: atomic objects cannot be copied; initialise it with a value (.load() reads one)`, value.range);
+      return;
+    }
+    this.checkConvertible(type.value, t, value, what);
+  }
+
+  /** `++a`, `a--`: fetch_add/fetch_sub of 1, on integer atomics. */
+  private atomicIncDec(op: '++' | '--', t: Extract<T.Type, { kind: 'atomic' }>, operand: A.Expr): T.Type {
+    if (!T.isInteger(t.value) && !T.isDependentOrError(t.value)) this.error('invalid-operand', `'${op}' needs an integer atomic, not '${T.typeToString(t)}'; use fetch_add`, operand.range);
+    return t.value;
+  }
+
+  /** `a = v` (a seq_cst store) and `a += v`, `a &= v`, … (read-modify-writes); they yield the new value. */
+  private atomicAssign(e: A.AssignExpr, t: Extract<T.Type, { kind: 'atomic' }>): T.Type {
+    const v = this.expr(e.value);
+    if (T.isDependentOrError(t.value)) return t.value;
+    if (e.op !== '=' && !ATOMIC_COMPOUND_OPS.has(e.op)) {
+      this.error('invalid-operands', `'${T.typeToString(t)}' has no operator '${e.op}'; use a compare_exchange loop`, e.opRange);
+      return t.value;
+    }
+    if ((e.op === '&=' || e.op === '|=' || e.op === '^=') && !T.isInteger(t.value)) {
+      this.error('invalid-operands', `'${e.op}' needs an integer atomic, not '${T.typeToString(t)}'`, e.opRange);
+      return t.value;
+    }
+    if (T.stripReference(v).kind === 'atomic' && e.op === '=') {
+      this.error('type-mismatch', `atomic objects cannot be copied; assign a value (${exprText(e.value)}.load())`, e.value.range);
+      return t.value;
+    }
+    this.checkConvertible(t.value, v, e.value, e.op === '=' ? 'assignment' : `'${e.op}'`);
+    return t.value;
+  }
+
+  private noAtomicMember(e: A.MemberExpr, t: T.Type): void {
+    const hint = closestName(e.member, [...ATOMIC_METHODS.keys()]);
+    this.error('no-member', `'${T.typeToString(t)}' has no member function '${e.member}'${hint ? `; did you mean '${hint}'?` : ''}`, e.memberRange);
+  }
+
+  /** Checks memory-order arguments: each must be a constant `cuda::memory_order` valid for its use (`uses[i]`). */
+  private checkOrders(args: A.Expr[], types: T.Type[], uses: ('load' | 'store' | 'cas-failure' | 'any')[], what: string): void {
+    args.forEach((a, i) => {
+      const t = T.stripReference(types[i]);
+      if (T.isDependentOrError(t)) return;
+      if (!isMemoryOrderType(t)) {
+        this.error('type-mismatch', `${what}: the memory order must be a cuda::memory_order such as cuda::memory_order_acquire, not '${T.typeToString(t)}'`, a.range);
+        return;
+      }
+      const v = constantArgument(a);
+      if (v === undefined) {
+        this.error('memory-order', `${what}: the simulator needs the memory order to be a constant such as cuda::memory_order_acquire`, a.range);
+        return;
+      }
+      const use = uses[i];
+      const problem = use === 'any' ? undefined : invalidOrder(use, v);
+      if (problem) this.error('memory-order', `${what}: ${problem}`, a.range);
+    });
+  }
+
+  /** A member function of cuda::atomic / cuda::atomic_ref: load, store, fetch_add, wait, … */
+  private atomicMethodCall(e: A.CallExpr, callee: A.MemberExpr, at: Extract<T.Type, { kind: 'atomic' }>): T.Type {
+    callee.type = { kind: 'function', returns: T.ERROR, params: [], variadic: false };
+    const argTypes = e.args.map((a) => this.expr(a));
+    const method = ATOMIC_METHODS.get(callee.member);
+    if (!method) {
+      this.noAtomicMember(callee, at);
+      return T.ERROR;
+    }
+    const name = callee.member;
+    const value = at.value;
+    const dependent = T.isDependentOrError(value);
+    const shape = methodShape(method);
+    const max = shape.values + shape.orders;
+    if (e.args.length < shape.values || e.args.length > max) {
+      const expected = shape.values === max ? `${max}` : `${shape.values} to ${max}`;
+      const at2 = e.args.length > max ? e.args[max].range : closingParen(e.argsRange);
+      this.error('argument-count', `'${name}' takes ${expected} argument${max === 1 ? '' : 's'}, but ${e.args.length} ${e.args.length === 1 ? 'was' : 'were'} given`, at2);
+      return T.ERROR;
+    }
+    if (method.kind === 'rmw' && !dependent) {
+      const ok = method.values === 'integer' ? T.isInteger(value) : method.values === 'arithmetic' ? T.isArithmetic(value) : true;
+      if (!ok) this.error('invalid-operand', `'${name}' needs an integer atomic, not '${T.typeToString(at)}'`, callee.memberRange);
+    }
+    const mutates = method.kind === 'store' || method.kind === 'rmw' || method.kind === 'cas';
+    if (mutates && at.const) this.error('assign-to-const', `cannot call '${name}' on a const '${T.typeToString(at)}': it writes the value`, callee.object.range);
+    // Value arguments.
+    if (method.kind === 'cas') {
+      const expected = e.args[0];
+      const et = T.stripReference(argTypes[0]);
+      if (!dependent && !T.isDependentOrError(et) && (!isLvalue(expected) || et.const || !T.sameType(T.unqualified(et), value))) {
+        this.error('type-mismatch', `the first argument of '${name}' is the expected value, which is updated when the exchange fails: it must be a variable of type '${T.typeToString(value)}'`, expected.range);
+      }
+      if (!dependent) this.checkConvertible(value, argTypes[1], e.args[1], `argument 2 of '${name}'`);
+    } else if (shape.values === 1 && !dependent) {
+      this.checkConvertible(value, argTypes[0], e.args[0], `argument 1 of '${name}'`);
+    }
+    // Order arguments.
+    const orderArgs = e.args.slice(shape.values);
+    const uses = method.kind === 'load' || method.kind === 'wait' ? (['load'] as const) : method.kind === 'store' ? (['store'] as const) : method.kind === 'cas' ? (orderArgs.length === 2 ? (['any', 'cas-failure'] as const) : (['any'] as const)) : (['any'] as const);
+    this.checkOrders(orderArgs, argTypes.slice(shape.values), [...uses], `'${name}'`);
+    switch (method.kind) {
+      case 'load':
+      case 'rmw':
+        return value;
+      case 'cas':
+      case 'lock-free':
+        return T.BOOL;
+      default:
+        return T.VOID;
+    }
+  }
+
+  /** `cuda::atomic_thread_fence(order, scope)`, `cuda::std::atomic_thread_fence(order)`, signal fences. */
+  private libcuFunctionCall(e: A.CallExpr, callee: A.IdentifierExpr): T.Type {
+    const full = `${callee.qualifier}::${callee.name}`;
+    callee.ref = { kind: 'builtin', name: full };
+    callee.type = { kind: 'function', returns: T.VOID, params: [], variadic: false };
+    const argTypes = e.args.map((a) => this.expr(a));
+    // Only cuda::atomic_thread_fence takes a scope; the std one is a system-scope fence.
+    const maxArgs = callee.qualifier === 'cuda' && callee.name === 'atomic_thread_fence' ? 2 : 1;
+    if (e.args.length < 1 || e.args.length > maxArgs) {
+      const at = e.args.length > maxArgs ? e.args[maxArgs].range : closingParen(e.argsRange);
+      this.error('argument-count', `'${full}' takes ${maxArgs === 2 ? 'a memory order and an optional thread scope' : 'a memory order'}, but ${e.args.length} argument${e.args.length === 1 ? ' was' : 's were'} given`, at);
+      return T.VOID;
+    }
+    this.checkOrders(e.args.slice(0, 1), argTypes, ['any'], `'${full}'`);
+    if (e.args[1]) {
+      const st = T.stripReference(argTypes[1]);
+      const v = constantArgument(e.args[1]);
+      if (!T.isDependentOrError(st) && (!isThreadScopeType(st) || v === undefined || !threadScopeOf(v))) {
+        this.error('type-mismatch', `the scope of '${full}' must be a constant cuda::thread_scope_block, _device, _system or _thread`, e.args[1].range);
+      }
+    }
+    return T.VOID;
+  }
+
+  /** `asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory")` */
+  private asmStmt(s: A.AsmStmt): void {
+    const types: T.Type[] = [];
+    for (const op of s.outputs) {
+      types.push(this.expr(op.expr));
+      if (!/^[=+]/.test(op.constraint)) this.error('inline-ptx', `the output constraint "${op.constraint}" must start with '=' (written) or '+' (read and written)`, op.range);
+      else this.checkModifiable(op.expr, 'an asm output');
+    }
+    for (const op of s.inputs) types.push(this.expr(op.expr));
+    if (this.fn && this.fn.space === 'host') {
+      this.error('wrong-execution-space', `inline PTX runs on the device, but '${this.fn.decl.name}' is a host function`, s.range);
+      return;
+    }
+    const operands = [...s.outputs, ...s.inputs];
+    operands.forEach((op, i) => {
+      const problem = constraintProblem(op.constraint, T.decay(types[i]));
+      if (problem) this.warning('inline-ptx', `operand %${i} ("${op.constraint}"): ${problem}`, op.range);
+    });
+    const decoded = decodePtx(s.template, s.outputs.length, operands.length);
+    const at = s.templateRange ?? s.range;
+    for (const message of decoded.errors) this.error('inline-ptx', message, at);
+    for (const ins of decoded.instructions) {
+      if (ins.kind === 'fence') continue;
+      const t = T.decay(types[ins.addr.operand]);
+      if (!T.isDependentOrError(t) && t.kind !== 'pointer' && !(t.kind === 'int' && t.bits === 64)) {
+        this.error('inline-ptx', `'${ins.text}': its address operand %${ins.addr.operand} must be a pointer ("l"(p)), not '${T.typeToString(t)}'`, operands[ins.addr.operand].range);
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Calls, launches, overloads and templates
 
   private calleeSymbol(callee: A.Expr): { sym: Extract<Symbol, { kind: 'functions' }>; id: A.IdentifierExpr } | undefined {
@@ -1233,9 +1518,20 @@ class Analyzer {
   }
 
   private call(e: A.CallExpr): T.Type {
-    const target = this.calleeSymbol(e.callee);
+    const callee = e.callee;
+    if (callee.kind === 'Identifier' && isLibcuNamespace(callee.qualifier) && LIBCU_FUNCTIONS.has(callee.name)) return this.libcuFunctionCall(e, callee);
+    let memberType: T.Type | undefined;
+    if (callee.kind === 'Member') {
+      // `a.load()`, `p->fetch_add(1)`: a member function of an atomic object.
+      const objectType = this.expr(callee.object);
+      const object = T.stripReference(callee.arrow ? T.decay(objectType) : objectType);
+      const at = callee.arrow ? (object.kind === 'pointer' ? object.to : undefined) : object;
+      if (at?.kind === 'atomic') return this.atomicMethodCall(e, callee, at);
+      memberType = callee.type = this.member(callee, objectType);
+    }
+    const target = memberType ? undefined : this.calleeSymbol(e.callee);
     if (!target) {
-      const ct = this.expr(e.callee);
+      const ct = memberType ?? this.expr(e.callee);
       for (const a of e.args) this.expr(a);
       if (T.isDependentOrError(ct)) return T.ERROR;
       const fnType = ct.kind === 'pointer' && ct.to.kind === 'function' ? ct.to : ct.kind === 'function' ? ct : undefined;
@@ -1585,6 +1881,12 @@ class Analyzer {
     }
   }
 
+  private deduceAtomic(param: A.NamedTypeNode, arg: T.Type, b: Bindings, params: A.TemplateParam[]): ReturnType<Analyzer['deduce']> {
+    const valueArg = param.templateArgs?.[0];
+    if (!isLibcuTypeName(param.qualifier, param.name) || arg.kind !== 'atomic' || valueArg?.kind !== 'TypeArg') return undefined;
+    return this.deduce(valueArg.type, arg.value, b, params);
+  }
+
   /**
    * Matches a parameter's written type against an argument type, binding template parameters.
    * Returns a conflict (T bound to two types) or a mismatch (a pointer parameter given a
@@ -1605,7 +1907,8 @@ class Analyzer {
     switch (param.kind) {
       case 'NamedType':
         if (isParam(param)) return bind(param.name, T.unqualified(T.decay(arg)));
-        return undefined;
+        // `cuda::atomic<T, S>` against `cuda::atomic<int, S>`: T is the value type.
+        return this.deduceAtomic(param as A.NamedTypeNode, arg, b, params);
       case 'ReferenceType': {
         const a = T.stripReference(arg);
         if (isParam(param.to)) return bind(param.to.name, T.unqualified(a));
@@ -1623,6 +1926,32 @@ class Analyzer {
       default:
         return undefined;
     }
+  }
+}
+
+/** The `)` that ends an argument list: where missing arguments are reported. */
+function closingParen(args: Range): Range {
+  const end = args.end;
+  return { file: args.file, start: { ...end, character: Math.max(0, end.character - 1), offset: Math.max(0, end.offset - 1) }, end };
+}
+
+/** Why an asm operand of type `t` does not fit its constraint's register ("r" 32-bit, "l" 64-bit, …). */
+function constraintProblem(constraint: string, t: T.Type): string | undefined {
+  const letter = constraint.replace(/[=+&]/g, '');
+  if (T.isDependentOrError(t)) return undefined;
+  const size = T.sizeOf(t);
+  switch (letter) {
+    case 'r':
+      return size !== undefined && size > 4 ? `"r" is a 32-bit register, but '${T.typeToString(t)}' has ${size * 8} bits (use "l")` : undefined;
+    case 'l':
+      return size !== undefined && size < 8 && t.kind !== 'int' ? `"l" is a 64-bit register, but '${T.typeToString(t)}' has ${size * 8} bits` : undefined;
+    case 'h':
+    case 'f':
+    case 'd':
+    case 'n':
+      return undefined;
+    default:
+      return `the simulator knows the constraints "r", "l", "h", "f", "d" and "n", not "${letter}"`;
   }
 }
 

@@ -41,6 +41,12 @@ export function conversionRank(to: Type, from: Type, expr?: A.Expr): number {
     if (target.const && !target.volatile) return Math.min(CONVERSION, conversionRank(unqualified(target), src, expr));
     return NOT_VIABLE;
   }
+  if (to.kind === 'atomic') {
+    // Atomic objects are not copyable; an atomic_ref copies, but binds a T only explicitly.
+    const src = stripReference(from);
+    if (src.kind === 'atomic') return to.ref && sameType(unqualified(src), unqualified(to)) ? EXACT : NOT_VIABLE;
+    return to.ref ? NOT_VIABLE : Math.min(CONVERSION, conversionRank(to.value, from, expr));
+  }
   from = decay(from);
   const t = unqualified(to);
   const f = unqualified(from);
