@@ -1,0 +1,325 @@
+// `--engine scord|precise|both`: the happens-before engine against ScoRD on the whole labelled
+// race suite (every difference listed with its reason, so a new one fails), the merged report of
+// `both`, the command line and the editor setting.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { checkSource, type CheckFinding } from '../../sims/check';
+import { scord } from '../../sims/cli';
+import { PreciseDetector, type NoRaceReason } from '../../sims/detect/precise';
+import { ScordDetector, type RaceFinding } from '../../sims/detect/scord';
+import { parse } from '../../sims/frontend/index';
+import { runProgram } from '../../sims/host/run';
+import { DEFAULT_SETTINGS } from '../../server/protocol';
+import { normalizeSettings } from '../../server/settings';
+import { analysisRequest } from '../../server/analysis/scheduler';
+import { applyEdits } from '../../sims/fixes/apply';
+import { judgeFix } from '../../sims/fixes/verify';
+import { loadRaceCases, RACES_DIR } from '../support/raceCases';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+process.chdir(ROOT);
+
+/** `category a-b`, the lines of the pair smaller first (the engines may see it from either side). */
+function key(f: RaceFinding): string {
+  const a = f.range.start.line + 1;
+  const b = f.previous.start.line + 1;
+  return `${f.category} ${Math.min(a, b)}-${Math.max(a, b)}`;
+}
+
+const pairOf = (k: string) => k.split(' ')[1];
+
+interface Differences {
+  /** ScoRD's races the PTX model does not call races, with the reason the engine gives. */
+  scordOnly?: Record<string, NoRaceReason>;
+  /** Races only the happens-before engine finds. */
+  preciseOnly?: string[];
+  /** The same pair, reported under another category: ScoRD's → the engine's. */
+  category?: Record<string, string[]>;
+}
+
+// Every place where the two engines part on the labelled suite, and why.
+const DIFFERENCES: Record<string, Differences> = {
+  // The RACEY tree's lock word itself: atomicCAS_block and atomicExch_block of two blocks are
+  // not morally strong, so the lock word races too (ScoRD takes lock words for synchronisation).
+  'app_tree_insert.cu -DRACEY': { preciseOnly: ['lock-scope 26-26', 'lock-scope 26-40'] },
+  'lock_block_scope_interblock.cu': { preciseOnly: ['lock-scope 10-18'] },
+  'lock_block_scope_devfence_interblock.cu': { preciseOnly: ['lock-scope 11-19'] },
+  'lock_block_scope_reader_interblock.cu': { preciseOnly: ['lock-scope 13-21'] },
+  // The flag is raised with a block-scope atomic, so the payload read in the other block is not
+  // ordered after its write either; ScoRD reports only the flag.
+  'atomic_block_flag_interblock.cu': { preciseOnly: ['missing-device-fence 12-19'] },
+  'hrf_chain_block_flag_interblock.cu': { preciseOnly: ['missing-device-fence 14-28'] },
+  // A __threadfence() and the flag order the block-scope atomic before the read in block 1:
+  // the atomic's own scope then does not matter.
+  'atomic_block_then_plain_interblock.cu': { scordOnly: { 'scoped-atomic 12-19': 'ordered' } },
+  // ScoRD's rule (c): fences order only volatile or atomic accesses. Since PTX 6.0 the fence and
+  // flag order the plain payload too.
+  'fence_nonvolatile_interblock.cu': { scordOnly: { 'non-strong-access 12-20': 'ordered' } },
+  'fence_nonvolatile_interwarp.cu': { scordOnly: { 'non-strong-access 12-20': 'ordered' } },
+  'warp_diverged_nonstrong_racy.cu': { scordOnly: { 'non-strong-access 24-31': 'ordered' } },
+  // Block 1 reads the volatile data after it observed block 0's release through `go`: outside
+  // the lock, but ordered for strong data; ScoRD's lockset check wants the lock around it.
+  'lock_read_outside_interblock.cu': { scordOnly: { 'missing-lock 30-32': 'morally-strong' } },
+  // No locksets: an unprotected critical section is a race for want of synchronisation of the
+  // scope that spans the two threads.
+  'lock_different_locks_interblock.cu': { category: { 'missing-lock 27-27': ['missing-device-fence'] } },
+  'lock_one_side_interblock.cu': { category: { 'missing-lock 27-27': ['missing-device-fence'] } },
+  'lock_different_locks_interwarp.cu': { category: { 'missing-lock 27-27': ['missing-block-fence'] } },
+  'lock_one_side_interwarp.cu': { category: { 'missing-lock 27-27': ['missing-block-fence'] } },
+};
+
+/** Both engines on one run of a labelled program. */
+function bothEngines(text: string, file: string, defines: string[], model?: 'independent' | 'lockstep'): { scord: ScordDetector; precise: PreciseDetector } {
+  const parsed = parse(text, { fileName: file, defines });
+  let s: ScordDetector | undefined;
+  let p: PreciseDetector | undefined;
+  const run = runProgram(parsed, {
+    ...(model ? { model } : {}),
+    listen: (memory) => {
+      s = new ScordDetector(memory, { perThreadWhenDiverged: model !== 'lockstep' });
+      p = new PreciseDetector(memory, { perThreadWhenDiverged: model !== 'lockstep', explain: true });
+      return (e) => {
+        s!.listener(e);
+        p!.listener(e);
+      };
+    },
+  });
+  assert.deepEqual(run.findings.map((f) => f.message), [], `${file} runs without faults`);
+  return { scord: s!, precise: p! };
+}
+
+describe('the happens-before engine against ScoRD on the labelled race suite', () => {
+  const variants = loadRaceCases().flatMap((c) => [{ c, defines: [] as string[] }, ...(c.expectRacey ? [{ c, defines: ['RACEY'] }] : [])]);
+  const names = new Set(variants.map(({ c, defines }) => `${c.file}${defines.length ? ' -DRACEY' : ''}`));
+  test('every listed difference names a program of the suite', () => {
+    for (const name of Object.keys(DIFFERENCES)) assert.ok(names.has(name), name);
+  });
+  for (const { c, defines } of variants) {
+    const name = `${c.file}${defines.length ? ' -DRACEY' : ''}`;
+    test(name, () => {
+      const { scord: s, precise: p } = bothEngines(c.text, path.join(RACES_DIR, c.file), defines, c.options.model);
+      const scordRaces = s.findings();
+      const preciseRaces = p.findings();
+      const preciseKeys = new Set(preciseRaces.map(key));
+      const precisePairs = new Set(preciseRaces.map((f) => pairOf(key(f))));
+      const found: Differences = {};
+      for (const r of scordRaces) {
+        const k = key(r);
+        if (preciseKeys.has(k)) continue;
+        if (!precisePairs.has(pairOf(k))) {
+          (found.scordOnly ??= {})[k] = p.whyNoRace(r.range, r.previous) ?? ('unexplained' as NoRaceReason);
+        } else {
+          (found.category ??= {})[k] = [...new Set(preciseRaces.filter((f) => pairOf(key(f)) === pairOf(k)).map((f) => f.category))].sort();
+        }
+      }
+      const scordPairs = new Set(scordRaces.map((f) => pairOf(key(f))));
+      const extra = [...new Set(preciseRaces.map(key).filter((k) => !scordPairs.has(pairOf(k))))].sort();
+      if (extra.length) found.preciseOnly = extra;
+      assert.deepEqual(found, DIFFERENCES[name] ?? {});
+    });
+  }
+});
+
+/** A check of a snippet with the given engine. */
+function check(text: string, engine: 'scord' | 'precise' | 'both'): CheckFinding[] {
+  const report = checkSource({ fileName: '/virtual/main.cu', text, engine });
+  assert.deepEqual(report.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+  return report.findings;
+}
+
+// Plain payload, __threadfence() on both sides: ScoRD's rule (c) reports it, the PTX model orders it.
+const FENCED_PLAIN = `
+__device__ int data;
+__device__ volatile int flag;
+__global__ void mp() {
+  if (blockIdx.x == 0) {
+    data = 42;
+    __threadfence();
+    atomicExch((int *)&flag, 1);
+  } else {
+    while (flag == 0) {}
+    __threadfence();
+    int v = data;
+    (void)v;
+  }
+}
+int main() { mp<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }`;
+
+// Two readers in other blocks; block 2 hands over to block 0, which then writes x: block 1's
+// read is unordered, and ScoRD, which compares a write with the last access only, misses it.
+const CONCURRENT_READS = `
+__device__ int x;
+__device__ volatile int flag;
+__device__ volatile int started;
+__global__ void k(int *out) {
+  if (blockIdx.x == 1) {
+    out[1] = x;
+    atomicAdd((int *)&started, 1);
+  } else if (blockIdx.x == 2) {
+    while (started == 0) {}
+    out[2] = x;
+    __threadfence();
+    atomicExch((int *)&flag, 1);
+  } else {
+    while (flag == 0) {}
+    __threadfence();
+    x = 7;
+  }
+}
+int main() { int *d; cudaMalloc(&d, 16); k<<<3, 1>>>(d); cudaDeviceSynchronize(); return 0; }`;
+
+describe('checks with --engine', () => {
+  test('scord is the default and leaves the report as it was', () => {
+    const report = checkSource({ fileName: '/virtual/main.cu', text: FENCED_PLAIN });
+    assert.deepEqual(report.findings.map((f) => f.category), ['non-strong-access']);
+    assert.equal(report.findings[0].engine, undefined);
+    assert.equal(report.findings[0].note, undefined);
+    assert.equal(report.stats.engine, undefined);
+  });
+
+  test('precise: no race where the fences order the plain payload', () => {
+    assert.deepEqual(check(FENCED_PLAIN, 'precise'), []);
+    assert.equal(checkSource({ fileName: '/virtual/main.cu', text: FENCED_PLAIN, engine: 'precise' }).stats.engine, 'precise');
+  });
+
+  test('both: a ScoRD-only race carries the PTX model\'s reason', () => {
+    const [f] = check(FENCED_PLAIN, 'both');
+    assert.equal(f.category, 'non-strong-access');
+    assert.equal(f.engine, 'scord');
+    assert.match(f.note!, /the PTX memory model orders these accesses/);
+    assert.match(f.note!, /ScoRD still reports it because its rule \(c\) lets a fence order only volatile or atomic accesses/);
+  });
+
+  test('both: a race only the happens-before engine finds says so, and has fixes', () => {
+    const scordOnly = check(CONCURRENT_READS, 'scord').map((f) => `${f.location.line}/${f.related[0].location.line}`);
+    assert.ok(!scordOnly.includes('17/7') && !scordOnly.includes('7/17'), scordOnly.join(', '));
+    const both = check(CONCURRENT_READS, 'both');
+    const f = both.find((x) => x.location.line === 17 && x.related[0].location.line === 7);
+    assert.ok(f, both.map((x) => `${x.category} ${x.location.line}/${x.related[0].location.line} ${x.engine}`).join('\n'));
+    assert.equal(f.engine, 'precise');
+    assert.equal(f.category, 'missing-device-fence');
+    assert.match(f.message, /no release\/acquire or fence pair of device scope orders the read at line 7 before this write in another block/);
+    assert.match(f.message, /— not detected by ScoRD's fence counters$/);
+    assert.ok(f.fixes.length > 0, 'a fix is offered');
+  });
+
+  test('both: a pair both engines report is given once', () => {
+    const text = `
+__device__ volatile int data;
+__device__ volatile int flag;
+__global__ void mp() {
+  if (blockIdx.x == 0) { data = 42; __threadfence_block(); atomicExch((int *)&flag, 1); }
+  else { while (flag == 0) {} __threadfence(); int v = data; (void)v; }
+}
+int main() { mp<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }`;
+    const scordOnly = check(text, 'scord');
+    const both = check(text, 'both');
+    assert.deepEqual(both.map((f) => [f.category, f.location.line, f.engine]), scordOnly.map((f) => [f.category, f.location.line, 'both']));
+    assert.deepEqual(both.map((f) => f.message), scordOnly.map((f) => f.message));
+    // The engine alone says which fence is too narrow, and the fix widens it.
+    const [p] = check(text, 'precise');
+    assert.match(p.message, /the `__threadfence_block\(\)` at line 5 orders only within its block; use `__threadfence\(\)`/);
+    assert.ok(p.fixes.some((x) => x.edits.some((e) => e.newText === '__threadfence')), p.fixes.map((x) => x.title).join('; '));
+  });
+});
+
+interface Run {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(...args: string[]): Run {
+  let stdout = '';
+  let stderr = '';
+  const status = scord(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { status, stdout, stderr };
+}
+
+describe('fixes for the engine\'s findings', () => {
+  // A fix the engine's own re-run accepts: the race is gone and nothing new appears.
+  const fixedUnderPrecise = (file: string) => {
+    const text = readRace(file);
+    const run = (t: string) => checkSource({ fileName: file, text: t, engine: 'precise' });
+    const before = run(text);
+    assert.ok(before.findings.length > 0, `${file} has races`);
+    return before.findings.map((f) => {
+      const fix = f.fixes.find((x) => x.preferred);
+      assert.ok(fix, `${f.category} at line ${f.location.line} has a preferred fix`);
+      return judgeFix(before, f, fix.edits, run(applyEdits(text, fix.edits))).ok;
+    });
+  };
+
+  test('widening a block-scope atomic removes the scoped race', () => {
+    assert.deepEqual(fixedUnderPrecise('atomic_block_counter_interblock.cu'), [true]);
+  });
+
+  test('widening the narrow fence the message names removes the race', () => {
+    assert.deepEqual(fixedUnderPrecise('hrf_chain_block_fence_interblock.cu'), [true]);
+  });
+});
+
+function readRace(file: string): string {
+  return fs.readFileSync(path.join(RACES_DIR, file), 'utf8');
+}
+
+describe('scord check --engine', () => {
+  const fixture = path.join('test', 'fixtures', 'races', 'fence_nonvolatile_interblock.cu');
+
+  test('an unknown engine is a usage error (exit 2)', () => {
+    const r = cli('check', fixture, '--engine', 'hb');
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /unknown engine 'hb'; choose scord, precise or both/);
+    assert.equal(cli('check', fixture, '--engine').status, 2);
+  });
+
+  test('the usage text names the option', () => {
+    assert.match(cli('--help').stderr, /--engine scord\|precise\|both/);
+  });
+
+  test('precise: exit 0 where only ScoRD\'s rule (c) fires; scord: exit 1', () => {
+    assert.equal(cli('check', fixture).status, 1);
+    const r = cli('check', fixture, '--engine=precise');
+    assert.equal(r.status, 0, r.stdout);
+    assert.match(r.stdout, /0 findings in/);
+  });
+
+  test('both, text: the note follows the finding', () => {
+    const r = cli('check', fixture, '--engine', 'both');
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /fence_nonvolatile_interblock\.cu:20:\d+: warning: .*\[scord\/non-strong-access\]\n.*note: the .* that it races with\n.*fence_nonvolatile_interblock\.cu:20:\d+: note: the PTX memory model orders these accesses/);
+  });
+
+  test('both, JSON: engine and note fields, stats name the engine', () => {
+    const r = cli('check', fixture, '--engine', 'both', '--format', 'json');
+    const data = JSON.parse(r.stdout);
+    assert.equal(data.stats.engine, 'both');
+    assert.equal(data.findings[0].engine, 'scord');
+    assert.match(data.findings[0].note, /PTX memory model/);
+    // The default keeps the JSON as it was.
+    assert.equal(JSON.parse(cli('check', fixture, '--format', 'json').stdout).stats.engine, undefined);
+  });
+
+  test('precise finds the masking-fence race ScoRD misses', () => {
+    const file = path.join('test', 'fixtures', 'ordered', 'late_fence_masks_interblock.cu');
+    assert.equal(cli('check', file).status, 0);
+    const r = cli('check', file, '--engine', 'precise');
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /late_fence_masks_interblock\.cu:29:\d+: warning: read of `data` in block 1 races with the write at line 14 in block 0/);
+  });
+});
+
+describe('the scord.engine setting', () => {
+  test('is read from the client, a wrong value falling back to scord', () => {
+    assert.equal(DEFAULT_SETTINGS.engine, 'scord');
+    assert.equal(normalizeSettings({ engine: 'both' }).engine, 'both');
+    assert.equal(normalizeSettings({ engine: 'fast' }).engine, 'scord');
+  });
+
+  test('reaches the analysis worker with the run options', () => {
+    const req = analysisRequest('file:///w/a.cu', 'int main() { return 0; }', normalizeSettings({ engine: 'precise' }), [], {}, false);
+    assert.equal(req.options.engine, 'precise');
+  });
+});
