@@ -1,8 +1,10 @@
 // The language server's extensions to LSP, typed once for both sides: the client sends these
 // requests and the server answers them. Nothing here imports the engine at run time.
 import { NotificationType, ProtocolRequestType } from 'vscode-languageserver-protocol';
-import type { CheckDiagnostic, CheckReport, PublicFinding } from '../sims/check';
+import type { CheckDiagnostic, CheckReport, Engine, PublicFinding } from '../sims/check';
 import type { DetectorState } from '../sims/detect/scord';
+import type { Fairness } from '../sims/idioms/schedulers';
+import type { LitmusReport, MemoryModelName } from '../sims/litmus/types';
 
 /** Every setting of the `scord` section, as the server reads it for one document. */
 export interface ScordSettings {
@@ -26,10 +28,19 @@ export interface ScordSettings {
     schedules: number;
     seed: number;
     stepBudget: number;
+    /** The memory model device code runs under (weak ones make races observable). */
+    memoryModel: MemoryModelName;
   };
   detector: {
     hardwareFaithful: boolean;
   };
+  /** The race detection engine: ScoRD, happens-before over the PTX memory model, or both. */
+  engine: Engine;
+  /**
+   * The GPU scheduler's fairness (Sorensen et al.): under one weaker than `fair`, launches
+   * that may never end (spin locks, flags, grid barriers) are reported as deadlocks.
+   */
+  fairness: Fairness;
   diagnostics: {
     raceSeverity: 'error' | 'warning' | 'information' | 'hint';
   };
@@ -38,8 +49,10 @@ export interface ScordSettings {
 export const DEFAULT_SETTINGS: ScordSettings = {
   analysis: { trigger: 'onType', debounceMs: 300, timeBudgetMs: 10_000, memoryLimitMb: 1024 },
   preprocessor: { defines: [], includePaths: [] },
-  simulator: { device: 'scord-paper', scheduling: 'independent', schedules: 1, seed: 1, stepBudget: 50_000_000 },
+  simulator: { device: 'scord-paper', scheduling: 'independent', schedules: 1, seed: 1, stepBudget: 50_000_000, memoryModel: 'sc' },
   detector: { hardwareFaithful: false },
+  engine: 'scord',
+  fairness: 'fair',
   diagnostics: { raceSeverity: 'warning' },
 };
 
@@ -56,7 +69,7 @@ export interface RunParams {
   /** `main` (the default) or one kernel with its launch. */
   entry?: 'main' | LaunchParams;
   /** Overrides of the document's settings for this run. */
-  options?: { schedules?: number; seed?: number; scheduling?: 'independent' | 'lockstep'; hardwareFaithful?: boolean; device?: string };
+  options?: { schedules?: number; seed?: number; scheduling?: 'independent' | 'lockstep'; hardwareFaithful?: boolean; device?: string; fairness?: Fairness };
   workDoneToken?: string | number;
 }
 
@@ -135,3 +148,30 @@ export interface KernelsResult {
 
 /** `scord/kernels`: the kernels of a document, for the Run Kernel picker. */
 export const KernelsRequest = new ProtocolRequestType<KernelsParams, KernelsResult, never, void, void>('scord/kernels');
+
+export interface LitmusParams {
+  uri: string;
+  model: MemoryModelName;
+  /** Random executions (default 1000); ignored with `exhaustive`. */
+  runs?: number;
+  /** Explore every execution instead of sampling. */
+  exhaustive?: boolean;
+  /** `__device__` variables whose final values are the outcome, instead of the printed output. */
+  observe?: string[];
+  /** Seed of the first random execution (default: the document's `scord.simulator.seed`). */
+  seed?: number;
+  /** Exhaustive only: executions explored at most before the report says it is incomplete. */
+  maxExecutions?: number;
+  /** Milliseconds the run may take (default: the document's `scord.analysis.timeBudgetMs`). */
+  timeBudgetMs?: number;
+  workDoneToken?: string | number;
+}
+
+/** The histogram of outcomes, for the document named by `uri`, and how long it took. */
+export interface LitmusResult extends LitmusReport {
+  uri: string;
+  elapsedMs: number;
+}
+
+/** `scord/litmus`: run a litmus test under a memory model, with progress and cancellation. */
+export const LitmusRequest = new ProtocolRequestType<LitmusParams, LitmusResult, never, void, void>('scord/litmus');

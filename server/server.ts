@@ -25,8 +25,9 @@ import { codeLenses } from './features/codeLens';
 import { frontendDiagnostics, mergeDiagnostics, runDiagnostics, type DiagnosticsByUri } from './features/diagnostics';
 import { hover } from './features/hover';
 import { kernelsOf } from './features/kernels';
+import { litmusHandler } from './features/litmus';
 import { beginProgress, listenForProgressCancel } from './features/progress';
-import { AnalysisStateNotification, InspectRequest, KernelsRequest, RunRequest, type InspectResult, type RunResult, type ScordSettings } from './protocol';
+import { AnalysisStateNotification, InspectRequest, KernelsRequest, LitmusRequest, RunRequest, type InspectResult, type RunResult, type ScordSettings } from './protocol';
 import { SettingsStore } from './settings';
 import { readSourceFile } from './sourceFiles';
 
@@ -242,6 +243,7 @@ connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
     ...(o.schedules !== undefined ? { schedules: o.schedules } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
     ...(o.hardwareFaithful !== undefined ? { hardwareFaithful: o.hardwareFaithful } : {}),
+    ...(o.fairness !== undefined ? { fairness: o.fairness } : {}),
     ...(entry ? { entry: { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args ?? {} } } : {}),
   };
   const handle = workers.run(analysisRequest(params.uri, text, s, documents.all(), overrides, false), runLimits(s));
@@ -277,6 +279,8 @@ connection.onRequest(KernelsRequest, async (params) => {
   const s = await settings.get(doc.uri);
   return safely('kernels', () => kernelsOf(scheduler.parsedNow(doc, s), doc.getText(), fileNameOf(doc.uri)), { hasMain: false, kernels: [] });
 });
+
+connection.onRequest(LitmusRequest, litmusHandler({ connection, documents, settings, workers, readFile }));
 
 connection.onShutdown(() => workers.dispose());
 listenForProgressCancel(connection);

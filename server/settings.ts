@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import type { Connection } from 'vscode-languageserver/node';
 import { DEFAULT_DEVICE, devicePreset } from '../sims/gpu/devices';
+import { isFairness } from '../sims/idioms/schedulers';
 import { DEFAULT_SETTINGS, type ScordSettings } from './protocol';
 
 type Raw = Record<string, unknown> | null | undefined;
@@ -42,8 +43,11 @@ export function normalizeSettings(raw: Raw): ScordSettings {
       schedules: pick(s.schedules, isNumberIn(1, 1000), D.simulator.schedules),
       seed: pick(s.seed, isNumberIn(0, 2 ** 31), D.simulator.seed),
       stepBudget: pick(s.stepBudget, isNumberIn(1000, 2_000_000_000), D.simulator.stepBudget),
+      memoryModel: pick(s.memoryModel, isOneOf('sc', 'gpu-weak', 'gpu-strong'), D.simulator.memoryModel),
     },
     detector: { hardwareFaithful: pick(d.hardwareFaithful, isBool, D.detector.hardwareFaithful) },
+    engine: pick(raw?.engine, isOneOf('scord', 'precise', 'both'), D.engine),
+    fairness: pick(raw?.fairness, isFairness, D.fairness),
     diagnostics: { raceSeverity: pick(g.raceSeverity, isOneOf('error', 'warning', 'information', 'hint'), D.diagnostics.raceSeverity) },
   };
 }

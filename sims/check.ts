@@ -5,9 +5,20 @@ import { parse, type ParseResult } from './frontend/index';
 import type { Range } from './frontend/source';
 import { DEFAULT_DEVICE } from './gpu/devices';
 import type { SchedulerKind } from './gpu/executor';
+import type { Fairness } from './gpu/fairness';
 import { PairIndex, ScordDetector, type DetectorOptions, type DetectorState, type MetadataSnapshot, type RaceFinding } from './detect/scord';
+import { PreciseDetector, scordOnlyNote } from './detect/precise';
 import { fixesFor, type Fix } from './fixes/fixes';
-import { runProgram, runSchedules, type KernelEntry, type RunOptions } from './host/run';
+import { runProgram, runSchedules, type KernelEntry, type RunOptions, type RunResult } from './host/run';
+import type { WeakObservation } from './gpu/weakMemory';
+import type { MemoryModelName, WeakModelSwitches } from './litmus/types';
+
+/**
+ * Which race detector watches the run: ScoRD's fence counters and locksets (the paper's design),
+ * happens-before over the scoped PTX memory model, or both with their findings merged.
+ */
+export type Engine = 'scord' | 'precise' | 'both';
+export const ENGINES: readonly Engine[] = ['scord', 'precise', 'both'];
 
 /** A 1-based span, as compilers print and SARIF and the JSON report carry. */
 export interface Location {
@@ -44,6 +55,12 @@ export interface CheckFinding {
   metadata?: MetadataSnapshot;
   /** How many times this pair of instructions raced (races) or the finding recurred. */
   count: number;
+  /** Races with `engine` precise or both: which engine reported it ('both': the two agree). */
+  engine?: Engine;
+  /** With `engine` both: how the other engine sees this pair. */
+  note?: string;
+  /** Under a weak memory model: what went wrong in the run at this race (stale read, lost update, output). */
+  observed?: string;
   fixes: Fix[];
   /** Where it is, with offsets (for edits and the editor); not part of the printed report. */
   range?: Range;
@@ -73,6 +90,10 @@ export interface CheckReport {
     detection: 'exact' | 'hardware-faithful' | 'off';
     granularity: number;
     schedules: number;
+    /** The race detection engine, when not the default ScoRD. */
+    engine?: Exclude<Engine, 'scord'>;
+    /** The memory model, when not sequential consistency. */
+    memoryModel?: Exclude<MemoryModelName, 'sc'>;
   };
   /** With `inspect`: the detector's state after the run (its last launch). */
   state?: DetectorState;
@@ -98,8 +119,18 @@ export interface CheckOptions {
   detect?: boolean;
   hardwareFaithful?: boolean;
   granularity?: number;
+  /** The race detection engine (default 'scord'). */
+  engine?: Engine;
   /** Run one kernel instead of `main` (kernel-only files). */
   entry?: KernelEntry;
+  /** The scheduler's fairness: under one weaker than `fair`, launches that may never end are found. */
+  fairness?: Fairness;
+  /**
+   * The memory model device code runs under (default `sc`). Under `gpu-weak`/`gpu-strong` a
+   * race can really go wrong in the run; the finding then says what was observed.
+   */
+  memoryModel?: MemoryModelName;
+  weakSwitches?: WeakModelSwitches;
   /** Keep the detector's state for the inspector, tracing every access to `trace` (`data[3]`). */
   inspect?: { trace?: string };
   /** A parse already made of the same text and options (the server reuses its own). */
@@ -123,7 +154,7 @@ export function checkSource(options: CheckOptions): CheckReport {
 }
 
 /** The stats of a check before anything ran (all a report has when nothing could run). */
-export function initialStats(options: Pick<CheckOptions, 'device' | 'detect' | 'hardwareFaithful' | 'granularity' | 'schedules'>): CheckReport['stats'] {
+export function initialStats(options: Pick<CheckOptions, 'device' | 'detect' | 'hardwareFaithful' | 'granularity' | 'schedules' | 'engine'>): CheckReport['stats'] {
   return {
     launches: 0,
     steps: 0,
@@ -131,6 +162,7 @@ export function initialStats(options: Pick<CheckOptions, 'device' | 'detect' | '
     detection: options.detect === false ? 'off' : options.hardwareFaithful ? 'hardware-faithful' : 'exact',
     granularity: options.granularity ?? 4,
     schedules: Math.max(1, options.schedules ?? 1),
+    ...(options.engine && options.engine !== 'scord' ? { engine: options.engine } : {}),
   };
 }
 
@@ -147,7 +179,9 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
     perThreadWhenDiverged: options.model !== 'lockstep',
     ...(options.inspect?.trace ? { trace: options.inspect.trace } : {}),
   };
+  const engine = options.engine ?? 'scord';
   const detectors: ScordDetector[] = [];
+  const precise: PreciseDetector[] = [];
   const runOptions: RunOptions = {
     device: stats.device,
     ...(options.scheduler ? { scheduler: options.scheduler } : {}),
@@ -156,13 +190,24 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
     ...(options.maxSteps !== undefined ? { stepBudget: options.maxSteps } : {}),
     ...(options.deviceMemoryLimit !== undefined ? { deviceMemoryLimit: options.deviceMemoryLimit } : {}),
     ...(options.entry ? { entry: options.entry } : {}),
+    ...(options.fairness ? { fairness: options.fairness } : {}),
+    ...(options.memoryModel && options.memoryModel !== 'sc' ? { memoryModel: options.memoryModel, ...(options.weakSwitches ? { weakSwitches: options.weakSwitches } : {}) } : {}),
   };
   const withDetector: Partial<RunOptions> = detect
     ? {
         listen: (memory) => {
-          const detector = new ScordDetector(memory, detectorOptions);
-          detectors.push(detector);
-          return detector.listener;
+          const scord = engine !== 'precise' ? new ScordDetector(memory, detectorOptions) : undefined;
+          const pd = engine !== 'scord' ? new PreciseDetector(memory, { perThreadWhenDiverged: options.model !== 'lockstep', explain: engine === 'both' }) : undefined;
+          if (scord) detectors.push(scord);
+          if (pd) precise.push(pd);
+          if (!pd) return scord!.listener;
+          if (!scord) return pd.listener;
+          const a = scord.listener;
+          const b = pd.listener;
+          return (e) => {
+            a(e);
+            b(e);
+          };
         },
       }
     : {};
@@ -176,9 +221,14 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
     if (!UNANALYSABLE.has(f.kind)) continue;
     diagnostics.push({ severity: 'error', code: f.kind, message: f.message, ...(f.range ? { location: location(f.range), range: f.range } : {}) });
   }
-  const races = mergeRaces(detectors.map((d) => d.findings()));
+  const scordRaces = mergeRaces(detectors.map((d) => d.findings()));
+  const preciseRaces = mergeRaces(precise.map((d) => d.findings()));
+  const races: EngineRace[] =
+    engine === 'scord' ? scordRaces.map((race) => ({ race })) : engine === 'precise' ? preciseRaces.map((race) => ({ race, engine: 'precise' })) : combineEngines(scordRaces, preciseRaces, precise);
+  const weak = options.memoryModel && options.memoryModel !== 'sc' ? { model: options.memoryModel, reference: runProgram(parsed, { ...runOptions, memoryModel: 'sc' }), observations: run.weakObservations ?? [] } : undefined;
+  if (weak) stats.memoryModel = weak.model;
   const findings: CheckFinding[] = [
-    ...races.map((r) => raceFinding(r, parsed, options.fileName, options.text)),
+    ...races.map((r) => raceFinding(r, parsed, options.fileName, options.text, weak && { ...weak, run })),
     ...run.findings
       .filter((f) => !UNANALYSABLE.has(f.kind))
       .map((f): CheckFinding => ({
@@ -219,8 +269,74 @@ function mergeRaces(lists: RaceFinding[][]): RaceFinding[] {
   return merged.all();
 }
 
-function raceFinding(r: RaceFinding, parsed: ParseResult, file: string, text: string): CheckFinding {
+/** A race as one engine or both reported it. */
+interface EngineRace {
+  race: RaceFinding;
+  engine?: Engine;
+  note?: string;
+}
+
+/**
+ * `--engine both`: the union of the two engines' races, a pair of instructions both report
+ * given once. A race only the happens-before engine finds says so; one only ScoRD finds says
+ * why the PTX model does not call it a race.
+ */
+function combineEngines(scord: RaceFinding[], precise: RaceFinding[], detectors: PreciseDetector[]): EngineRace[] {
+  // The same two instructions, or two on the same lines (`x = x + 1` reads and writes on one line).
+  const line = (r: Range) => `${r.file}:${r.start.line}`;
+  const samePair = (a: RaceFinding, b: RaceFinding) =>
+    (line(a.range) === line(b.range) && line(a.previous) === line(b.previous)) || (line(a.range) === line(b.previous) && line(a.previous) === line(b.range));
+  const matched = new Set<RaceFinding>();
+  const out: EngineRace[] = [];
+  for (const s of scord) {
+    const same = precise.filter((p) => samePair(p, s));
+    for (const p of same) matched.add(p);
+    if (same.some((p) => p.category === s.category)) out.push({ race: s, engine: 'both' });
+    else if (same.length) out.push({ race: s, engine: 'both', note: `the PTX-model engine reports this pair too, as ${same[0].category}: ${same[0].message}` });
+    else {
+      const why = detectors.map((d) => d.whyNoRace(s.range, s.previous)).find((w) => w !== undefined);
+      out.push({ race: s, engine: 'scord', note: scordOnlyNote(s.category, why) });
+    }
+  }
+  for (const p of precise) {
+    if (!matched.has(p)) out.push({ race: { ...p, message: `${p.message} — not detected by ScoRD's fence counters` }, engine: 'precise' });
+  }
+  return out;
+}
+
+/** What a run under a weak memory model showed going wrong, for one race. */
+interface WeakRun {
+  model: MemoryModelName;
+  run: RunResult;
+  reference: RunResult;
+  observations: WeakObservation[];
+}
+
+/**
+ * What a weak-memory run observed at this race: a stale read or a lost update at one of its
+ * two accesses, and whether the program's output differs from a sequentially consistent run's.
+ */
+function observedUnderWeak(r: RaceFinding, weak: WeakRun): string | undefined {
+  const at = (x: Range) => weak.observations.filter((o) => o.range.start.offset === x.start.offset && o.range.file === x.file);
+  const seen = [...new Set([...at(r.range), ...at(r.previous)])].map((o) =>
+    o.kind === 'stale-read'
+      ? `the read of ${o.address} at line ${o.range.start.line + 1} returned ${o.value} while the last write${o.other ? ` (line ${o.other.start.line + 1})` : ''} had stored ${o.latest}${o.count > 1 ? ` (${o.count} times)` : ''}`
+      : `the block-scope update of ${o.address} at line ${o.range.start.line + 1} (to ${o.value}) was lost when another block's value ${o.latest} reached memory${o.count > 1 ? ` (${o.count} times)` : ''}`,
+  );
+  const differs = weak.run.stdout !== weak.reference.stdout || weak.run.exitCode !== weak.reference.exitCode;
+  if (differs) seen.push(`the program printed ${JSON.stringify(clip(weak.run.stdout))} where a sequentially consistent run prints ${JSON.stringify(clip(weak.reference.stdout))}`);
+  return seen.length ? `Observed under ${weak.model}: ${seen.join('; ')}.` : undefined;
+}
+
+function clip(text: string): string {
+  const t = text.trim();
+  return t.length > 80 ? `${t.slice(0, 77)}…` : t;
+}
+
+function raceFinding({ race: r, engine, note }: EngineRace, parsed: ParseResult, file: string, text: string, weak?: WeakRun): CheckFinding {
+  const observed = weak ? observedUnderWeak(r, weak) : undefined;
   return {
+    ...(observed ? { observed } : {}),
     kind: 'race',
     category: r.category,
     scope: r.scope,
@@ -236,6 +352,8 @@ function raceFinding(r: RaceFinding, parsed: ParseResult, file: string, text: st
     previousAccessor: r.previousAccessor,
     ...(r.metadata ? { metadata: r.metadata } : {}),
     count: r.count,
+    ...(engine ? { engine } : {}),
+    ...(note ? { note } : {}),
     fixes: fixesFor(r, parsed, file, text),
     range: r.range,
     relatedRanges: [r.previous, ...(r.lockAcquires ?? [])],

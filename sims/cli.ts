@@ -4,7 +4,11 @@
 //               and launch options]
 //       Runs the program (its main, or one kernel of a kernel-only file) with the ScoRD race
 //       detector attached and reports races and the run's other findings. Exit 0: it ran and
-//       found nothing; 1: it found something; 2: the file could not be analysed.
+//       found nothing; 1: it found something; 2: the file could not be analysed. `--engine
+//       precise` detects races by happens-before over the scoped PTX memory model instead;
+//       `--engine both` runs the two and merges their findings. `--fairness hsa` (or obe,
+//       hsa+obe, lobe, unfair) also looks for schedules of that weaker GPU scheduler on which
+//       a launch never ends (spin locks, flags, grid barriers) and reports them as deadlocks.
 //   scord fix FILE [check options] [--dry-run]
 //       Applies the preferred fix of every finding to FILE (like `eslint --fix`) and checks the
 //       result again; --dry-run prints the change as a unified diff instead.
@@ -13,6 +17,11 @@
 //       file:line:column, and lists the kernels, device and host functions and launches found.
 //   scord preprocess FILE [-D …] [-U …] [-I …] [--device]
 //       Prints the preprocessed token stream (like `nvcc -E`, without line markers).
+//   scord litmus FILE [--model sc|gpu-weak|gpu-strong] [--runs N | --exhaustive] [--observe x,y]
+//               [--no-load-reordering] [--cumulative-fences] [--format text|json]
+//       Runs a small program many times under a memory model (random schedules and
+//       propagation, or every execution) and prints the histogram of its final outcomes with
+//       one witness execution for each; `// outcome:` lines name outcomes to look for.
 //   scord run FILE [-D …] [-U …] [-I …] [--device-preset NAME]
 //       Runs the program on the simulated GPU: its output, then what went wrong (faults with
 //       the allocation and thread, deadlocks, runaway loops). Exit 1 if any error was found;
@@ -25,8 +34,9 @@ import { formatDiagnostic } from './frontend/diagnostics';
 import { parse, type ParseOptions, type ParseResult } from './frontend/index';
 import { formatLocation } from './frontend/source';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
-import { checkParsed, initialStats, location, publicReport, type CheckDiagnostic, type CheckReport } from './check';
+import { checkParsed, ENGINES, initialStats, location, publicReport, type CheckDiagnostic, type CheckReport, type Engine } from './check';
 import type { SchedulerKind } from './gpu/executor';
+import { FAIRNESS_KINDS, isFairness, type Fairness } from './idioms/schedulers';
 import { runProgram, runSchedules, type RunFinding } from './host/run';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { parseDim3, readKernelHeader, type Dim3, type KernelHeader } from './host/kernelHeader';
@@ -35,18 +45,25 @@ import { applyPreferredFixes } from './fixes/apply';
 import { createTwoFilesPatch } from 'diff';
 import { preprocess, tokensToText } from './frontend/preprocessor';
 import { summarize } from './frontend/summary';
+import { declaredOutcomes, runLitmus } from './litmus/run';
+import { MEMORY_MODELS, type LitmusReport, type MemoryModelName, type WeakModelSwitches } from './litmus/types';
 
 const PRESETS = Object.keys(DEVICE_PRESETS).join('|');
 const USAGE = `usage: scord check FILE [-D NAME[=VALUE]] [-I DIR] [--format text|json|sarif] [--no-detect]
-                   [--hardware-faithful] [--granularity 4|8|16|32|64] [--device ${PRESETS}]
+                   [--engine scord|precise|both] [--hardware-faithful] [--granularity 4|8|16|32|64]
+                   [--device ${PRESETS}]
                    [--scheduling independent|lockstep] [--seed N] [--schedules N] [--max-steps N]
                    [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
+                   [--memory-model sc|gpu-weak|gpu-strong] [--fairness ${FAIRNESS_KINDS.join('|')}]
        scord fix FILE [check options] [--dry-run]
+       scord litmus FILE [-D NAME[=VALUE]] [--model sc|gpu-weak|gpu-strong] [--runs N | --exhaustive]
+                 [--max-executions N] [--seed N] [--observe NAME[,NAME]...] [--no-load-reordering]
+                 [--cumulative-fences] [--format text|json]
        scord parse FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--json]
        scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]
        scord run FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${PRESETS}]
                  [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]
-                 [--model independent|lockstep]`;
+                 [--model independent|lockstep] [--fairness ${FAIRNESS_KINDS.join('|')}]`;
 
 /** Metadata granularities of the detector, in bytes (the paper's design is 4: one word). */
 const GRANULARITIES = [4, 8, 16, 32, 64];
@@ -65,6 +82,8 @@ interface Args {
   format: 'text' | 'json' | 'sarif';
   detect: boolean;
   hardwareFaithful: boolean;
+  /** `--engine`: ScoRD, happens-before over the PTX model, or both. */
+  engine?: Engine;
   granularity?: number;
   maxSteps?: number;
   scheduler?: SchedulerKind;
@@ -75,13 +94,23 @@ interface Args {
   entry: EntryRequest;
   /** `fix --dry-run`: print the diff instead of writing the file. */
   dryRun: boolean;
+  /** `check --memory-model` / `litmus --model`. */
+  memoryModel?: MemoryModelName;
+  /** `litmus`: random runs, or every execution (up to maxExecutions). */
+  runs?: number;
+  exhaustive: boolean;
+  maxExecutions?: number;
+  observe?: string[];
+  switches: WeakModelSwitches;
+  /** `--fairness`: the scheduler's fairness; launches that may never end under it are found. */
+  fairness?: Fairness;
 }
 
 function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') throw new UsageError(USAGE);
-  if (command !== 'parse' && command !== 'preprocess' && command !== 'run' && command !== 'check' && command !== 'fix') throw new UsageError(`unknown command '${command}'\n${USAGE}`);
-  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true, hardwareFaithful: false, entry: { args: {} }, dryRun: false };
+  if (!['parse', 'preprocess', 'run', 'check', 'fix', 'litmus'].includes(command)) throw new UsageError(`unknown command '${command}'\n${USAGE}`);
+  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true, hardwareFaithful: false, entry: { args: {} }, dryRun: false, exhaustive: false, switches: {} };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     // -DNAME and -D NAME; --flag VALUE and --flag=VALUE.
@@ -131,6 +160,10 @@ function parseArgs(argv: string[]): Args {
       args.dryRun = true;
     } else if (a === '--hardware-faithful') {
       args.hardwareFaithful = true;
+    } else if (flag === '--engine') {
+      const v = optionValue();
+      if (!(ENGINES as readonly string[]).includes(v)) throw new UsageError(`unknown engine '${v}'; choose ${ENGINES.slice(0, -1).join(', ')} or ${ENGINES[ENGINES.length - 1]}`);
+      args.engine = v as Engine;
     } else if (flag === '--granularity') {
       const text = optionValue();
       const v = Number(text);
@@ -138,10 +171,32 @@ function parseArgs(argv: string[]): Args {
       args.granularity = v;
     } else if (flag === '--max-steps') {
       args.maxSteps = integer(1, 'positive');
+    } else if ((flag === '--model' && command === 'litmus') || flag === '--memory-model') {
+      const v = optionValue();
+      if (!(MEMORY_MODELS as readonly string[]).includes(v)) throw new UsageError(`unknown memory model '${v}'; choose ${MEMORY_MODELS.join(', ')}`);
+      args.memoryModel = v as MemoryModelName;
+    } else if (flag === '--runs' && command === 'litmus') {
+      args.runs = integer(1, 'positive');
+    } else if (a === '--exhaustive' && command === 'litmus') {
+      args.exhaustive = true;
+    } else if (flag === '--max-executions' && command === 'litmus') {
+      args.maxExecutions = integer(1, 'positive');
+    } else if (flag === '--observe' && command === 'litmus') {
+      const names = optionValue().split(',').map((n) => n.trim());
+      if (names.some((n) => !/^[A-Za-z_]\w*$/.test(n))) throw new UsageError(`--observe needs variable names separated by commas (got '${names.join(',')}')`);
+      args.observe = names;
+    } else if (a === '--no-load-reordering') {
+      args.switches.loadReordering = false;
+    } else if (a === '--cumulative-fences') {
+      args.switches.cumulativeFences = true;
     } else if (flag === '--model' || flag === '--scheduling') {
       const v = optionValue();
       if (v !== 'independent' && v !== 'lockstep') throw new UsageError(`unknown scheduling model '${v}'; choose independent or lockstep`);
       args.model = v;
+    } else if (flag === '--fairness') {
+      const v = optionValue();
+      if (!isFairness(v)) throw new UsageError(`unknown fairness '${v}'; choose ${FAIRNESS_KINDS.join(', ')}`);
+      args.fairness = v;
     } else if (flag === '--seed') {
       args.seed = integer(0, 'non-negative');
     } else if (flag === '--schedules') {
@@ -201,6 +256,7 @@ function main(argv: string[], io: Output): number {
   }
   if (args.command === 'check') return printCheck(analyse(args, text, common), args, io);
   if (args.command === 'fix') return fixCommand(args, text, common, io);
+  if (args.command === 'litmus') return litmusCommand(args, text, common, io);
   const result = parse(text, common);
   if (args.command === 'run') return runCommand(result, args, io);
   const summary = summarize(result, (f) => (f === args.file ? text : readFileOrUndefined(f)));
@@ -261,6 +317,9 @@ function analyse(args: Args, text: string, common: ParseOptions): CheckReport {
     ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
     ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
     hardwareFaithful: args.hardwareFaithful,
+    ...(args.engine ? { engine: args.engine } : {}),
+    ...(args.memoryModel ? { memoryModel: args.memoryModel, weakSwitches: args.switches } : {}),
+    ...(args.fairness ? { fairness: args.fairness } : {}),
     detect: args.detect,
     ...(choice.kind === 'entry' ? { entry: choice.entry } : {}),
   });
@@ -310,6 +369,7 @@ function notAnalysed(args: Args, diagnostics: CheckDiagnostic[]): CheckReport {
       hardwareFaithful: args.hardwareFaithful,
       ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
       ...(args.schedules !== undefined ? { schedules: args.schedules } : {}),
+      ...(args.engine ? { engine: args.engine } : {}),
     }),
   };
 }
@@ -331,6 +391,8 @@ function printCheck(report: CheckReport, args: Args, io: Output): number {
       const l = f.location;
       io.stdout(`${l.file}:${l.line}:${l.column}: ${f.severity}: ${f.message} [scord/${f.category}]\n`);
       for (const r of f.related) io.stdout(`${r.location.file}:${r.location.line}:${r.location.column}: note: ${r.message}\n`);
+      if (f.note) io.stdout(`${l.file}:${l.line}:${l.column}: note: ${f.note}\n`);
+      if (f.observed) io.stdout(`${l.file}:${l.line}:${l.column}: note: ${f.observed}\n`);
     }
     if (report.analysed) io.stdout(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${args.file}\n`);
     else {
@@ -354,6 +416,7 @@ function runCommand(result: ParseResult, args: Args, io: Output): number {
     ...(args.scheduler ? { scheduler: args.scheduler } : {}),
     ...(args.model ? { model: args.model } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    ...(args.fairness ? { fairness: args.fairness } : {}),
   };
   // --schedules N: N seeded random interleavings; the output shown is the first run's.
   const many = args.schedules && args.schedules > 1 ? runSchedules(result, args.schedules, options) : undefined;
@@ -365,6 +428,56 @@ function runCommand(result: ParseResult, args: Args, io: Output): number {
   for (const f of run.findings) io.stderr(`${where(f)}${f.severity}: ${f.kind}: ${f.message}${who(f)}\n`);
   io.stderr(`scord: ${args.file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'} and ${run.steps} thread-steps on ${args.preset}; ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}\n`);
   return run.findings.some((f) => f.severity === 'error') ? 1 : 0;
+}
+
+/**
+ * `scord litmus`: the histogram of a small program's final outcomes under a memory model.
+ * Exit 0 when it ran, 2 when it could not (errors in the program, unsupported code).
+ */
+function litmusCommand(args: Args, text: string, common: ParseOptions, io: Output): number {
+  if (args.format === 'sarif') throw new UsageError('litmus prints text or json');
+  const model = args.memoryModel ?? 'gpu-weak';
+  const report = runLitmus(parse(text, common), {
+    model,
+    ...(args.runs !== undefined ? { runs: args.runs } : {}),
+    exhaustive: args.exhaustive,
+    ...(args.maxExecutions !== undefined ? { maxExecutions: args.maxExecutions } : {}),
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    ...(args.observe ? { observe: args.observe } : {}),
+    switches: args.switches,
+    declared: declaredOutcomes(text),
+  });
+  if (report.errors.length) {
+    for (const e of report.errors) io.stderr(`${e.range ? formatLocation(e.range) : args.file}: error: ${e.message}\n`);
+    io.stderr(`scord: ${args.file} cannot run as a litmus test\n`);
+    return 2;
+  }
+  if (args.format === 'json') {
+    const json = { model: report.model, runs: report.runs, outcomes: report.outcomes.map((o) => ({ outcome: o.outcome, count: o.count, allowed: o.allowed })) };
+    io.stdout(JSON.stringify(json, null, 2) + '\n');
+    return 0;
+  }
+  io.stdout(litmusText(report, args.file));
+  return 0;
+}
+
+/** The histogram as text: one bar per outcome, then one witness execution per outcome. */
+export function litmusText(report: LitmusReport, file: string): string {
+  const how = report.exhaustive ? `every execution (${report.runs} complete${report.complete ? '' : `; stopped after ${report.executions} — not every execution was explored`})` : `${report.runs} random runs`;
+  let out = `${file}: ${how} under ${report.model}\n`;
+  const width = Math.max(...report.outcomes.map((o) => o.outcome.length), 7);
+  const most = Math.max(1, ...report.outcomes.map((o) => o.count));
+  for (const o of report.outcomes) {
+    const bar = '█'.repeat(Math.round((o.count / most) * 30));
+    const verdict = o.allowed ? 'allowed' : report.exhaustive && report.complete ? 'forbidden' : 'not observed';
+    out += `  ${o.outcome.padEnd(width)}  ${String(o.count).padStart(6)}  ${bar.padEnd(30)}  ${verdict}${o.declared ? '  (named in the file)' : ''}\n`;
+  }
+  for (const o of report.outcomes) {
+    if (!o.witness.length) continue;
+    out += `\nhow "${o.outcome}" happens:\n`;
+    for (const s of o.witness) out += `  ${s.range ? `line ${String(s.range.start.line + 1).padEnd(4)} ` : '          '}${s.actor}: ${s.action}\n`;
+  }
+  return out;
 }
 
 /** Where the command's output goes: the process's streams, or a test's strings. */

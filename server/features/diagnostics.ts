@@ -110,13 +110,15 @@ function addFinding(out: DiagnosticsByUri, f: CheckFinding, index: number, ctx: 
   }));
   const data: RaceDiagnosticData = { version: ctx.version, finding: index, ...(f.address ? { address: f.address } : {}) };
   const href = helpUri(f.category);
+  // What a weak-memory run saw go wrong, and how the other engine sees the pair, on lines of their own.
+  const message = [f.message, f.observed, f.note].filter((m): m is string => !!m).join('\n');
   const d: Diagnostic = {
     range: lspRange(f.range),
     severity,
     code: f.category,
     ...(href ? { codeDescription: { href } } : {}),
     source: 'scord',
-    message: f.message,
+    message,
     ...(related.length ? { relatedInformation: related } : {}),
     data,
   };
@@ -130,7 +132,7 @@ function addFinding(out: DiagnosticsByUri, f: CheckFinding, index: number, ctx: 
     push(out, ctx.uri, {
       ...d,
       range: lspRange(site),
-      message: `${f.message} (in ${f.range.file}:${f.range.start.line + 1}:${f.range.start.character + 1})`,
+      message: `${message} (in ${f.range.file}:${f.range.start.line + 1}:${f.range.start.character + 1})`,
       relatedInformation: [{ location: { uri: uriOf(f.range.file), range: lspRange(f.range) }, message: 'the racing access, in the header' }, ...related],
     });
   }

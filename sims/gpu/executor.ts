@@ -9,6 +9,7 @@ import { DeviceFault } from './access';
 import { immediatePostDominators } from '../ir/postdominators';
 import { occupancy, type DeviceConfig } from './devices';
 import type { Memory } from './memory';
+import { randomChooser, type Chooser, type WeakMemory } from './weakMemory';
 
 const READY = 1;
 const AT_BARRIER = 2;
@@ -17,6 +18,8 @@ const AT_COLLECTIVE = 4;
 
 /** Blocks of the CFG a warp runs before the scheduler moves to the next warp. */
 const QUANTUM = 16;
+/** Random scheduling runs at most this many blocks without memory accesses in one turn. */
+const INVISIBLE_RUN = 256;
 /** Greedy-then-oldest keeps a warp until it stalls (or for this many blocks). */
 const GTO_QUANTUM = 1024;
 /** Launches of more threads than this are refused (`GridOptions.maxThreads` overrides it). */
@@ -24,11 +27,11 @@ export const DEFAULT_MAX_THREADS = 1 << 22;
 /** Thread-steps between checks for a repeated state while nothing else changes. */
 const LIVELOCK_WINDOW = 1_000_000;
 
-/** A uniformly chosen warp that has a lane ready to run, or undefined if none has. */
-function randomReadyWarp(resident: BlockState[], random: () => number): { block: BlockState; warp: WarpState } | undefined {
+/** The warps that have a lane ready to run. */
+function readyWarps(resident: BlockState[]): { block: BlockState; warp: WarpState }[] {
   const ready: { block: BlockState; warp: WarpState }[] = [];
   for (const block of resident) for (const warp of block.warps) if (warp.status.some((st) => st === READY)) ready.push({ block, warp });
-  return ready.length ? ready[Math.floor(random() * ready.length)] : undefined;
+  return ready;
 }
 
 /**
@@ -102,13 +105,34 @@ function stateHash(resident: BlockState[]): number {
   for (const b of resident) {
     for (const w of b.warps) {
       for (let l = 0; l < WARP; l++) {
-        mix(w.pc[l]);
         mix(w.status[l]);
+        // An exited lane's registers and pc are dead: they decide nothing.
+        if (w.status[l] === EXITED || w.status[l] === 0) continue;
+        mix(w.pc[l]);
+        const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
+        for (let r = l * 2; r < words.length; r += WARP * 2) {
+          mix(words[r]);
+          mix(words[r + 1]);
+        }
       }
-      const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
-      for (let i = 0; i < words.length; i++) mix(words[i]);
     }
   }
+  return h >>> 0;
+}
+
+/** Everything a launch's future depends on: warps, memory, weak-memory state, blocks to start. */
+function launchDigest(resident: BlockState[], env: GridEnvironment, nextBlock: number): number {
+  let h = stateHash(resident);
+  const mix = (x: number): void => {
+    h = Math.imul(h ^ (x | 0), 0x01000193);
+    h = Math.imul(h ^ ((x / 4294967296) | 0), 0x01000193);
+  };
+  mix(nextBlock);
+  for (const b of resident) mix(b.ctx.blockLinear);
+  env.memory.digest(mix);
+  env.weak?.digest(mix);
+  // Output printed so far is part of the outcome.
+  for (const o of env.runtime.output) for (let i = 0; i < o.text.length; i++) mix(o.text.charCodeAt(i));
   return h >>> 0;
 }
 
@@ -170,6 +194,13 @@ export interface GridOptions {
   model?: 'independent' | 'lockstep';
   /** The seed of the random scheduler; the same seed gives the same interleaving. */
   seed?: number;
+  /** The random scheduler's decisions come from here instead (exhaustive exploration). */
+  chooser?: Chooser;
+  /**
+   * Called at every decision with more than one option, with a digest of the launch's state
+   * (warps, memory, weak-memory state), so an explorer can merge repeated states.
+   */
+  onDecision?: (digest: () => number) => void;
   /** A launch of more threads than this is refused before it starts. */
   maxThreads?: number;
 }
@@ -231,6 +262,8 @@ export interface GridEnvironment {
   runtime: CudaRuntime;
   globals: RunContext['globals'];
   events?: EventListener;
+  /** A weak memory model the launch's loads, stores and fences go through. */
+  weak?: WeakMemory;
 }
 
 export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridOptions): GridOutcome {
@@ -254,7 +287,15 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   if (threads * blocks > maxThreads) return bad(`the launch asks for ${threads * blocks} threads; the simulator's limit is ${maxThreads} (set a larger limit, or launch fewer blocks)`);
 
   const scheduler = options.scheduler ?? 'round-robin';
-  const random = seededRandom(options.seed ?? 1);
+  const chooser = options.chooser ?? randomChooser(seededRandom(options.seed ?? 1));
+  const weak = env.weak;
+
+  // `what` tells apart the decisions taken in one state (propagate or not; which warp; what).
+  const decide = (n: number, resident: BlockState[], what: number): number => {
+    if (n <= 1) return 0;
+    options.onDecision?.(() => (launchDigest(resident, env, nextBlock) ^ Math.imul(what + 1, 0x9e3779b1)) >>> 0);
+    return chooser.choose(n);
+  };
   // Random scheduling switches warps after every block of the CFG, so interleavings vary.
   const quantum = scheduler === 'random' ? 1 : scheduler === 'greedy-then-oldest' ? GTO_QUANTUM : QUANTUM;
   const hot = new Float64Array(kernel.blocks.length);
@@ -272,6 +313,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     }
   };
   admit();
+  weak?.beginLaunch(threads, options.onDecision ? (n, what) => decide(n, resident, what) : undefined);
   let rr = 0;
   // Progress monitor: memory that changes, threads that finish, barriers that open. Without
   // any of these for a long stretch, every running thread is spinning on memory nobody
@@ -286,7 +328,11 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     let progressed = false;
     // The random scheduler runs one randomly chosen warp per turn, for one block of the CFG
     // (which ends at every memory access), so seeds change who reads and writes first.
-    const pick = scheduler === 'random' ? randomReadyWarp(resident, random) : undefined;
+    let pick: { block: BlockState; warp: WarpState } | undefined;
+    if (scheduler === 'random') {
+      const ready = readyWarps(resident);
+      pick = ready[decide(ready.length, resident, 0)];
+    }
     const visit = pick ? [pick.block] : scheduler === 'greedy-then-oldest' ? resident : resident.map((_, k) => resident[(rr + k) % resident.length]);
     for (const b of visit) {
       const warps = pick ? [pick.warp] : b.warps;
@@ -297,6 +343,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
         try {
           // A warp keeps the SM for a quantum of blocks (or until it waits), so scheduling
           // costs little; other warps still get their turn, so spin loops make progress.
+          let invisible = 0;
           for (let q = 0; q < quantum && n > 0; q++) {
             const ran = w.pc[w.group[0]];
             hot[ran] += n;
@@ -304,6 +351,10 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             if (lockstep) lockstepAdvance(w, kernel, ran, n);
             else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
             n = group(w);
+            // Random scheduling switches only after a step other threads can see (a memory
+            // access or fence ends its block): interleaving register arithmetic, or accesses
+            // to memory no other thread touches, changes nothing.
+            if (pick && (!kernel.blocks[ran].visible || weak?.lastAccessPrivate) && q + 1 >= quantum && invisible++ < INVISIBLE_RUN) q--;
           }
         } catch (e) {
           if (!(e instanceof DeviceFault)) throw e;
@@ -369,6 +420,11 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
       return { completed: false, steps, findings };
     }
   }
+  // The launch ends: every value reaches memory, in an order the chooser picks.
+  if (weak) {
+    weak.drain((n) => decide(n, resident, 1));
+    weak.endLaunch();
+  }
   return { completed: true, steps, findings };
 }
 
@@ -380,6 +436,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
   const shared = env.memory.allocate('shared', sharedSize, { label: `shared memory of block (${index.join(', ')})`, owner: linear, layout });
   const ctx: RunContext = {
     ...(env.events ? { events: env.events } : {}),
+    ...(env.weak ? { weak: env.weak } : {}),
     device: env.device,
     blockLinear: linear,
     memory: env.memory,
@@ -528,6 +585,7 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
     }
     case 'exit':
       for (i = 0; i < n; i++) w.status[g[i]] = EXITED;
+      if (w.ctx.weak) for (i = 0; i < n; i++) w.ctx.weak.exit(w, g[i]);
       b.stats.exited += n;
       completeCollectives(w); // lanes that leave may be the last ones a *_sync waits for
       break;
@@ -672,6 +730,8 @@ function releaseBarrier(b: BlockState, findings: GridFinding[]): boolean {
     else all = false;
   }
   const at = b.warps.flatMap((w) => w.waitingAt).find((t) => t !== undefined);
+  // Under weak memory, __syncthreads is also a block fence for every thread that waits.
+  b.ctx.weak?.barrier(b.ctx.blockLinear);
   if (at) b.ctx.events?.({ kind: 'barrier', block: b.ctx.blockLinear, range: at.range });
   for (const w of b.warps) {
     for (let l = 0; l < WARP; l++) {
@@ -686,3 +746,103 @@ function releaseBarrier(b: BlockState, findings: GridFinding[]): boolean {
 }
 
 
+
+/**
+ * One launch under a scheduler of the caller's own (the fairness search): blocks start when
+ * the caller says, and each call runs one lane group of one warp for one block of the CFG.
+ * runGrid does not go through this, so its own loop keeps its speed.
+ */
+export interface GridControl {
+  readonly blocks: number;
+  /** Has block `linear` been given its warps and memory (see `step`)? */
+  started(linear: number): boolean;
+  /** Every lane of the block has exited. */
+  finished(linear: number): boolean;
+  /**
+   * The warps of the block that have a lane able to run (a barrier every live thread has
+   * reached opens first). An unstarted block's warps all can; empty: the block is stuck.
+   */
+  readyWarps(linear: number): number[];
+  /** Runs one group of warp `warp` of the block (starting the block first); the thread-steps it took. */
+  step(linear: number, warp: number): number;
+  /** Feeds the block's warps (program counters, lane states, registers, reconvergence stacks) to `mix`. */
+  digest(linear: number, mix: (x: number) => void): void;
+}
+
+/** A GridControl for the launch, or undefined when runGrid would refuse its configuration. */
+export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: Pick<GridOptions, 'device' | 'model' | 'maxThreads'>): GridControl | undefined {
+  const { kernel, grid, block } = req;
+  const device = options.device;
+  const threads = block[0] * block[1] * block[2];
+  const blocks = grid[0] * grid[1] * grid[2];
+  if (threads < 1 || blocks < 1 || [...grid, ...block].some((d) => !Number.isInteger(d) || d < 1)) return undefined;
+  if (threads > device.maxThreadsPerBlock || kernel.sharedSize + req.dynamicShared > device.sharedMemPerBlock) return undefined;
+  if (!occupancy(device, threads, kernel.sharedSize + req.dynamicShared)) return undefined;
+  if (threads * blocks > (options.maxThreads ?? DEFAULT_MAX_THREADS)) return undefined;
+  const lockstep = options.model === 'lockstep';
+  const group = lockstep ? lockstepGroup : readyGroup;
+  const states: (BlockState | undefined)[] = new Array(blocks);
+  const stats = { exited: 0 };
+  // Findings of the explored schedules (barrier divergence) are the real run's to report.
+  const ignored: GridFinding[] = [];
+  const state = (linear: number): BlockState => {
+    let b = states[linear];
+    if (!b) {
+      env.events?.({ kind: 'block-start', block: linear });
+      b = states[linear] = startBlock(linear, req, env, kernel, threads, stats);
+    }
+    return b;
+  };
+  return {
+    blocks,
+    started: (linear) => states[linear] !== undefined,
+    finished: (linear) => {
+      const b = states[linear];
+      return !!b && b.warps.every((w) => w.status.every((s) => s === 0 || s === EXITED));
+    },
+    readyWarps: (linear) => {
+      const b = states[linear];
+      if (!b) return Array.from({ length: Math.ceil(threads / WARP) }, (_, i) => i);
+      const ready = (): number[] => b.warps.filter((w) => group(w) > 0).map((w) => w.index);
+      const now = ready();
+      if (now.length > 0 || !releaseBarrier(b, ignored)) return now;
+      return ready();
+    },
+    step: (linear, warp) => {
+      const b = state(linear);
+      const w = b.warps[warp];
+      const n = group(w);
+      if (n === 0) return 0;
+      const ran = w.pc[w.group[0]];
+      const steps = runGroup(kernel, w, n, ignored, b);
+      if (lockstep) lockstepAdvance(w, kernel, ran, n);
+      else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
+      return steps;
+    },
+    digest: (linear, mix) => {
+      const b = states[linear];
+      if (!b) return;
+      for (const w of b.warps) {
+        for (let l = 0; l < WARP; l++) {
+          mix(w.pc[l]);
+          mix(w.status[l]);
+        }
+        mix(w.rot);
+        for (const e of w.stack) {
+          mix(e.pc);
+          mix(e.mask);
+          mix(e.rpc);
+        }
+        // Lanes that exited never run again: their registers cannot matter.
+        const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
+        for (let l = 0; l < WARP; l++) {
+          if (w.status[l] === 0 || w.status[l] === EXITED) continue;
+          for (let i = l * 2; i < words.length; i += WARP * 2) {
+            mix(words[i]);
+            mix(words[i + 1]);
+          }
+        }
+      }
+    },
+  };
+}

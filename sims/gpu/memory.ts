@@ -166,6 +166,47 @@ export class Memory {
     return a;
   }
 
+  /** Feeds every live allocation's bytes to `mix` (state digests: repeated-state detection). */
+  digest(mix: (x: number) => void): void {
+    for (const a of this.allocations) {
+      if (!a || a.freed) continue;
+      mix(a.id);
+      const bytes = a.bytes;
+      const words = bytes.length >> 2;
+      const view = a.view;
+      for (let i = 0; i < words; i++) mix(view.getInt32(i * 4, true));
+      for (let i = words * 4; i < bytes.length; i++) mix(bytes[i]);
+    }
+  }
+
+  /**
+   * The contents of memory now, to go back to with `restore`: a launch explored under other
+   * schedules (the fairness search) leaves the program's memory as it found it.
+   */
+  snapshot(): MemorySnapshot {
+    return {
+      count: this.allocations.length,
+      bytes: this.allocations.map((a) => a?.bytes.slice()),
+      freed: this.allocations.map((a) => !!a?.freed),
+      nextBase: new Map(this.nextBase),
+      version: this.version,
+    };
+  }
+
+  /** Puts back what `snapshot` saw; allocations made since are forgotten. */
+  restore(s: MemorySnapshot): void {
+    this.allocations.length = s.count;
+    for (let i = 0; i < s.count; i++) {
+      const a = this.allocations[i];
+      if (!a) continue;
+      a.bytes.set(s.bytes[i]!);
+      a.freed = s.freed[i];
+    }
+    this.nextBase.clear();
+    for (const [k, v] of s.nextBase) this.nextBase.set(k, v);
+    this.version = s.version;
+  }
+
   /** The live allocation of `space` covering virtual address `addr`, other than `except`. */
   private allocationAt(space: MemorySpace, addr: number, except: Allocation): Allocation | undefined {
     for (const b of this.allocations) {
@@ -228,6 +269,15 @@ export class Memory {
         return;
     }
   }
+}
+
+/** What `Memory.snapshot` keeps: every allocation's bytes and state, and where the next goes. */
+export interface MemorySnapshot {
+  count: number;
+  bytes: (Uint8Array | undefined)[];
+  freed: boolean[];
+  nextBase: Map<MemorySpace, number>;
+  version: number;
 }
 
 export type ScalarKind = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64';

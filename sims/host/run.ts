@@ -9,7 +9,10 @@ import { evalConst, type ConstEnv } from '../frontend/sema/constEval';
 import * as T from '../frontend/types';
 import { DeviceFault } from '../gpu/access';
 import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../gpu/devices';
-import { runGrid, type GridFinding, type SchedulerKind } from '../gpu/executor';
+import { runGrid, seededRandom, type GridFinding, type SchedulerKind } from '../gpu/executor';
+import { DEFAULT_SEARCH_STEPS, fairnessChecker, type Fairness } from '../gpu/fairness';
+import { randomChooser, WeakMemory, weakModelConfig, type Chooser, type WeakObservation, type WeakStep } from '../gpu/weakMemory';
+import type { MemoryModelName, WeakModelSwitches } from '../litmus/types';
 import { Memory, pointerAllocation, pointerOffset, type MemorySpace } from '../gpu/memory';
 import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
 import { FunctionLowerer, isAggregate, normalizer, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
@@ -45,6 +48,25 @@ export interface RunOptions {
   attach?: (memory: Memory) => void;
   /** A detector made for the run's memory: its listener receives the events directly. */
   listen?: (memory: Memory) => EventListener;
+  /** The memory model device code runs under (default `sc`); a weak one implies random scheduling. */
+  memoryModel?: MemoryModelName;
+  /** The weak model's open points (same-address load reordering, cumulative fences). */
+  weakSwitches?: WeakModelSwitches;
+  /** Where scheduling and memory-system decisions come from (default: seeded random). */
+  chooser?: Chooser;
+  /** Called at each decision with a digest of the launch's state (see GridOptions). */
+  onDecision?: (digest: () => number) => void;
+  /** Receives every step of the weak model (witness traces). */
+  weakTrace?: WeakStep[];
+  /** Addresses two threads touched in earlier runs; accesses to others are not interleaved. */
+  sharedAddresses?: Set<number>;
+  /** `__device__` variables to read when the program ends (RunResult.observed). */
+  observe?: string[];
+  /**
+   * The scheduler's fairness (`fair` by default). Under a weaker one each launch is first
+   * searched for a schedule on which it never ends (a `deadlock` finding).
+   */
+  fairness?: Fairness;
 }
 
 export interface RunFinding {
@@ -64,6 +86,10 @@ export interface RunResult {
   findings: RunFinding[];
   steps: number;
   launches: number;
+  /** The final values of RunOptions.observe's variables (`x=1`, `r=[1,0]`), in its order. */
+  observed?: string[];
+  /** What the weak memory model saw that sequential consistency would not have. */
+  weakObservations?: WeakObservation[];
 }
 
 const DEFAULT_STEP_BUDGET = 200_000_000;
@@ -74,8 +100,14 @@ const WARNING_KINDS: ReadonlySet<string> = new Set(['division-by-zero', 'invalid
 export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunResult {
   const device: DeviceConfig = devicePreset(options.device ?? DEFAULT_DEVICE) ?? devicePreset(DEFAULT_DEVICE)!;
   const budget = options.stepBudget ?? DEFAULT_STEP_BUDGET;
+  // A weak memory model needs interleavings at every access to show anything.
+  const model = options.memoryModel ?? 'sc';
+  const scheduler = model === 'sc' ? options.scheduler : 'random';
   resetWide();
   const memory = new Memory();
+  const chooser = options.chooser ?? (model === 'sc' ? undefined : randomChooser(seededRandom((options.seed ?? 1) * 7919 + 17)));
+  // Sequential consistency needs no model, unless each access is to be traced.
+  const weak = model === 'sc' && !options.weakTrace ? undefined : new WeakMemory(memory, weakModelConfig(model, options.weakSwitches), chooser ?? randomChooser(seededRandom(options.seed ?? 1)), options.weakTrace, options.sharedAddresses);
   options.attach?.(memory);
   const listener = options.listen?.(memory);
   const runtime = new CudaRuntime(memory, options.deviceMemoryLimit);
@@ -87,8 +119,12 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   let launches = 0;
 
   const events = listener ?? options.events;
+  // The fairness search names who last wrote what a block spins on: it needs access events.
+  const fairnessCheck = options.fairness && options.fairness !== 'fair'
+    ? fairnessChecker({ fairness: options.fairness, device, unit: parsed.deviceAst, stepBudget: Math.min(DEFAULT_SEARCH_STEPS, Math.floor(budget / 4)), ...(options.model ? { model: options.model } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}) })
+    : undefined;
   const program: ProgramInfo = {
-    events: events !== undefined,
+    events: events !== undefined || fairnessCheck !== undefined,
     memory,
     instantiations: parsed.instantiations,
     stringLiteral: (value, space) => {
@@ -106,7 +142,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       // With separate host and device views, the kernel's device version is the one to run.
       const dev = functionsOf(parsed.deviceAst).find((f) => f.name === decl.name && f.nameRange.start.offset === decl.nameRange.start.offset && f.body) ?? decl;
       const key = `${dev.nameRange.start.offset}|${inst?.key ?? ''}`;
-      const switchAtMemory = options.scheduler === 'random';
+      const switchAtMemory = scheduler === 'random';
       let k = kernels.get(key);
       if (k) return k;
       const found = inst?.key ? parsed.instantiations.get(inst.key) : undefined;
@@ -120,6 +156,8 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   };
 
   const result = (exitCode: number): RunResult => ({
+    ...(options.observe ? { observed: observeGlobals(memory, globals, options.observe) } : {}),
+    ...(weak && model !== 'sc' ? { weakObservations: [...weak.observations.values()] } : {}),
     stdout: runtime.output.filter((o) => o.stream === 'stdout').map((o) => o.text).join(''),
     stderr: runtime.output.filter((o) => o.stream === 'stderr').map((o) => o.text).join(''),
     exitCode,
@@ -149,10 +187,14 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       launch: (req) => {
         launches++;
         events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
-        const outcome = runGrid(req, { device, memory, runtime, globals, ...(events ? { events } : {}) }, {
+        const hang = fairnessCheck?.(req, { memory, globals });
+        if (hang) findings.push(hang);
+        const outcome = runGrid(req, { device, memory, runtime, globals, ...(events ? { events } : {}), ...(weak ? { weak } : {}) }, {
           device,
           stepBudget: Math.max(0, budget - steps),
-          ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+          ...(scheduler ? { scheduler } : {}),
+          ...(chooser ? { chooser } : {}),
+          ...(options.onDecision ? { onDecision: options.onDecision } : {}),
           ...(options.model ? { model: options.model } : {}),
           ...(options.seed !== undefined ? { seed: options.seed + launches } : {}),
           ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}),
@@ -372,4 +414,28 @@ export function runSchedules(parsed: ParseResult, schedules: number, options: Ru
     }
   }
   return { runs, findings };
+}
+
+/** `name=value` for each observed `__device__` variable (arrays as `[a,b]`), or why not. */
+function observeGlobals(memory: Memory, globals: Map<A.VarDecl, number>, names: string[]): string[] {
+  return names.map((name) => {
+    const decl = [...globals.keys()].find((d) => d.name === name);
+    if (!decl) return `${name}=?`;
+    const t = decl.resolvedType ?? T.ERROR;
+    const p = globals.get(decl)!;
+    const a = memory.allocation(pointerAllocation(p));
+    if (!a) return `${name}=?`;
+    const read = (type: T.Type, off: number): string => {
+      const v = Memory.read(a, pointerOffset(p) + off, scalarKind(type));
+      return String(v);
+    };
+    const u = T.unqualified(t);
+    if (u.kind === 'array' && !isAggregate(u.of) && u.of.kind !== 'array') {
+      const es = T.sizeOf(u.of) ?? 4;
+      const n = u.size ?? 0;
+      return `${name}=[${Array.from({ length: n }, (_, i) => read(u.of, i * es)).join(',')}]`;
+    }
+    if (isAggregate(u) || u.kind === 'array') return `${name}=?`;
+    return `${name}=${read(u, 0)}`;
+  });
 }

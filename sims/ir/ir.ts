@@ -12,11 +12,19 @@ import type { Type } from '../frontend/types';
 import type { DeviceConfig } from '../gpu/devices';
 import type { Memory, NamedRegion, ScalarKind } from '../gpu/memory';
 import type { CudaRuntime } from '../host/runtime';
+import type { WeakMemory } from '../gpu/weakMemory';
 
 export const WARP = 32;
 
 /** Which threads an atomic or fence orders with. */
 export type Scope = 'block' | 'device' | 'system';
+
+/**
+ * The C++/PTX memory order of an operation that names one (libcu++ `cuda::atomic`,
+ * `cuda::atomic_thread_fence`, inline PTX `ld.acquire`/`st.release`/`fence.*`). Legacy CUDA
+ * atomics carry none (they are relaxed); `__threadfence*` are `seq_cst` fences of their scope.
+ */
+export type MemoryOrder = 'relaxed' | 'acquire' | 'release' | 'acq_rel' | 'seq_cst';
 
 /**
  * What a detector sees of a run. An access site refills one event object on every access, so
@@ -27,8 +35,8 @@ export type Scope = 'block' | 'device' | 'system';
 export type SimEvent =
   | { kind: 'launch'; kernel: string; grid: [number, number, number]; block: [number, number, number]; range: Range }
   | { kind: 'block-start' | 'block-end'; block: number }
-  | { kind: 'access'; write: boolean; address: number; size: number; type: ScalarKind; strong: boolean; atomic?: { op: string; scope: Scope; changed: boolean }; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
-  | { kind: 'fence'; scope: Scope; block: number; warp: number; lane: number; range: Range }
+  | { kind: 'access'; write: boolean; address: number; size: number; type: ScalarKind; strong: boolean; atomic?: { op: string; scope: Scope; changed: boolean }; order?: MemoryOrder; orderScope?: Scope; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
+  | { kind: 'fence'; scope: Scope; order?: MemoryOrder; block: number; warp: number; lane: number; range: Range }
   | { kind: 'barrier'; block: number; range: Range }
   /** __syncwarp: the warp's lanes meet and their memory accesses are ordered. */
   | { kind: 'warp-sync'; block: number; warp: number; range: Range }
@@ -44,6 +52,8 @@ export interface RunContext {
   device: DeviceConfig;
   /** The detector's listener, when one is attached. */
   events?: EventListener;
+  /** Device code under a weak memory model: loads, stores, atomics and fences go through it. */
+  weak?: WeakMemory;
   /** Linear index of this block within its grid (0 for the host thread). */
   blockLinear: number;
   memory: Memory;
@@ -104,6 +114,8 @@ export interface Block {
   term: Terminator;
   /** Source range of each step, for reports and the hottest-loop explanation. */
   ranges: Range[];
+  /** Ends with a memory access or fence (compiled with switch points): other threads can see it. */
+  visible?: boolean;
 }
 
 export interface CompiledFunction {

@@ -17,7 +17,9 @@ import { occupancy } from '../gpu/devices';
 import { cudaErrorString } from '../host/cudaErrors';
 import { box, isBoxed, plain, unbox } from './wide';
 import { formatPrintf, parseFormat, type PrintfArg } from '../printf/format';
-import { WARP, LowerError, type Block, type CompiledFunction, type Lanes, type Scope, type SimEvent, type Step, type Terminator } from './ir';
+import { WARP, LowerError, type Block, type CompiledFunction, type Lanes, type MemoryOrder, type Scope, type SimEvent, type Step, type Terminator } from './ir';
+import { ATOMIC_COMPOUND_OPS, ATOMIC_METHODS, casFailureOrder, constantArgument, methodShape, orderOf, threadScopeOf } from '../frontend/libcu';
+import { decodePtx, type PtxValue } from '../frontend/ptx';
 
 /** What lowering needs from the whole program. */
 export interface ProgramInfo {
@@ -34,9 +36,32 @@ export interface ProgramInfo {
 /** The event fields that name a thread: its block, its warp within the block, its lane. */
 type AccessEvent = Extract<SimEvent, { kind: 'access' }>;
 
+/** The memory order (and the scope it orders with) of a load, store or read-modify-write that names one. */
+interface Ordered {
+  order: MemoryOrder;
+  scope: Scope;
+}
+
 /** The one event object of an access site, refilled on every access (no allocation per access). */
-function accessEvent(write: boolean, size: number, type: ScalarKind, strong: boolean, atomic: AccessEvent['atomic'], space: 'device' | 'host', range: Range): AccessEvent {
-  return { kind: 'access', write, address: 0, size, type, strong, ...(atomic ? { atomic } : { atomic: undefined }), space, block: 0, warp: 0, lane: 0, range };
+function accessEvent(write: boolean, size: number, type: ScalarKind, strong: boolean, atomic: AccessEvent['atomic'], space: 'device' | 'host', range: Range, ordered?: Ordered): AccessEvent {
+  return {
+    kind: 'access', write, address: 0, size, type, strong, ...(atomic ? { atomic } : { atomic: undefined }),
+    // For a read-modify-write the order's scope is its atomic scope.
+    order: ordered?.order, orderScope: ordered?.scope,
+    space, block: 0, warp: 0, lane: 0, range,
+  };
+}
+
+/** A load as the memory model has it: through the weak model's views when one runs, else memory. */
+function modelLoad(w: Lanes, l: number, p: number, kind: ScalarKind, strong: boolean, range: Range, ordered?: Ordered): number {
+  const weak = w.ctx.weak;
+  return weak ? weak.load(w, l, p, kind, strong, range, ordered?.order, ordered?.scope) : load(w.ctx, p, kind, range);
+}
+
+function modelStore(w: Lanes, l: number, p: number, kind: ScalarKind, value: number, strong: boolean, range: Range, ordered?: Ordered): void {
+  const weak = w.ctx.weak;
+  if (weak) weak.store(w, l, p, kind, value, strong, range, ordered?.order, ordered?.scope);
+  else store(w.ctx, p, kind, value, range);
 }
 
 function fill(e: AccessEvent, w: Lanes, l: number, address: number, atomic: AccessEvent['atomic']): AccessEvent {
@@ -80,6 +105,9 @@ export function scalarKind(t: T.Type): ScalarKind {
       return 'i32';
     case 'float':
       return t.bits === 32 ? 'f32' : 'f64';
+    case 'atomic':
+      // An atomic object is stored as its value; an atomic_ref as the address it refers to.
+      return t.ref ? 'u64' : scalarKind(t.value);
     default:
       return 'u64';
   }
@@ -185,6 +213,7 @@ export class FunctionLowerer {
   private emitMemory(step: Step, range: Range): void {
     this.emit(step, range);
     if (this.switchAtMemory) {
+      this.cur.visible = true;
       const next = this.newBlock();
       this.terminate({ kind: 'jump', to: next.id }, next);
     }
@@ -275,6 +304,12 @@ export class FunctionLowerer {
         const r = rootVar(n.operand);
         if (r) this.addressTaken.add(r);
       }
+      // An atomic_ref (a variable or a temporary) holds the address of the object it names.
+      const bound = atomicRefBinding(x as A.Expr | A.VarDecl);
+      if (bound) {
+        const r = rootVar(bound);
+        if (r) this.addressTaken.add(r);
+      }
       if (n.kind === 'Call' && n.callee.kind === 'Identifier' && n.callee.ref?.kind === 'function') {
         const params = n.callee.ref.decl.params;
         n.args.forEach((a, i) => {
@@ -290,7 +325,7 @@ export class FunctionLowerer {
   }
 
   private needsMemory(decl: object, t: T.Type): boolean {
-    return isAggregate(t) || this.addressTaken.has(decl);
+    return isAggregate(t) || (t.kind === 'atomic' && !t.ref) || this.addressTaken.has(decl);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -400,8 +435,10 @@ export class FunctionLowerer {
         // Handled by the enclosing switch, which splits its body at the labels.
         return;
       case 'AsmStmt':
+        this.asm(s);
+        return;
       case 'UnsupportedStmt':
-        throw new LowerError(`the simulator cannot run this yet: ${s.kind === 'AsmStmt' ? 'inline PTX assembly' : s.what}`, s.range);
+        throw new LowerError(`the simulator cannot run this yet: ${s.what}`, s.range);
     }
   }
 
@@ -605,6 +642,13 @@ export class FunctionLowerer {
 
   /** The value of `e` converted to `to`. Aggregates are passed as addresses. */
   private rvAs(e: A.Expr, to: T.Type): number {
+    // Binding a reference to an atomic object, or an atomic_ref, is taking an address; an
+    // atomic object is initialised with a value.
+    const target = T.stripReference(to);
+    if (target.kind === 'atomic') {
+      if (to.kind === 'reference') return this.atomicObjectAddress(e);
+      return target.ref ? this.boundAddress(e) : this.rvAs(e, target.value);
+    }
     const v = this.rv(e);
     return this.convert(v, T.decay(this.typeOf(e)), T.stripReference(to), e.range);
   }
@@ -627,6 +671,8 @@ export class FunctionLowerer {
 
   /** Evaluates `e` into a register (its value; for arrays, structs and vectors their address). */
   rv(e: A.Expr): number {
+    // An atomic object used as a value is read by its conversion operator: a seq_cst load.
+    if (e.type && isAtomicObject(this.typeOf(e))) return this.atomicValue(e);
     switch (e.kind) {
       case 'IntLiteral':
         return this.constant(Number.isSafeInteger(e.value) ? e.value : box(BigInt(e.exact)), e.range);
@@ -851,32 +897,35 @@ export class FunctionLowerer {
     throw new LowerError('the simulator cannot use this expression as a memory location yet', e.range);
   }
 
-  private loadLValue(lv: LValue, range: Range): number {
+  /** Reads an lvalue; `ordered` makes it a strong load with a memory order (atomic load, ld.acquire). */
+  private loadLValue(lv: LValue, range: Range, ordered?: Ordered): number {
     if (lv.kind === 'reg') return lv.reg;
     const t = lv.type;
     // Arrays, structs and vectors are used through their address.
     if (isAggregate(t) || t.kind === 'array' || t.kind === 'function') return lv.addr;
     const kind = scalarKind(t);
+    const strong = !!t.volatile || ordered !== undefined;
     const r = this.reg();
     const ro = r * WARP;
     const ao = lv.addr * WARP;
     if (this.accessEvents) {
-      const event = accessEvent(false, SCALAR_SIZE[kind], kind, !!t.volatile, undefined, this.side, range);
+      const event = accessEvent(false, SCALAR_SIZE[kind], kind, strong, undefined, this.side, range, ordered);
       this.emitMemory((w, l) => {
         const address = w.regs[ao + l];
-        w.regs[ro + l] = load(w.ctx, address, kind, range);
+        w.regs[ro + l] = modelLoad(w, l, address, kind, strong, range, ordered);
         const listener = w.ctx.events;
         if (listener) listener(fill(event, w, l, address, undefined));
       }, range);
       return r;
     }
     this.emitMemory((w, l) => {
-      w.regs[ro + l] = load(w.ctx, w.regs[ao + l], kind, range);
+      w.regs[ro + l] = modelLoad(w, l, w.regs[ao + l], kind, strong, range, ordered);
     }, range);
     return r;
   }
 
-  private storeTo(lv: LValue, value: number, range: Range): void {
+  /** Writes an lvalue; `ordered` makes it a strong store with a memory order (atomic store, st.release). */
+  private storeTo(lv: LValue, value: number, range: Range, ordered?: Ordered): void {
     if (lv.kind === 'reg') {
       this.assignReg(lv.reg, value, range);
       return;
@@ -890,17 +939,18 @@ export class FunctionLowerer {
       return;
     }
     const kind = scalarKind(t);
+    const strong = !!t.volatile || ordered !== undefined;
     if (this.accessEvents) {
-      const event = accessEvent(true, SCALAR_SIZE[kind], kind, !!t.volatile, undefined, this.side, range);
+      const event = accessEvent(true, SCALAR_SIZE[kind], kind, strong, undefined, this.side, range, ordered);
       this.emitMemory((w, l) => {
         const address = w.regs[ao + l];
-        store(w.ctx, address, kind, w.regs[vo + l], range);
+        modelStore(w, l, address, kind, w.regs[vo + l], strong, range, ordered);
         const listener = w.ctx.events;
         if (listener) listener(fill(event, w, l, address, undefined));
       }, range);
       return;
     }
-    this.emitMemory((w, l) => store(w.ctx, w.regs[ao + l], kind, w.regs[vo + l], range), range);
+    this.emitMemory((w, l) => modelStore(w, l, w.regs[ao + l], kind, w.regs[vo + l], strong, range, ordered), range);
   }
 
   /** p + i * size * sign, keeping the pointer's provenance. */
@@ -974,6 +1024,12 @@ export class FunctionLowerer {
   }
 
   private incDec(target: A.Expr, op: '++' | '--', prefix: boolean, range: Range): number {
+    const at = this.typeOf(target);
+    if (at.kind === 'atomic') {
+      // fetch_add(1) / fetch_sub(1), seq_cst; the prefix forms yield the new value.
+      const old = this.atomicRmw(at, this.atomicObjectAddress(target), op === '++' ? 'Add' : 'Sub', this.constant(1, range), undefined, 'seq_cst', range);
+      return prefix ? this.arith(op === '++' ? '+' : '-', old, this.constant(1, range), at.value, range) : old;
+    }
     const lv = this.lv(target);
     const t = lv.type;
     const current = this.loadLValue(lv, range);
@@ -1080,6 +1136,8 @@ export class FunctionLowerer {
   }
 
   private assign(e: A.AssignExpr): number {
+    const at = this.typeOf(e.target);
+    if (at.kind === 'atomic') return this.atomicAssign(e, at);
     const lv = this.lv(e.target);
     const t = lv.type;
     if (e.op === '=') {
@@ -1134,6 +1192,11 @@ export class FunctionLowerer {
   // Calls
 
   private call(e: A.CallExpr): number {
+    if (e.callee.kind === 'Member') {
+      const at = this.memberAtomic(e.callee);
+      if (at) return this.atomicMethod(e, e.callee, at);
+    }
+    if (e.callee.kind === 'Identifier' && e.callee.ref?.kind === 'builtin' && e.callee.qualifier?.startsWith('cuda')) return this.libcuFence(e);
     const callee = e.callee.kind === 'Paren' ? e.callee.inner : e.callee;
     if (callee.kind !== 'Identifier' || callee.ref?.kind !== 'function') throw new LowerError('the simulator cannot call through a function pointer yet', e.range);
     const decl = callee.ref.decl;
@@ -1166,7 +1229,9 @@ export class FunctionLowerer {
       const value = values[i] ?? this.rv(p.defaultValue ?? ({ kind: 'IntLiteral', range, value: 0, exact: '0', unsigned: false, longness: 0 } as A.IntLiteral));
       if (p.type.kind === 'ReferenceType') {
         const lv = this.lv(args[i]);
-        vars.set(p, lv.kind === 'reg' ? { kind: 'reg', reg: lv.reg, type: t } : { kind: 'ref', reg: lv.addr, type: t });
+        // The slot has the type of the object the reference names (a `int &` parameter is an int).
+        const named = T.stripReference(t);
+        vars.set(p, lv.kind === 'reg' ? { kind: 'reg', reg: lv.reg, type: named } : { kind: 'ref', reg: lv.addr, type: named });
       } else if (this.needsMemory(p, t)) {
         const size = T.sizeOf(t) ?? 8;
         const off = this.frameSlot(size, T.alignOf(t));
@@ -1291,27 +1356,9 @@ export class FunctionLowerer {
       }
       case '__threadfence':
       case '__threadfence_block':
-      case '__threadfence_system': {
-        // Memory is sequentially consistent: a fence orders nothing more, but a detector
-        // needs to see it.
-        const scope: Scope = name === '__threadfence_block' ? 'block' : name === '__threadfence_system' ? 'system' : 'device';
-        // A fence is a switch point for the random scheduler, like a memory access.
-        const fence: Extract<SimEvent, { kind: 'fence' }> = { kind: 'fence', scope, block: 0, warp: 0, lane: 0, range };
-        this.emitMemory(
-          this.program.events
-            ? (w, l) => {
-                const listener = w.ctx.events;
-                if (!listener) return;
-                fence.block = w.ctx.blockLinear;
-                fence.warp = w.warp;
-                fence.lane = l;
-                listener(fence);
-              }
-            : () => undefined,
-          range,
-        );
+      case '__threadfence_system':
+        this.fence(name === '__threadfence_block' ? 'block' : name === '__threadfence_system' ? 'system' : 'device', 'seq_cst', range);
         return result;
-      }
       case '__syncwarp': {
         const mask = e.args[0] ? this.rv(e.args[0]) : this.constant(0xffffffff, range);
         const sync = this.program.events ? (w: Lanes) => w.ctx.events?.({ kind: 'warp-sync', block: w.ctx.blockLinear, warp: w.warp, range }) : () => undefined;
@@ -1754,15 +1801,245 @@ export class FunctionLowerer {
     return result;
   }
 
-  private atomic(op: string, e: A.CallExpr, result: number, scope: Scope): number {
+  // -------------------------------------------------------------------------------------------
+  // libcu++ atomics (cuda::atomic, cuda::atomic_ref, atomic_thread_fence) and inline PTX.
+  // They lower to the same load, store, read-modify-write and fence steps as everything else,
+  // with the memory order they name; thread-scope ones are plain accesses.
+
+  /** The atomic type whose member `m` names (`a.load`, `p->store`), if it is one. */
+  private memberAtomic(m: A.MemberExpr): AtomicType | undefined {
+    let t = this.typeOf(m.object);
+    if (m.arrow) {
+      const p = T.decay(t);
+      t = p.kind === 'pointer' ? this.subst(p.to) : T.ERROR;
+    }
+    return isAtomicObject(t) ? t : undefined;
+  }
+
+  /** The address of the value an atomic-typed expression names (for an atomic_ref, the one it refers to). */
+  private atomicObjectAddress(e: A.Expr): number {
+    if (e.kind === 'Paren') return this.atomicObjectAddress(e.inner);
+    const t = this.typeOf(e);
+    if (isAtomicObject(t) && t.ref) {
+      if (e.kind === 'Construct') return this.boundAddress(e.args[0]);
+      // The atomic_ref itself holds the address.
+      return this.loadLValue(this.lv(e), e.range);
+    }
+    const lv = this.lv(e);
+    if (lv.kind !== 'mem') throw new LowerError('internal: an atomic object without an address', e.range);
+    return lv.addr;
+  }
+
+  /** The address an atomic_ref made from `e` refers to: `e`'s own, or that of the atomic_ref `e` is. */
+  private boundAddress(e: A.Expr): number {
+    if (isAtomicObject(this.typeOf(e))) return this.atomicObjectAddress(e);
+    const lv = this.lv(e);
+    if (lv.kind !== 'mem') throw new LowerError('the simulator needs the object of an atomic_ref to be in memory', e.range);
+    return lv.addr;
+  }
+
+  /** The implicit conversion of an atomic object to its value: load(seq_cst). */
+  private atomicValue(e: A.Expr): number {
+    const t = this.typeOf(e) as AtomicType;
+    return this.loadLValue({ kind: 'mem', addr: this.atomicObjectAddress(e), type: t.value }, e.range, orderedFor(t, 'seq_cst'));
+  }
+
+  /** A read-modify-write of the atomic object at `addr`; the old value comes back. */
+  private atomicRmw(t: AtomicType, addr: number, op: string, v: number, c: number | undefined, order: MemoryOrder, range: Range, failureOrder?: MemoryOrder): number {
+    const scope = t.scope === 'thread' ? undefined : t.scope;
+    return this.atomicAt(op, t.value, addr, v, c, this.reg(), scope, range, scope && order, scope && failureOrder);
+  }
+
+  /** `a = v` stores (seq_cst); `a += v`, `a &= v`, … are read-modify-writes. Both yield the new value. */
+  private atomicAssign(e: A.AssignExpr, t: AtomicType): number {
+    const addr = this.atomicObjectAddress(e.target);
+    const v = this.rvAs(e.value, t.value);
+    if (e.op === '=') {
+      this.storeTo({ kind: 'mem', addr, type: t.value }, v, e.range, orderedFor(t, 'seq_cst'));
+      return v;
+    }
+    const op = ATOMIC_COMPOUND_OPS.get(e.op);
+    if (!op) throw new LowerError(`'${T.typeToString(t)}' has no operator '${e.op}'`, e.opRange);
+    const old = this.atomicRmw(t, addr, op, v, undefined, 'seq_cst', e.range);
+    return this.arith(e.op.slice(0, -1), old, v, t.value, e.range);
+  }
+
+  /** The memory order argument `a` of a libcu++ call (the semantic pass checked it is a constant). */
+  private orderArgument(a: A.Expr | undefined, fallback: MemoryOrder): MemoryOrder {
+    if (!a) return fallback;
+    const v = constantArgument(a);
+    const order = v === undefined ? undefined : orderOf(v);
+    if (!order) throw new LowerError('the simulator needs a constant memory order here', a.range);
+    return order;
+  }
+
+  /** A member function of cuda::atomic / cuda::atomic_ref. */
+  private atomicMethod(e: A.CallExpr, m: A.MemberExpr, t: AtomicType): number {
+    const method = ATOMIC_METHODS.get(m.member);
+    if (!method) throw new LowerError(`'${T.typeToString(t)}' has no member function '${m.member}'`, m.memberRange);
     const range = e.range;
+    const addr = m.arrow ? this.rv(m.object) : this.atomicObjectAddress(m.object);
+    const value = t.value;
+    const at: LValue = { kind: 'mem', addr, type: value };
+    const shape = methodShape(method);
+    const order = (i: number, fallback: MemoryOrder = 'seq_cst'): MemoryOrder => this.orderArgument(e.args[shape.values + i], fallback);
+    switch (method.kind) {
+      case 'load':
+        return this.loadLValue(at, range, orderedFor(t, order(0)));
+      case 'store':
+        this.storeTo(at, this.rvAs(e.args[0], value), range, orderedFor(t, order(0)));
+        return this.constant(0, range);
+      case 'rmw':
+        return this.atomicRmw(t, addr, method.op, this.rvAs(e.args[0], value), undefined, order(0), range);
+      case 'cas': {
+        // compare_exchange(expected, desired[, success[, failure]]): on failure, expected
+        // receives the value found.
+        const expected = this.lv(e.args[0]);
+        const compare = this.reg();
+        this.assignReg(compare, this.loadLValue(expected, range), range);
+        const desired = this.rvAs(e.args[1], value);
+        const success = order(0);
+        const failure = e.args[shape.values + 1] ? order(1) : casFailureOrder(success);
+        const old = this.atomicRmw(t, addr, 'CAS', compare, desired, success, range, failure);
+        const ok = this.arith('==', old, compare, value, range);
+        const failed = this.newBlock();
+        const join = this.newBlock();
+        this.terminate({ kind: 'branch', cond: ok, then: join.id, else: failed.id }, failed);
+        this.storeTo(expected, old, range);
+        this.jump(join);
+        this.cur = join;
+        return ok;
+      }
+      case 'wait': {
+        // Spins, loading with the given order, until the value differs from `old`.
+        const old = this.rvAs(e.args[0], value);
+        const ordered = orderedFor(t, order(0));
+        const head = this.newBlock();
+        const exit = this.newBlock();
+        this.jump(head);
+        this.cur = head;
+        const same = this.arith('==', this.loadLValue(at, range, ordered), old, value, range);
+        this.terminate({ kind: 'branch', cond: same, then: head.id, else: exit.id }, exit);
+        return this.constant(0, range);
+      }
+      case 'notify':
+        // Nothing sleeps in wait() here (it spins), so there is nobody to wake.
+        this.emit(() => undefined, range);
+        return this.constant(0, range);
+      case 'lock-free':
+        return this.constant(1, range);
+    }
+  }
+
+  /** `cuda::atomic_thread_fence(order, scope)` and the signal fence. */
+  private libcuFence(e: A.CallExpr): number {
+    const range = e.range;
+    const order = this.orderArgument(e.args[0], 'seq_cst');
+    const scope = e.args[1] ? threadScopeOf(constantArgument(e.args[1]) ?? -1) : 'system';
+    if (!scope) throw new LowerError('the simulator needs a constant thread scope here', e.args[1].range);
+    // A relaxed fence orders nothing; a thread-scope or signal fence orders only the thread
+    // against itself, which its program order already does.
+    const callee = e.callee as A.IdentifierExpr;
+    if (order !== 'relaxed' && scope !== 'thread' && callee.name === 'atomic_thread_fence') this.fence(scope, order, range);
+    return this.constant(0, range);
+  }
+
+  /**
+   * `asm("…" : outputs : inputs)`: operands are registers. Inputs are read before the
+   * instructions run, outputs written back after them, as nvcc moves values in and out.
+   */
+  private asm(s: A.AsmStmt): void {
+    const range = s.range;
+    if (this.side === 'host') throw new LowerError('inline PTX runs only on the device', range);
+    const operands = [...s.outputs, ...s.inputs];
+    const decoded = decodePtx(s.template, s.outputs.length, operands.length);
+    if (decoded.errors.length) throw new LowerError(decoded.errors[0], s.templateRange ?? range);
+    const outputs = s.outputs.map((op) => this.lv(op.expr));
+    const types = operands.map((op) => T.decay(this.typeOf(op.expr)));
+    const regs = operands.map((op, i) => {
+      if (i >= s.outputs.length) return this.rv(op.expr);
+      const r = this.reg();
+      if (op.constraint.includes('+')) this.assignReg(r, this.loadLValue(outputs[i], op.range), op.range);
+      return r;
+    });
+    const value = (v: PtxValue, as: T.Type): number => (v.kind === 'immediate' ? this.constant(v.value, range) : this.convert(regs[v.index], types[v.index], as, range));
+    const address = (a: { operand: number; offset: number }): number => this.offsetPointer(regs[a.operand], a.offset, range);
+    const result = (dst: number, r: number, t: T.Type): void => {
+      regs[dst] = r;
+      types[dst] = t;
+    };
+    for (const ins of decoded.instructions) {
+      switch (ins.kind) {
+        case 'ld': {
+          const type = ins.volatile ? T.qualified(ins.type, { volatile: true }) : ins.type;
+          result(ins.dst, this.loadLValue({ kind: 'mem', addr: address(ins.addr), type }, range, ins.order && ins.scope ? { order: ins.order, scope: ins.scope } : undefined), ins.type);
+          break;
+        }
+        case 'st': {
+          const type = ins.volatile ? T.qualified(ins.type, { volatile: true }) : ins.type;
+          const addr = address(ins.addr);
+          this.storeTo({ kind: 'mem', addr, type }, value(ins.src, ins.type), range, ins.order && ins.scope ? { order: ins.order, scope: ins.scope } : undefined);
+          break;
+        }
+        case 'atom': {
+          const addr = address(ins.addr);
+          const a = value(ins.a, ins.type);
+          const b = ins.b ? value(ins.b, ins.type) : undefined;
+          const old = this.atomicAt(ins.op, ins.type, addr, a, b, this.reg(), ins.scope, range, ins.order);
+          if (ins.dst !== undefined) result(ins.dst, old, ins.type);
+          break;
+        }
+        case 'fence':
+          this.fence(ins.scope, ins.order, range);
+          break;
+      }
+    }
+    s.outputs.forEach((op, i) => this.storeTo(outputs[i], this.convert(regs[i], types[i], T.stripReference(outputs[i].type), op.range), op.range));
+  }
+
+  /** A fence of `scope` (__threadfence*, atomic_thread_fence, PTX fence and membar). */
+  private fence(scope: Scope, order: MemoryOrder, range: Range): void {
+    // Under sequential consistency a fence orders nothing more, but a detector needs to
+    // see it; under a weak memory model it pushes the thread's own values out.
+    // A fence is a switch point for the random scheduler, like a memory access.
+    const fence: Extract<SimEvent, { kind: 'fence' }> = { kind: 'fence', scope, order, block: 0, warp: 0, lane: 0, range };
+    this.emitMemory(
+      this.program.events
+        ? (w, l) => {
+            w.ctx.weak?.fence(w, l, scope, range);
+            const listener = w.ctx.events;
+            if (!listener) return;
+            fence.block = w.ctx.blockLinear;
+            fence.warp = w.warp;
+            fence.lane = l;
+            listener(fence);
+          }
+        : (w, l) => w.ctx.weak?.fence(w, l, scope, range),
+      range,
+    );
+  }
+
+  private atomic(op: string, e: A.CallExpr, result: number, scope: Scope): number {
     const pt = T.decay(this.typeOf(e.args[0]));
     const t = pt.kind === 'pointer' ? this.subst(pt.to) : T.INT;
+    const p = this.rv(e.args[0]);
+    const v = this.rvAs(e.args[1], t);
+    const c = e.args[2] ? this.rvAs(e.args[2], t) : undefined;
+    return this.atomicAt(op, t, p, v, c, result, scope, e.range);
+  }
+
+  /**
+   * A read-modify-write of the `t` at the address in register `pr`, with operand `vr` (a CAS
+   * compares with `vr` and writes `cr`); the old value goes to `result`. A `scope` of undefined
+   * is libcu++'s thread scope: atomic only to the thread itself, so a plain access. `order` is
+   * the memory order the operation names (libcu++, PTX); a CAS that fails has `failureOrder`.
+   */
+  private atomicAt(op: string, t: T.Type, pr: number, vr: number, cr: number | undefined, result: number, scope: Scope | undefined, range: Range, order?: MemoryOrder, failureOrder?: MemoryOrder): number {
     const kind = scalarKind(t);
     const norm = normalizer(T.unqualified(t));
-    const p = this.rv(e.args[0]) * WARP;
-    const v = this.rvAs(e.args[1], t) * WARP;
-    const c = e.args[2] ? this.rvAs(e.args[2], t) * WARP : undefined;
+    const p = pr * WARP;
+    const v = vr * WARP;
+    const c = cr === undefined ? undefined : cr * WARP;
     const ro = result * WARP;
     const f: (old: number, v: number, c: number) => number =
       op === 'Add' ? (o, x) => o + x
@@ -1777,19 +2054,34 @@ export class FunctionLowerer {
       : op === 'Or' ? (o, x) => Number(BigInt(o) | BigInt(x))
       : (o, x) => Number(BigInt(o) ^ BigInt(x));
     // Whether the atomic changed memory: a CAS that failed (or atomicAdd(&x, 0)) only reads.
-    const changed = { op, scope, changed: true };
-    const unchanged = { op, scope, changed: false };
-    const event = this.accessEvents ? accessEvent(true, SCALAR_SIZE[kind], kind, true, changed, this.side, range) : undefined;
+    const changed = scope && { op, scope, changed: true };
+    const unchanged = scope && { op, scope, changed: false };
+    const ordered = scope && order ? { order, scope } : undefined;
+    const event = this.accessEvents ? accessEvent(true, SCALAR_SIZE[kind], kind, scope !== undefined, changed, this.side, range, ordered) : undefined;
+    // The weak model knows no thread scope; the narrowest scope it knows stands for it.
+    const modelScope = scope ?? 'block';
     const wide = kind === 'i64' || kind === 'u64';
     const bigOp = wide ? bigAtomic(op, kind === 'i64') : undefined;
     this.emitMemory((w, l) => {
       const addr = w.regs[p + l];
-      const old = load(w.ctx, addr, kind, range);
-      const next = bigOp ? bigOp(old, w.regs[v + l], c === undefined ? 0 : w.regs[c + l]) : c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
-      const stored = bigOp ? next : norm(next);
-      store(w.ctx, addr, kind, stored, range);
+      const rmw = (old: number): number => {
+        const next = bigOp ? bigOp(old, w.regs[v + l], c === undefined ? 0 : w.regs[c + l]) : c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
+        return bigOp ? next : norm(next);
+      };
+      let old: number;
+      let stored: number;
+      const weak = w.ctx.weak;
+      if (weak) [old, stored] = weak.atomic(w, l, addr, kind, modelScope, rmw, range, ordered?.order);
+      else {
+        old = load(w.ctx, addr, kind, range);
+        stored = rmw(old);
+        store(w.ctx, addr, kind, stored, range);
+      }
       w.regs[ro + l] = old;
-      if (event && w.ctx.events) w.ctx.events(fill(event, w, l, addr, stored === old ? unchanged : changed));
+      if (event && w.ctx.events) {
+        if (failureOrder && ordered) event.order = old === w.regs[v + l] ? ordered.order : failureOrder;
+        w.ctx.events(fill(event, w, l, addr, stored === old ? unchanged : changed));
+      }
     }, range);
     return result;
   }
@@ -2168,6 +2460,24 @@ function bigAtomic(op: string, signed: boolean): (old: number, v: number, c: num
         return a === 0n || a > b ? x : wrap(a - 1n);
     }
   };
+}
+
+type AtomicType = Extract<T.Type, { kind: 'atomic' }>;
+
+/** The object an atomic_ref variable or temporary is bound to: `x` in `atomic_ref<int> r(x)`. */
+function atomicRefBinding(n: A.Expr | A.VarDecl): A.Expr | undefined {
+  if (n.kind === 'Construct') return n.resolvedTarget?.kind === 'atomic' && n.resolvedTarget.ref ? n.args[0] : undefined;
+  if (n.kind !== 'VarDecl' || n.resolvedType?.kind !== 'atomic' || !n.resolvedType.ref) return undefined;
+  return n.init?.kind === 'InitList' ? n.init.elements[0]?.value : n.init;
+}
+
+function isAtomicObject(t: T.Type): t is AtomicType {
+  return t.kind === 'atomic';
+}
+
+/** The order of an operation on an atomic of type `t`; none at thread scope, which is a plain access. */
+function orderedFor(t: AtomicType, order: MemoryOrder): Ordered | undefined {
+  return t.scope === 'thread' ? undefined : { order, scope: t.scope };
 }
 
 export function isAggregate(t: T.Type): boolean {

@@ -89,6 +89,21 @@ test('detector.hardwareFaithful: a block-scope lock is reported as a missing loc
   await close(uri);
 });
 
+test('simulator.memoryModel: under gpu-weak the scoped race loses updates, and its diagnostic says so', async () => {
+  const uri = 'file:///virtual/weak-counter.cu';
+  const text = fixtureText('examples/scoped-counter.cu');
+  const sc = await openWith(uri, text, BASE);
+  assert.deepEqual(summary(sc), [['scoped-atomic', 27, Severity.Warning]]);
+  assert.doesNotMatch(sc.diagnostics[0].message, /Observed under/);
+  const weak = await reconfigure(uri, { ...BASE, simulator: { memoryModel: 'gpu-weak' } });
+  assert.deepEqual(summary(weak), [['scoped-atomic', 27, Severity.Warning]]);
+  assert.match(weak.diagnostics[0].message, /\nObserved under gpu-weak: the block-scope update of counter at line 28 \(to \d+\) was lost/);
+  assert.match(weak.diagnostics[0].message, /where a sequentially consistent run prints "counted 171 events/);
+  const bogus = await reconfigure(uri, { ...BASE, simulator: { memoryModel: 'tso' } });
+  assert.doesNotMatch(bogus.diagnostics[0].message, /Observed under/, 'a wrong value is the default, sc');
+  await close(uri);
+});
+
 test('simulator.scheduling: lockstep warps do not race between diverged lanes', async () => {
   for (const file of ['test/fixtures/races/warp_diverged_lockstep.cu', 'test/fixtures/races/warp_diverged_global_racy.cu']) {
     const uri = fileUri(fixturePath(file));

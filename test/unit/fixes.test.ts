@@ -175,7 +175,7 @@ describe('fix property', () => {
     if (c.expect.length) programs.push({ name: c.file, text: c.text, defines: [] });
     if (c.expectRacey?.length) programs.push({ name: `${c.file} -DRACEY`, text: c.text, defines: ['RACEY'] });
   }
-  for (const f of fs.readdirSync(path.join(ROOT, 'examples'))) programs.push({ name: `examples/${f}`, text: fs.readFileSync(path.join(ROOT, 'examples', f), 'utf8'), defines: [] });
+  for (const f of fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.cu'))) programs.push({ name: `examples/${f}`, text: fs.readFileSync(path.join(ROOT, 'examples', f), 'utf8'), defines: [] });
 
   test('the suite has racy programs with fixes to try', () => {
     assert.ok(programs.length >= 25, String(programs.length));
