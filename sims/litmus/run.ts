@@ -75,7 +75,7 @@ export function runLitmus(parsed: ParseResult, options: LitmusOptions): LitmusRe
     const key = outcomeOf(result);
     const o = outcomes.get(key);
     if (o) o.count++;
-    else outcomes.set(key, { outcome: key, count: 1, allowed: true, witness: trace.map((s) => ({ ...s })) });
+    else outcomes.set(key, { outcome: key, count: 1, allowed: true, witness: collapse(trace) });
   };
   const base = {
     memoryModel: options.model,
@@ -144,6 +144,21 @@ export function runLitmus(parsed: ParseResult, options: LitmusOptions): LitmusRe
   }
   report.outcomes = [...outcomes.values()].sort((a, b) => b.count - a.count || a.outcome.localeCompare(b.outcome));
   return report;
+}
+
+/** A witness with repeated steps (a spin loop's reads) given once, with how many times. */
+function collapse(trace: WeakStep[]): WeakStep[] {
+  const out: WeakStep[] = [];
+  let times = 0;
+  for (let i = 0; i < trace.length; i++) {
+    const s = trace[i];
+    const next = trace[i + 1];
+    times++;
+    if (next && next.actor === s.actor && next.action === s.action && next.range?.start.offset === s.range?.start.offset) continue;
+    out.push({ ...s, ...(times > 1 ? { action: `${s.action} (${times} times)` } : {}) });
+    times = 0;
+  }
+  return out;
 }
 
 /** The printed output (or the observed variables), and how the run ended if not normally. */
