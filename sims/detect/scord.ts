@@ -11,10 +11,19 @@
 //
 // Beyond the paper: a CAS that does not change memory is an atomic read, not an acquire, and
 // __shared__ memory is checked with barrier intervals (HAccRG, seed 002 §6.2).
+//
+// Explicit acquire/release (libcu++ memory orders, PTX .acquire/.release, §VI's sketch): a
+// release — an ordered store or RMW with release semantics, or an ordered strong store after a
+// release fence — writes the releasing warp's release state into a release file keyed by the
+// location; an acquire — an ordered read with acquire semantics, or a strong read of a released
+// location followed by an acquire fence — reads it, and the acquiring warp's later accesses
+// are ordered after the releaser's earlier ones, weak or strong, provided each side's scope
+// includes the other. Fence-based code with volatile or legacy atomic flags keeps the paper's
+// rules (fences order only strong accesses).
 import type { Range } from '../frontend/source';
 import type { Memory } from '../gpu/memory';
 import { makePointer, pointerAllocation, pointerOffset } from '../gpu/memory';
-import type { EventListener, Scope, SimEvent } from '../ir/ir';
+import type { EventListener, MemoryOrder, Scope, SimEvent } from '../ir/ir';
 import { unorderedLanes } from './lanes';
 import { nameAddress } from './lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
@@ -33,7 +42,23 @@ export interface AccessSummary {
   write: boolean;
   /** `atomicAdd_block`, … for atomics. */
   atomic?: { op: string; scope: Scope };
+  /** An access that names a memory order (libcu++ atomic_ref, PTX ld.acquire/st.release, …). */
+  order?: { order: MemoryOrder; scope: Scope };
   strong: boolean;
+}
+
+/**
+ * Why an explicit release/acquire pair did not order two accesses: one side had block scope
+ * across blocks, or the reader read the released flag relaxed and no acquire fence followed.
+ */
+export interface OrderHint {
+  kind: 'narrow-scope' | 'relaxed-read';
+  /** narrow-scope: the block-scope release (or release fence), if it was; relaxed-read: the release read. */
+  release?: Range;
+  /** narrow-scope: the block-scope acquire (or acquire fence), if it was. */
+  acquire?: Range;
+  /** relaxed-read: the relaxed read that no acquire fence followed. */
+  read?: Range;
 }
 
 export interface RaceFinding {
@@ -55,6 +80,8 @@ export interface RaceFinding {
   space: 'global' | 'shared';
   /** A __threadfence_block() the writer executed after its access: widening it fixes the race. */
   narrowFence?: Range;
+  /** An explicit release or acquire that would have ordered the pair, and why it did not. */
+  orderHint?: OrderHint;
   /** The atomicCAS calls that took a block-scope lock used across blocks. */
   lockAcquires?: Range[];
   /** Global memory: the metadata entry as it was when the race was found. */
@@ -137,6 +164,11 @@ interface AccessRecord {
   write: boolean;
   /** A strong write right after a fence: publishing a flag (`__threadfence(); flag = 1;`). */
   release: boolean;
+  /** The warp's release counter at the access: releases after it have higher values. */
+  rel: number;
+  /** The memory order the access named, if any, and its scope. */
+  order: MemoryOrder | undefined;
+  orderScope: Scope | undefined;
 }
 
 /**
@@ -167,6 +199,67 @@ interface FenceFile {
   /** Hardware-faithful: a warp's lanes report one fence each; count it once. */
   lastRange?: Range;
   lastLane: number;
+  /** The release state of the thread's warp (shared by the lanes' files in exact mode). */
+  order: WarpOrder;
+}
+
+/**
+ * A warp's side of explicit acquire/release (§VI): its release counter, the releases it has
+ * acquired — the "synchronized warps" — and the reads still waiting for an acquire fence.
+ * Kept per warp, as the paper keeps its fence file: a lane's acquire orders its warp.
+ */
+interface WarpOrder {
+  /** block * 64 + warp: the key releases and `seen` use. */
+  key: number;
+  /** Bumped by every release and release fence; accesses record it (AccessRecord.rel). */
+  rel: number;
+  /** `rel` and the barrier ID at the last release fence, and at the last one of device scope or wider. */
+  fenceRel: number;
+  fenceBar: number;
+  fenceRelDev: number;
+  fenceBarDev: number;
+  /** The last release fence, named when it had block scope and a consumer is in another block. */
+  relFence?: Range;
+  /**
+   * What this warp has acquired: per releasing warp, the release counter below which its
+   * accesses are ordered before this warp's next ones; per block b (key -1 - b), the barrier
+   * ID below which all of b's accesses are. Shared with release entries and block-mates until
+   * changed (copy on write). Exact: transitive and unbounded; hardware-faithful: 4 entries.
+   */
+  seen?: Map<number, number>;
+  shared: boolean;
+  /** Releases acquired with a scope too narrow for the releaser's block, for the message. */
+  near?: Map<number, NearRelease>;
+  /** Strong reads of released locations, waiting for an acquire fence. */
+  pending?: { entry: ReleaseEntry; scope: Scope; range: Range }[];
+  /** The entry last acquired in full: spinning on an acquire load merges it once. */
+  lastMerged?: ReleaseEntry;
+}
+
+/** One entry of the release file: the last release of a location. */
+interface ReleaseEntry {
+  /** The releasing warp (WarpOrder.key) and its block. */
+  key: number;
+  block: number;
+  /** Accesses of the releasing warp with rel below these, or of its block with a barrier ID below these, are released: to the block, and to the device. */
+  blkUpTo: number;
+  blkBar: number;
+  devUpTo: number;
+  devBar: number;
+  /** The block-scope release or release fence that kept devUpTo below blkUpTo. */
+  narrow?: Range;
+  /** The releasing access. */
+  range: Range;
+  /** Exact: what the releaser had acquired, passed on (happens-before is transitive). */
+  seen?: Map<number, number>;
+}
+
+interface NearRelease {
+  upTo: number;
+  bar: number;
+  /** The block-scope release and/or acquire. */
+  release?: Range;
+  acquire?: Range;
 }
 
 interface LockEntry {
@@ -196,6 +289,12 @@ const WORDS_PER_ENTRY = 16;
 const TOUCHED_STRIDE = 2 ** 30;
 /** Accesses kept by a trace. */
 const TRACE_LIMIT = 10_000;
+/** Hardware-faithful: entries of a warp's table of synchronized warps. */
+const SYNC_TABLE = 4;
+/** Exact: a release passes on what its warp acquired only up to this many entries (cost bound). */
+const TRANSITIVE_LIMIT = 4096;
+/** Strong reads of released locations a warp keeps for its next acquire fence. */
+const PENDING_LIMIT = 8;
 
 export class ScordDetector {
   /** Metadata by allocation, then by entry within it (small integer keys hash fast). */
@@ -207,6 +306,14 @@ export class ScordDetector {
   /** Per warp: its divergence epoch (odd while diverged). */
   private divergence = new Map<number, number>();
   private shared: ShadowSharedMemory;
+  /** Explicit acquire/release: per block, per warp. */
+  private warpOrders: WarpOrder[][] = [];
+  /** The release file (§VI): the last release of each location, by 4-byte word. */
+  private releases = new Map<number, ReleaseEntry>();
+  /** Per block: what its warps had acquired at its last barrier (warps that had none since take it). */
+  private blockSeen: (Map<number, number> | undefined)[] = [];
+  /** A release has happened in this launch: ordering checks are worth making. */
+  private ordering = false;
   private readonly found = new PairIndex();
   private readonly trace?: string;
   private readonly traced: NonNullable<DetectorState['trace']>['accesses'] = [];
@@ -221,6 +328,7 @@ export class ScordDetector {
   /** The access being checked, before it is stored (reused: most accesses store nothing new). */
   private readonly scratch: AccessRecord = {
     block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: new Set(), range: undefined as never, write: false, release: false,
+    rel: 0, order: undefined, orderScope: undefined,
   };
 
   constructor(
@@ -250,10 +358,15 @@ export class ScordDetector {
         this.locks = new Map();
         this.divergence = new Map();
         this.shared = new ShadowSharedMemory((e, write, earlier) => this.reportShared(e, write, earlier));
+        this.warpOrders = [];
+        this.releases = new Map();
+        this.blockSeen = [];
+        this.ordering = false;
         this.launches++;
         return;
       case 'barrier': {
         this.barriers[e.block] = (this.barriers[e.block] ?? 0) + 1;
+        if (this.ordering) this.publishAtBarrier(e.block);
         // A barrier reconverges every warp of the block.
         for (const [k, v] of this.divergence) if (Math.floor(k / 64) === e.block && v % 2 === 1) this.divergence.set(k, v + 1);
         this.shared.barrier(e.block);
@@ -271,6 +384,7 @@ export class ScordDetector {
         }
         return;
       case 'fence':
+        this.shared.fence(e, this.divergence.size === 0 ? -1 : this.epoch(e.block, e.warp));
         this.fence(e);
         return;
     }
@@ -302,7 +416,7 @@ export class ScordDetector {
   state(limit = 2000): DetectorState {
     const view = (r: AccessRecord): AccessView => ({
       accessor: { block: r.block, warp: r.warp, lane: r.lane },
-      access: r.isAtom && r.atomic ? atomicName(r.atomic) : r.write ? 'write' : 'read',
+      access: accessName({ range: r.range, write: r.write, strong: r.strong, ...(r.isAtom && r.atomic ? { atomic: r.atomic } : {}), ...(r.order !== undefined ? { order: { order: r.order, scope: r.orderScope ?? 'device' } } : {}) }),
       range: r.range,
       barrierId: r.barrier,
       blockFenceId: r.blkFence,
@@ -343,7 +457,7 @@ export class ScordDetector {
     this.traced.push({
       launch: this.launches,
       accessor: { block: e.block, warp: e.warp, lane: e.lane },
-      access: e.atomic ? atomicName(e.atomic) : e.write ? 'write' : 'read',
+      access: accessName({ range: e.range, write: e.write, strong: e.strong, ...(e.atomic ? { atomic: e.atomic } : {}), ...(e.order !== undefined ? { order: { order: e.order, scope: e.orderScope ?? 'device' } } : {}) }),
       range: e.range,
       strong: e.strong,
     });
@@ -375,7 +489,12 @@ export class ScordDetector {
     const files = this.fences[block] ?? (this.fences[block] = []);
     // Exact: a fence file per thread; hardware-faithful: per warp, as in the paper.
     const i = this.faithful ? warp : warp * 32 + lane;
-    return files[i] ?? (files[i] = { blk: 0, dev: 0, lastLane: -1, fencedLast: false });
+    return files[i] ?? (files[i] = { blk: 0, dev: 0, lastLane: -1, fencedLast: false, order: this.warpOrder(block, warp) });
+  }
+
+  private warpOrder(block: number, warp: number): WarpOrder {
+    const row = this.warpOrders[block] ?? (this.warpOrders[block] = []);
+    return row[warp] ?? (row[warp] = { key: block * 64 + warp, rel: 0, fenceRel: 0, fenceBar: -1, fenceRelDev: 0, fenceBarDev: -1, shared: false });
   }
 
   private fence(e: Extract<SimEvent, { kind: 'fence' }>): void {
@@ -387,12 +506,30 @@ export class ScordDetector {
       f.lastLane = e.lane;
       if (again) return;
     }
-    f.fencedLast = true;
-    const wrap = this.faithful ? 1 << FENCE_BITS : Infinity;
-    if (e.scope === 'block') {
-      f.blk = (f.blk + 1) % wrap;
-      f.lastBlockFence = e.range;
-    } else f.dev = (f.dev + 1) % wrap;
+    // __threadfence* carry no order or seq_cst: both halves. A relaxed fence orders nothing; an
+    // acquire fence orders nothing before it, so it is no fence for the paper's fence IDs.
+    const order = e.order;
+    if (order === 'relaxed') return;
+    if (order !== 'acquire') {
+      f.fencedLast = true;
+      const wrap = this.faithful ? 1 << FENCE_BITS : Infinity;
+      if (e.scope === 'block') {
+        f.blk = (f.blk + 1) % wrap;
+        f.lastBlockFence = e.range;
+      } else f.dev = (f.dev + 1) % wrap;
+      // A release fence: an ordered strong store after it releases what came before it.
+      const w = f.order;
+      w.fenceRel = ++w.rel;
+      w.fenceBar = this.barrierId(e.block);
+      w.relFence = e.range;
+      if (e.scope !== 'block') {
+        w.fenceRelDev = w.rel;
+        w.fenceBarDev = w.fenceBar;
+      }
+      if (order === 'release') return;
+    }
+    // An acquire fence completes the acquires of the strong reads of released locations before it.
+    if (f.order.pending) this.acquirePending(f.order, e);
     // A fence after atomicCAS makes the inferred lock held (entries of its scope or less).
     const table = this.locks.size === 0 ? undefined : this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
     if (!table) return;
@@ -429,6 +566,7 @@ export class ScordDetector {
   }
 
   private access(e: Access): void {
+    if (e.order !== undefined || this.releases.size !== 0) this.orderAccess(e);
     const word = Math.floor(e.address / this.granularity);
     if (e.atomic && !e.atomic.changed) {
       // A CAS that failed, or an atomic that wrote back what was there: an atomic read.
@@ -436,6 +574,9 @@ export class ScordDetector {
       this.checkAll(e, false);
       return;
     }
+    // An ordered CAS (compare_exchange) is not inferred as a lock: its acquire and release
+    // order the critical section through the release file. Lock words are not data either way.
+    if (e.atomic?.op === 'CAS' && e.order !== undefined) return;
     if (e.atomic?.op === 'CAS') {
       // A CAS that changed memory takes a candidate lock; a fence of its scope makes it held.
       const key = e.atomic.scope === 'block' ? `${word}@${e.block}` : `${word}`;
@@ -449,7 +590,8 @@ export class ScordDetector {
       }
       return; // lock words are synchronisation, not data
     }
-    if (e.atomic?.op === 'Exch') {
+    // atomicExch, or a release store, on a held lock word unlocks it.
+    if (e.atomic?.op === 'Exch' || (!e.atomic && this.locks.size !== 0 && isRelease(e.order))) {
       const table = this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
       const i = table?.entries.findIndex((t) => t.word === word && t.active) ?? -1;
       if (i >= 0) {
@@ -460,6 +602,189 @@ export class ScordDetector {
       }
     }
     this.checkAll(e, e.write);
+  }
+
+  /**
+   * The release file (§VI) for one access: a read of a released location acquires it (an
+   * acquire, or a strong read that the next acquire fence completes); an ordered write with
+   * release semantics, or one after a release fence, releases; any other store overwrites the
+   * released value, while RMWs continue its release sequence.
+   */
+  private orderAccess(e: Access): void {
+    const loc = Math.floor(e.address / 4);
+    const entry = this.releases.size === 0 ? undefined : this.releases.get(loc);
+    const order = e.order;
+    // Most accesses of a program that releases somewhere: unordered, to unreleased words.
+    if (!entry && order === undefined) return;
+    const w = this.fenceFile(e.block, e.warp, e.lane).order;
+    // Ordered accesses name their scope; legacy atomics have theirs; volatile is system-wide.
+    const scope: Scope = order !== undefined ? (e.orderScope ?? e.atomic?.scope ?? 'device') : (e.atomic?.scope ?? 'system');
+    if (entry && entry.key !== w.key && (!e.write || e.atomic)) {
+      if (isAcquire(order)) this.acquire(w, e.block, entry, scope, e.range);
+      else if (e.strong) this.pend(w, entry, scope, e.range);
+    }
+    if (!e.write || (e.atomic && e.atomic.op === 'CAS' && !e.atomic.changed)) return;
+    if (isRelease(order)) this.release(e, loc, w, scope, true);
+    else if (order !== undefined && w.fenceRel > 0) this.release(e, loc, w, scope, false);
+    else if (entry && !e.atomic) this.releases.delete(loc);
+  }
+
+  /**
+   * Writes the release file entry of `loc`. An explicit release orders everything its warp did
+   * before it; a relaxed store after a release fence orders what came before the fence (the
+   * fence-based release pattern). A block-scope store publishes only within its block.
+   */
+  private release(e: Access, loc: number, w: WarpOrder, scope: Scope, explicit: boolean): void {
+    const wide = scope !== 'block';
+    let entry: ReleaseEntry;
+    if (explicit) {
+      const rel = ++w.rel;
+      const bar = this.barrierId(e.block);
+      entry = { key: w.key, block: e.block, blkUpTo: rel, blkBar: bar, devUpTo: wide ? rel : 0, devBar: wide ? bar : -1, range: e.range };
+      if (!wide) entry.narrow = e.range;
+    } else {
+      entry = { key: w.key, block: e.block, blkUpTo: w.fenceRel, blkBar: w.fenceBar, devUpTo: wide ? w.fenceRelDev : 0, devBar: wide ? w.fenceBarDev : -1, range: e.range };
+      if (!wide) entry.narrow = e.range;
+      else if (entry.devUpTo < entry.blkUpTo) entry.narrow = w.relFence;
+    }
+    if (!this.faithful && w.seen) {
+      entry.seen = w.seen;
+      w.shared = true;
+    }
+    this.releases.set(loc, entry);
+    this.ordering = true;
+  }
+
+  /**
+   * The warp `w` of `block` acquires `entry` at `scope`: the releaser's earlier accesses (and,
+   * exact, whatever the releaser had acquired) are ordered before w's next ones, if the release
+   * reaches w's block and the acquire reaches the releaser's. A scope too narrow for the
+   * releaser's block is remembered for the message of the race it lets through.
+   */
+  private acquire(w: WarpOrder, block: number, entry: ReleaseEntry, scope: Scope, range: Range): void {
+    if (entry.key === w.key || w.lastMerged === entry) return;
+    const sameBlock = entry.block === block;
+    const wide = sameBlock || scope !== 'block';
+    const upTo = sameBlock ? entry.blkUpTo : wide ? entry.devUpTo : 0;
+    if (upTo > 0) this.raise(w, block, entry.key, upTo);
+    // Block-mates of the releaser: ordered by the barriers it passed before releasing.
+    if (!sameBlock && wide && entry.devBar > 0) this.raise(w, block, -1 - entry.block, entry.devBar);
+    if (!sameBlock && upTo < entry.blkUpTo) {
+      const near = w.near ?? (w.near = new Map());
+      near.delete(entry.key);
+      const n: NearRelease = { upTo: entry.blkUpTo, bar: entry.blkBar };
+      if (entry.devUpTo < entry.blkUpTo) n.release = entry.narrow ?? entry.range;
+      if (!wide) n.acquire = range;
+      near.set(entry.key, n);
+      if (near.size > PENDING_LIMIT) near.delete(near.keys().next().value!);
+    }
+    if (upTo > 0 && entry.seen && entry.seen !== w.seen && entry.seen.size <= TRANSITIVE_LIMIT) for (const [k, v] of entry.seen) this.raise(w, block, k, v);
+    if (upTo === entry.blkUpTo) w.lastMerged = entry;
+  }
+
+  /** A strong read of a released location: acquired if an acquire fence follows. */
+  private pend(w: WarpOrder, entry: ReleaseEntry, scope: Scope, range: Range): void {
+    const pending = w.pending ?? (w.pending = []);
+    const last = pending[pending.length - 1];
+    if (last && last.entry === entry && last.scope === scope) return;
+    pending.push({ entry, scope, range });
+    if (pending.length > PENDING_LIMIT) pending.shift();
+  }
+
+  /** An acquire fence: each pending read acquires at the narrower of its scope and the fence's. */
+  private acquirePending(w: WarpOrder, e: Extract<SimEvent, { kind: 'fence' }>): void {
+    const pending = w.pending!;
+    w.pending = undefined;
+    for (const p of pending) {
+      const fenceNarrower = scopeRank(e.scope) < scopeRank(p.scope);
+      this.acquire(w, e.block, p.entry, fenceNarrower ? e.scope : p.scope, fenceNarrower ? e.range : p.range);
+    }
+  }
+
+  /** Records that w's next accesses follow `key`'s below `value` (copying a shared table first). */
+  private raise(w: WarpOrder, block: number, key: number, value: number): void {
+    let seen = w.seen;
+    if (!seen) {
+      const inherited = this.blockSeen[block];
+      seen = w.seen = inherited ? new Map(inherited) : new Map();
+      w.shared = false;
+    }
+    const now = seen.get(key);
+    // Hardware-faithful barrier IDs (keys below 0) wrap: the latest value is the one to keep.
+    if (now !== undefined && (this.faithful && key < 0 ? now === value : now >= value)) return;
+    if (w.shared) {
+      seen = w.seen = new Map(seen);
+      w.shared = false;
+    }
+    if (this.faithful) {
+      // The paper's table of synchronized warps: a few entries, the oldest dropped.
+      seen.delete(key);
+      seen.set(key, value);
+      if (seen.size > SYNC_TABLE) seen.delete(seen.keys().next().value!);
+    } else seen.set(key, value);
+  }
+
+  /** A barrier: what any warp of the block acquired before it, every warp of the block has after it. */
+  private publishAtBarrier(block: number): void {
+    const row = this.warpOrders[block];
+    if (!row) return;
+    const before = this.blockSeen[block];
+    let union: Map<number, number> | undefined;
+    for (const w of row) {
+      if (!w?.seen || w.seen === before) continue;
+      union ??= new Map(before);
+      for (const [k, v] of w.seen) {
+        const now = union.get(k);
+        if (now === undefined || (this.faithful && k < 0) || v > now) union.set(k, v);
+      }
+    }
+    if (!union) return;
+    if (this.faithful) while (union.size > SYNC_TABLE) union.delete(union.keys().next().value!);
+    for (const w of row) {
+      if (!w) continue;
+      w.seen = union;
+      w.shared = true;
+      w.lastMerged = undefined;
+    }
+    this.blockSeen[block] = union;
+  }
+
+  /** `prev` is ordered before `rec` by releases `rec`'s warp (or block, at a barrier) acquired. */
+  private orderedBefore(prev: AccessRecord, rec: AccessRecord): boolean {
+    const seen = this.warpOrders[rec.block]?.[rec.warp]?.seen ?? this.blockSeen[rec.block];
+    if (!seen) return false;
+    return this.covered(prev, seen.get(prev.block * 64 + prev.warp), seen.get(-1 - prev.block));
+  }
+
+  /** `prev` was made before its warp's release counter reached `upTo`, or before its block's barrier `bar`. */
+  private covered(prev: AccessRecord, upTo: number | undefined, bar: number | undefined): boolean {
+    if (upTo !== undefined && prev.rel < upTo) return true;
+    if (bar === undefined || bar < 0) return false;
+    if (!this.faithful) return prev.barrier < bar;
+    const d = (bar - prev.barrier) & ((1 << BARRIER_BITS) - 1);
+    return d > 0 && d < 1 << (BARRIER_BITS - 1);
+  }
+
+  /** Why a release of `prev`'s warp that `rec`'s warp (or block) read did not order them. */
+  private orderHint(prev: AccessRecord, rec: AccessRecord): OrderHint | undefined {
+    const row = this.warpOrders[rec.block];
+    if (!row) return undefined;
+    const key = prev.block * 64 + prev.warp;
+    // The reader's own warp first, then its block-mates (a barrier may have passed the acquire on).
+    for (const w of [row[rec.warp], ...row.filter((o, i) => o && i !== rec.warp)]) {
+      if (!w) continue;
+      if (w.near) {
+        for (const [releaser, n] of w.near) {
+          if (Math.floor(releaser / 64) !== prev.block || !this.covered(prev, releaser === key ? n.upTo : undefined, n.bar)) continue;
+          const hint: OrderHint = { kind: 'narrow-scope' };
+          if (n.release) hint.release = n.release;
+          if (n.acquire) hint.acquire = n.acquire;
+          return hint;
+        }
+      }
+      if (w.pending) for (const p of w.pending) if (p.entry.block === prev.block && this.covered(prev, p.entry.key === key ? p.entry.blkUpTo : undefined, p.entry.blkBar)) return { kind: 'relaxed-read', read: p.range, release: p.entry.range };
+    }
+    return undefined;
   }
 
   /** Checks each entry the access covers (one, unless it is wider than the granularity). */
@@ -545,10 +870,12 @@ export class ScordDetector {
   private record(into: AccessRecord | undefined, e: Access, write: boolean, fence: FenceFile, release: boolean): AccessRecord {
     const locks = this.heldLocks(e);
     const divergence = this.divergence.size === 0 ? -1 : this.epoch(e.block, e.warp);
+    const order = e.order;
+    const orderScope = order === undefined ? undefined : (e.orderScope ?? e.atomic?.scope ?? 'device');
     if (!into) {
       return {
         block: e.block, warp: e.warp, lane: e.lane, divergence, barrier: this.barrierId(e.block), blkFence: fence.blk, devFence: fence.dev,
-        isAtom: !!e.atomic, atomic: e.atomic, strong: e.strong, locks, range: e.range, write, release,
+        isAtom: !!e.atomic, atomic: e.atomic, strong: e.strong, locks, range: e.range, write, release, rel: fence.order.rel, order, orderScope,
       };
     }
     into.block = e.block;
@@ -565,6 +892,9 @@ export class ScordDetector {
     into.range = e.range;
     into.write = write;
     into.release = release;
+    into.rel = fence.order.rel;
+    into.order = order;
+    into.orderScope = orderScope;
     return into;
   }
 
@@ -574,6 +904,9 @@ export class ScordDetector {
     const scope = sameBlock ? 'block' : 'device';
     const held = rec.locks;
     const write = rec.write;
+    // An explicit release/acquire pair of sufficient scope ordered them (§VI): weak or strong,
+    // locked or not, they cannot race.
+    if (this.ordering && this.orderedBefore(prev, rec)) return;
     if (!isEmpty(prev.locks) || !isEmpty(held)) {
       // (e) and (f): conflicting accesses need a common lock.
       if (hasCommonLock(prev.locks, held)) return;
@@ -588,6 +921,10 @@ export class ScordDetector {
       this.report('scoped-atomic', 'device', prev, e, write);
       return;
     }
+    // Ordered loads and stores (atomic_ref, ld.relaxed/acquire, st.release) are synchronisation,
+    // as atomics are: with each other they do not race. A scope too narrow shows on the data
+    // they fail to order, with the narrow release or acquire named.
+    if ((prev.orderScope !== undefined && (rec.orderScope !== undefined || rec.isAtom)) || (rec.orderScope !== undefined && prev.isAtom)) return;
     if (prev.isAtom) return; // atomics are synchronisation: what an atomic wrote may be read
     // A flag published by a strong write after a fence, polled by strong reads: the flag is
     // the synchronisation (the data it guards is checked on its own words).
@@ -595,10 +932,19 @@ export class ScordDetector {
     if (!write && !modified) return;
     const f = this.fenceFile(prev.block, prev.warp, prev.lane);
     // (a) a writer in the block, not fenced since; (b) a writer in another block, no device fence since.
-    if (sameBlock && prev.blkFence === f.blk && prev.devFence === f.dev) this.report('missing-block-fence', 'block', prev, e, write);
-    else if (!sameBlock && prev.devFence === f.dev) this.report('missing-device-fence', 'device', prev, e, write, undefined, prev.blkFence !== f.blk ? f.lastBlockFence : undefined);
+    let category: RaceCategory;
+    if (sameBlock && prev.blkFence === f.blk && prev.devFence === f.dev) category = 'missing-block-fence';
+    else if (!sameBlock && prev.devFence === f.dev) category = 'missing-device-fence';
     // (c) fences order only strong accesses.
-    else if (!prevStrong || !rec.strong) this.report('non-strong-access', scope, prev, e, write);
+    else if (!prevStrong || !rec.strong) category = 'non-strong-access';
+    else return;
+    // A release/acquire pair that nearly ordered them says what to change. A release of block
+    // scope is a block fence to another block (missing-device-fence); an acquire of block scope,
+    // a block-scope atomic used across blocks (scoped-atomic).
+    const hint = this.ordering ? this.orderHint(prev, rec) : undefined;
+    if (hint) this.report(sameBlock ? 'missing-block-fence' : hint.kind === 'narrow-scope' && !hint.release ? 'scoped-atomic' : 'missing-device-fence', scope, prev, e, write, undefined, undefined, hint);
+    else if (category === 'missing-device-fence') this.report(category, 'device', prev, e, write, undefined, prev.blkFence !== f.blk ? f.lastBlockFence : undefined);
+    else this.report(category, scope, prev, e, write);
   }
 
   /** Both sides hold a lock on the same word, taken at block scope in different blocks. */
@@ -613,11 +959,16 @@ export class ScordDetector {
     return acquires;
   }
 
-  private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, e: Access, write: boolean, lockAcquires?: Range[], narrowFence?: Range): void {
+  private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, e: Access, write: boolean, lockAcquires?: Range[], narrowFence?: Range, orderHint?: OrderHint): void {
     if (this.counted(category, e, md.range)) return;
-    const earlier: AccessSummary = { range: md.range, write: md.write, strong: md.strong, ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}) };
+    const earlier: AccessSummary = {
+      range: md.range, write: md.write, strong: md.strong,
+      ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}),
+      ...(md.order !== undefined ? { order: { order: md.order, scope: md.orderScope ?? 'device' } } : {}),
+    };
     this.add(category, scope, e, write, earlier, { block: md.block, warp: md.warp, lane: md.lane }, 'global', {
       ...(narrowFence ? { narrowFence } : {}),
+      ...(orderHint ? { orderHint } : {}),
       ...(lockAcquires ? { lockAcquires } : {}),
       metadata: this.snapshot(md, e),
     });
@@ -633,13 +984,17 @@ export class ScordDetector {
   /** A new finding: the racing access `e` and the earlier access it races with. */
   private add(category: RaceCategory, scope: 'block' | 'device', e: Access, write: boolean, earlier: AccessSummary, them: Accessor, space: RaceFinding['space'], extra: Partial<RaceFinding>): void {
     const address = nameAddress(this.memory, e.address);
-    const current: AccessSummary = { range: e.range, write, strong: e.strong, ...(e.atomic ? { atomic: e.atomic } : {}) };
+    const current: AccessSummary = {
+      range: e.range, write, strong: e.strong,
+      ...(e.atomic ? { atomic: e.atomic } : {}),
+      ...(e.order !== undefined ? { order: { order: e.order, scope: e.orderScope ?? e.atomic?.scope ?? 'device' } } : {}),
+    };
     const me: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
     this.found.add({
       kind: 'race',
       category,
       scope,
-      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence),
+      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence, extra.orderHint),
       previousMessage: `the ${accessName(earlier)}${address ? ` of \`${address}\`` : ''} ${accessorName(them, me)} that it races with`,
       range: e.range,
       previous: earlier.range,
@@ -753,6 +1108,16 @@ export class PairIndex {
   }
 }
 
+/** Release semantics: a release, acq_rel or seq_cst operation. */
+function isRelease(o: MemoryOrder | undefined): boolean {
+  return o === 'release' || o === 'acq_rel' || o === 'seq_cst';
+}
+
+/** Acquire semantics: an acquire, acq_rel or seq_cst operation. */
+function isAcquire(o: MemoryOrder | undefined): boolean {
+  return o === 'acquire' || o === 'acq_rel' || o === 'seq_cst';
+}
+
 function scopeRank(s: Scope): number {
   return s === 'block' ? 0 : s === 'device' ? 1 : 2;
 }
@@ -779,7 +1144,14 @@ export function atomicName(a: { op: string; scope: Scope }): string {
   return `atomic${a.op}${a.scope === 'block' ? '_block' : a.scope === 'system' ? '_system' : ''}`;
 }
 
+/** An RMW that names a memory order, as libcu++ spells it (`fetch_add`, `compare_exchange`). */
+function orderedRmwName(op: string): string {
+  return op === 'CAS' ? 'compare_exchange' : op === 'Exch' ? 'exchange' : `fetch_${op.toLowerCase()}`;
+}
+
 function accessName(a: AccessSummary): string {
+  // libcu++ and PTX accesses by their order: `release store`, `acquire load`, `acq_rel fetch_add`.
+  if (a.order) return `${a.order.order} ${a.atomic ? orderedRmwName(a.atomic.op) : a.write ? 'store' : 'load'}`;
   return a.atomic ? atomicName(a.atomic) : a.write ? 'write' : 'read';
 }
 
@@ -790,21 +1162,35 @@ function accessorName(a: Accessor, other: Accessor): string {
   return `by thread ${a.warp * 32 + a.lane} of block ${a.block}`;
 }
 
-function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range): string {
+function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range, hint?: OrderHint): string {
   const what = `${accessName(current)}${address ? ` of \`${address}\`` : ''} ${accessorName(me, them)}`;
   const other = `the ${accessName(earlier)} at line ${earlier.range.start.line + 1} ${accessorName(them, me)}`;
   const line = (r: Range) => r.start.line + 1;
   const writer = current.write && !earlier.write ? 'this write' : 'the write';
+  const deviceScope = 'give it device scope (`cuda::thread_scope_device`, `.gpu`)';
+  const orderAdvice = !hint
+    ? undefined
+    : hint.kind === 'relaxed-read'
+      ? `the read at line ${line(hint.read!)} sees the release at line ${line(hint.release!)} but is relaxed and no acquire fence follows it; make it an acquire (\`memory_order_acquire\`, \`ld.acquire\`)`
+      : hint.release && hint.acquire
+        ? `the release at line ${line(hint.release)} and the acquire at line ${line(hint.acquire)} have block scope, so they order nothing across blocks; give them device scope (\`cuda::thread_scope_device\`, \`.gpu\`)`
+        : hint.release
+          ? `the release at line ${line(hint.release)} has block scope, so it publishes the write only to block ${them.block}; ${deviceScope}`
+          : `the acquire at line ${line(hint.acquire!)} has block scope, so it synchronises only with block ${me.block}; ${deviceScope}`;
+  // An ordered access of block scope (atomic_ref<T, thread_scope_block>, .cta) named by its order.
+  const narrowOrdered = current.order?.scope === 'block' ? current : earlier.order?.scope === 'block' ? earlier : undefined;
   const advice: Record<RaceCategory, string> = {
     'missing-block-fence': `nothing orders them; add \`__threadfence_block()\` after ${writer} (and publish it with a flag), or a \`__syncthreads()\` between them`,
     'missing-device-fence': narrowFence
       ? `\`__threadfence_block()\` at line ${line(narrowFence)} orders it only for block ${them.block}; use \`__threadfence()\``
       : `nothing orders them across blocks; add \`__threadfence()\` after ${writer} and publish it with a flag`,
     'non-strong-access': `a fence orders only volatile or atomic accesses, and the ${!current.strong ? accessName(current) : accessName(earlier)} is neither; make ${address ? `\`${address.replace(/[[.].*$/, '')}\`` : 'the data'} volatile or use atomics`,
-    'scoped-atomic': `a \`_block\` atomic is atomic only within its own block; use the device-scope ${current.atomic?.scope === 'block' ? `\`${atomicName({ ...current.atomic, scope: 'device' })}\`` : earlier.atomic ? `\`${atomicName({ ...earlier.atomic, scope: 'device' })}\`` : 'atomic'}`,
+    'scoped-atomic': narrowOrdered
+      ? `the ${accessName(narrowOrdered)} at line ${line(narrowOrdered.range)} has block scope, so it is atomic only within its own block; ${deviceScope}`
+      : `a \`_block\` atomic is atomic only within its own block; use the device-scope ${current.atomic?.scope === 'block' ? `\`${atomicName({ ...current.atomic, scope: 'device' })}\`` : earlier.atomic ? `\`${atomicName({ ...earlier.atomic, scope: 'device' })}\`` : 'atomic'}`,
     'missing-lock': `they hold no common lock; take the same lock around both`,
     'lock-scope': `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,
     'shared-memory': `no \`__syncthreads()\` separates them`,
   };
-  return `${what} races with ${other}: ${advice[category]}`;
+  return `${what} races with ${other}: ${orderAdvice ?? advice[category]}`;
 }

@@ -1,20 +1,75 @@
 // Races on __shared__ memory between threads of one block, by barrier intervals (HAccRG,
 // seed 002 §6.2): two accesses to a word by different threads with no __syncthreads() between
-// them, at least one a write and not both atomic, race — read-after-write, write-after-read
-// and write-after-write alike. Each word keeps its last write and the reads since, so a write
-// is compared with every reader of the interval, not only the last one.
+// them, at least one a write and not both synchronisation accesses (atomics, and loads and
+// stores that name a memory order), race — read-after-write, write-after-read and
+// write-after-write alike. Each word keeps its last write and the reads since, so a write is
+// compared with every reader of the interval, not only the last one.
+//
+// Explicit release/acquire within the block (libcu++ `atomic_ref<T, thread_scope_block>`, PTX
+// `st.release.cta`/`ld.acquire.cta`, `atomic_thread_fence`), as the global detector has it: once
+// a program orders an access or fences, every shared access takes a sequence number. A release
+// — an ordered store or RMW with release semantics, or an ordered store after a release fence —
+// leaves on its word who released and the sequence number below which the releaser's accesses
+// are released; an acquire — an ordered read with acquire semantics, or a strong read of a
+// released word followed by an acquire fence — joins that into the acquiring warp's table of
+// what it is synchronised with. Lanes of a diverged warp are told apart by the lane rule of
+// lanes.ts on both sides. Volatile flags after __threadfence_block() keep the barrier-interval
+// rule: only stores that name an order release.
 import { pointerAllocation, pointerOffset } from '../gpu/memory';
-import type { SimEvent } from '../ir/ir';
+import type { MemoryOrder, Scope, SimEvent } from '../ir/ir';
 import { unorderedLanes } from './lanes';
 import type { AccessSummary, Accessor } from './scord';
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
+type Fence = Extract<SimEvent, { kind: 'fence' }>;
 
 interface SharedAccess {
+  /** `summary.order` (one constant object per order and scope) names an ordered access. */
   summary: AccessSummary;
   who: Accessor;
   /** The warp's divergence epoch at the access, -1 if converged. */
   divergence: number;
+  /** The access's sequence number once the launch orders anything, else 0. */
+  seq: number;
+}
+
+/** The last release of a word: accesses of `warp` before `upTo` (lane rule permitting) are released. */
+interface Release {
+  warp: number;
+  lane: number;
+  divergence: number;
+  upTo: number;
+  /** What the releaser had acquired, passed on (happens-before is transitive). */
+  passOn?: Sync[];
+}
+
+/**
+ * One line of a warp's "synchronised with" table: the accesses of `warp` made before `upTo`
+ * and ordered with the releasing lane are ordered before the accesses of the acquiring warp
+ * that are ordered after the acquiring lane.
+ */
+interface Sync {
+  warp: number;
+  /** The releasing lane and its divergence epoch (lane -1 when converged: every lane). */
+  lane: number;
+  divergence: number;
+  upTo: number;
+  acquireLane: number;
+  acquireDivergence: number;
+}
+
+/** A warp's side of release/acquire in its block's shared memory. */
+interface WarpSync {
+  /** Per lane: the sequence number of its last release fence, and its divergence epoch then. */
+  fenceSeq?: number[];
+  fenceDivergence?: number[];
+  synced?: Sync[];
+  /** Strong reads of released words, waiting for an acquire fence. */
+  pending?: { release: Release; lane: number; divergence: number }[];
+  /** The release last joined, and by which lane: spinning on an acquire load joins it once. */
+  lastJoined?: Release;
+  lastLane: number;
+  lastDivergence: number;
 }
 
 interface Word {
@@ -25,6 +80,10 @@ interface Word {
 
 /** Readers kept per word and interval: enough to name one conflicting reader per warp. */
 const MAX_READERS = 8;
+/** Lines of a warp's table of synchronised warps; the oldest go first (more races, never fewer). */
+const SYNC_LIMIT = 64;
+/** Strong reads of released words a warp keeps for its next acquire fence. */
+const PENDING_LIMIT = 8;
 
 export class ShadowSharedMemory {
   /** Words by allocation (each block's shared memory is one), then by word offset. */
@@ -32,16 +91,60 @@ export class ShadowSharedMemory {
   private lastAllocation = -1;
   private lastWords: Map<number, Word> | undefined;
   private intervals = new Map<number, number>();
+  /** The launch has ordered an access or fenced: accesses take sequence numbers from here. */
+  private seq = 0;
+  /** Per block, per warp: release fences, acquired releases and pending reads. */
+  private syncs = new Map<number, WarpSync[]>();
+  private lastSyncBlock = -1;
+  private lastSyncWarp = -1;
+  private lastSync: WarpSync | undefined;
+  /**
+   * The last release of each word that still heads a release sequence, by the word's record
+   * for its interval: a barrier starts new records, and with them no releases.
+   */
+  private releases = new WeakMap<Word, Release>();
+  private released = false;
 
-  constructor(private readonly report: (e: Access, write: boolean, earlier: SharedAccess) => void) {}
+  constructor(private readonly report: (e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }) => void) {}
 
   barrier(block: number): void {
+    // What the block's warps released, fenced and acquired before the barrier is kept: it
+    // covers only accesses before the barrier, which the new interval orders anyway.
     this.intervals.set(block, (this.intervals.get(block) ?? 0) + 1);
+  }
+
+  /**
+   * A fence (`__threadfence*` are seq_cst): a release fence lets the lane's next ordered store
+   * release what came before the fence; an acquire fence completes the acquires of the strong
+   * reads of released words before it.
+   */
+  fence(e: Fence, divergence: number): void {
+    const order = e.order;
+    if (order === 'relaxed') return;
+    const w = this.warpSync(e.block, e.warp);
+    if (order !== 'acquire') {
+      if (!w.fenceSeq) {
+        w.fenceSeq = [];
+        w.fenceDivergence = [];
+      }
+      w.fenceSeq[e.lane] = ++this.seq;
+      w.fenceDivergence![e.lane] = divergence;
+    }
+    if (order === 'release' || !w.pending) return;
+    const waiting = w.pending;
+    w.pending = undefined;
+    for (const p of waiting) {
+      if (unorderedLanes(p.lane, p.divergence, e.lane, divergence)) (w.pending ??= []).push(p);
+      else this.join(w, e.lane, divergence, p.release);
+    }
   }
 
   access(e: Access, divergence: number): void {
     const interval = this.intervals.get(e.block) ?? 0;
     const write = e.write && (!e.atomic || e.atomic.changed);
+    const sync = e.atomic !== undefined || e.order !== undefined;
+    // Programs that order nothing pay no sequence numbers.
+    const seq = this.seq !== 0 || e.order !== undefined ? ++this.seq : 0;
     const allocation = pointerAllocation(e.address);
     if (allocation !== this.lastAllocation) {
       this.lastAllocation = allocation;
@@ -51,52 +154,191 @@ export class ShadowSharedMemory {
     const offset = pointerOffset(e.address);
     const first = offset >> 2;
     const last = (offset + Math.max(1, e.size) - 1) >> 2;
-    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence);
+    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq);
   }
 
-  private check(words: Map<number, Word>, key: number, e: Access, write: boolean, interval: number, divergence: number): void {
+  private check(words: Map<number, Word>, key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number): void {
     let word = words.get(key);
     if (!word || word.interval !== interval) {
       // A barrier since the last access orders everything before it.
       word = { interval, reads: [] };
       words.set(key, word);
     }
-    const atomic = !!e.atomic;
+    // A read (or RMW) of a released word acquires it before anything is compared.
+    const release = this.released ? this.releases.get(word) : undefined;
+    if (release && (!e.write || e.atomic)) this.acquire(release, e, divergence);
     if (write) {
-      let earlier = word.write && conflicts(word.write, e, atomic, divergence) ? word.write : undefined;
-      for (let i = 0; !earlier && i < word.reads.length; i++) if (conflicts(word.reads[i], e, atomic, divergence)) earlier = word.reads[i];
-      if (earlier) this.report(e, write, earlier);
-      word.write = record(e, write, divergence, word.write);
+      let earlier = word.write && this.races(word.write, e, sync, divergence) ? word.write : undefined;
+      for (let i = 0; !earlier && i < word.reads.length; i++) if (this.races(word.reads[i], e, sync, divergence)) earlier = word.reads[i];
+      if (earlier) this.report(e, write, copy(earlier));
+      word.write = record(e, write, divergence, seq, word.write);
       if (word.reads.length) word.reads = [];
+    } else {
+      if (word.write && this.races(word.write, e, sync, divergence)) this.report(e, write, copy(word.write));
+      this.addReader(word, e, divergence, seq);
+    }
+    // Only ordered writes release, and only stores end a release: a plain write to an unreleased word changes nothing.
+    if (seq !== 0 && e.write && (e.order !== undefined || release)) this.release(word, release, e, divergence, seq);
+  }
+
+  private addReader(word: Word, e: Access, divergence: number, seq: number): void {
+    if (word.reads.length >= MAX_READERS) return;
+    for (const r of word.reads) {
+      if (r.who.warp === e.warp && (r.who.lane === e.lane || r.divergence < 0)) {
+        // The warp's latest read stands for its earlier ones: whatever orders it orders them.
+        // Its sequence number matters once something was released, its epoch whenever it changes.
+        if (seq !== 0 && (this.released || r.divergence !== divergence)) record(e, false, divergence, seq, r);
+        return;
+      }
+    }
+    word.reads.push(record(e, false, divergence, seq));
+  }
+
+  /** Whether the earlier access `other` and `e` race: they conflict and no acquired release orders them. */
+  private races(other: SharedAccess, e: Access, sync: boolean, divergence: number): boolean {
+    if (!conflicts(other, e, sync, divergence)) return false;
+    // Only acquired releases order anything: none before the first release.
+    return !this.released || !this.orderedBefore(other, e, divergence);
+  }
+
+  /** `other` is ordered before `e` by a release that `e`'s warp acquired. */
+  private orderedBefore(other: SharedAccess, e: Access, divergence: number): boolean {
+    const synced = this.syncs.get(e.block)?.[e.warp]?.synced;
+    if (!synced) return false;
+    for (const s of synced) {
+      if (s.warp !== other.who.warp || other.seq >= s.upTo) continue;
+      if (unorderedLanes(other.who.lane, other.divergence, s.lane, s.divergence)) continue;
+      if (!unorderedLanes(e.lane, divergence, s.acquireLane, s.acquireDivergence)) return true;
+    }
+    return false;
+  }
+
+  /** An acquire of `release`, or, for a strong read without one, a read the next acquire fence completes. */
+  private acquire(release: Release, e: Access, divergence: number): void {
+    if (isAcquire(e.order)) this.join(this.warpSync(e.block, e.warp), e.lane, divergence, release);
+    else if (e.strong) {
+      const w = this.warpSync(e.block, e.warp);
+      const pending = (w.pending ??= []);
+      const last = pending[pending.length - 1];
+      if (last && last.release === release && last.lane === e.lane && last.divergence === divergence) return;
+      pending.push({ release, lane: e.lane, divergence });
+      if (pending.length > PENDING_LIMIT) pending.shift();
+    }
+  }
+
+  /** The lane of `w` at `divergence` has acquired `release` (and what its releaser had). */
+  private join(w: WarpSync, lane: number, divergence: number, release: Release): void {
+    if (w.lastJoined === release && w.lastLane === lane && w.lastDivergence === divergence) return;
+    w.lastJoined = release;
+    w.lastLane = lane;
+    w.lastDivergence = divergence;
+    const synced = (w.synced ??= []);
+    addSync(synced, release.warp, release.lane, release.divergence, release.upTo, lane, divergence);
+    if (release.passOn) for (const s of release.passOn) addSync(synced, s.warp, s.lane, s.divergence, s.upTo, lane, divergence);
+  }
+
+  /**
+   * A store or RMW to a word: with release semantics it releases everything its warp did before
+   * it (lane rule permitting); an ordered store after a release fence, what came before the
+   * fence; any other store overwrites the released value, while RMWs continue its sequence.
+   */
+  private release(word: Word, released: Release | undefined, e: Access, divergence: number, seq: number): void {
+    if (e.atomic && e.atomic.op === 'CAS' && !e.atomic.changed) return; // a failed CAS only reads
+    const order = e.order;
+    if (isRelease(order)) {
+      const w = this.syncs.get(e.block)?.[e.warp];
+      let passOn: Sync[] | undefined;
+      // Copies: the releaser's own lines go on rising after the release.
+      if (w?.synced) for (const s of w.synced) if (!unorderedLanes(e.lane, divergence, s.acquireLane, s.acquireDivergence)) (passOn ??= []).push({ ...s });
+      this.setRelease(word, { warp: e.warp, lane: e.lane, divergence, upTo: seq, ...(passOn ? { passOn } : {}) });
       return;
     }
-    if (word.write && conflicts(word.write, e, atomic, divergence)) this.report(e, write, word.write);
-    if (word.reads.length >= MAX_READERS) return;
-    for (const r of word.reads) if (r.who.warp === e.warp && (r.who.lane === e.lane || r.divergence < 0)) return;
-    word.reads.push(record(e, write, divergence));
+    const fenced = order === undefined ? undefined : this.syncs.get(e.block)?.[e.warp];
+    const fenceSeq = fenced?.fenceSeq?.[e.lane];
+    // What the lane acquired between the fence and the store is not released: nothing is passed on.
+    if (fenceSeq !== undefined) this.setRelease(word, { warp: e.warp, lane: e.lane, divergence: fenced!.fenceDivergence![e.lane], upTo: fenceSeq });
+    else if (released && !e.atomic) this.releases.delete(word);
+  }
+
+  private setRelease(word: Word, release: Release): void {
+    this.releases.set(word, release);
+    this.released = true;
+  }
+
+  private warpSync(block: number, warp: number): WarpSync {
+    // Every lane of a warp reports its fence: the warp asked for last is most often asked for again.
+    if (block === this.lastSyncBlock && warp === this.lastSyncWarp) return this.lastSync!;
+    let row = this.syncs.get(block);
+    if (!row) this.syncs.set(block, (row = []));
+    this.lastSyncBlock = block;
+    this.lastSyncWarp = warp;
+    return (this.lastSync = row[warp] ?? (row[warp] = { lastLane: -1, lastDivergence: -1 }));
   }
 }
 
+/** Adds a line to a table of synchronised warps, raising the line it extends if there is one. */
+function addSync(synced: Sync[], warp: number, lane: number, divergence: number, upTo: number, acquireLane: number, acquireDivergence: number): void {
+  // Converged, the lane does not matter: one line for the warp.
+  if (divergence < 0) lane = -1;
+  if (acquireDivergence < 0) acquireLane = -1;
+  for (const s of synced) {
+    if (s.warp === warp && s.lane === lane && s.divergence === divergence && s.acquireLane === acquireLane && s.acquireDivergence === acquireDivergence) {
+      if (upTo > s.upTo) s.upTo = upTo;
+      return;
+    }
+  }
+  synced.push({ warp, lane, divergence, upTo, acquireLane, acquireDivergence });
+  if (synced.length > SYNC_LIMIT) synced.shift();
+}
+
 /** The access as the shadow memory keeps it, refilling `into` when given (no allocation). */
-function record(e: Access, write: boolean, divergence: number, into?: SharedAccess): SharedAccess {
+function record(e: Access, write: boolean, divergence: number, seq: number, into?: SharedAccess): SharedAccess {
   // The event's atomic is its site's own constant: kept as it is, not copied.
   const atomic = e.atomic;
-  // One object shape whether or not the access is atomic (`atomic: undefined`).
-  if (!into) return { summary: { range: e.range, write, strong: e.strong, atomic }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence };
+  const order = e.order === undefined ? undefined : orderOf(e.order, e.orderScope ?? atomic?.scope ?? 'device');
+  // One object shape whether or not the access is atomic or ordered (`atomic: undefined`).
+  if (!into) return { summary: { range: e.range, write, strong: e.strong, atomic, order }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence, seq };
   const s = into.summary;
   s.range = e.range;
   s.write = write;
   s.strong = e.strong;
   s.atomic = atomic;
+  s.order = order;
   into.who.block = e.block;
   into.who.warp = e.warp;
   into.who.lane = e.lane;
   into.divergence = divergence;
+  into.seq = seq;
   return into;
 }
 
-/** Whether `other` and the access `e` are by different threads and not both atomic. */
-function conflicts(other: SharedAccess, e: Access, atomic: boolean, divergence: number): boolean {
-  if (other.summary.atomic && atomic) return false;
+type OrderTag = NonNullable<AccessSummary['order']>;
+const MEMORY_ORDERS: MemoryOrder[] = ['relaxed', 'acquire', 'release', 'acq_rel', 'seq_cst'];
+const SCOPES: Scope[] = ['block', 'device', 'system'];
+/** One frozen `{ order, scope }` per pair: ordered records share them instead of allocating. */
+const ORDERS = Object.fromEntries(MEMORY_ORDERS.map((order) => [order, Object.fromEntries(SCOPES.map((scope) => [scope, Object.freeze({ order, scope })]))])) as Record<MemoryOrder, Record<Scope, OrderTag>>;
+function orderOf(order: MemoryOrder, scope: Scope): OrderTag {
+  return ORDERS[order][scope];
+}
+
+/** What a finding keeps of a record (records are reused): its summary and accessor, without unset fields. */
+function copy(a: SharedAccess): { summary: AccessSummary; who: Accessor } {
+  const { range, write, strong, atomic, order } = a.summary;
+  return { summary: { range, write, strong, ...(atomic ? { atomic } : {}), ...(order ? { order } : {}) }, who: { ...a.who } };
+}
+
+/** Whether `other` and the access `e` are by different threads and not both synchronisation (atomic or ordered). */
+function conflicts(other: SharedAccess, e: Access, sync: boolean, divergence: number): boolean {
+  if (sync && (other.summary.atomic !== undefined || other.summary.order !== undefined)) return false;
   return other.who.warp !== e.warp || unorderedLanes(other.who.lane, other.divergence, e.lane, divergence);
+}
+
+/** Release semantics: a release, acq_rel or seq_cst operation. */
+function isRelease(o: MemoryOrder | undefined): boolean {
+  return o === 'release' || o === 'acq_rel' || o === 'seq_cst';
+}
+
+/** Acquire semantics: an acquire, acq_rel or seq_cst operation. */
+function isAcquire(o: MemoryOrder | undefined): boolean {
+  return o === 'acquire' || o === 'acq_rel' || o === 'seq_cst';
 }
