@@ -69,7 +69,7 @@ export interface RunParams {
   /** `main` (the default) or one kernel with its launch. */
   entry?: 'main' | LaunchParams;
   /** Overrides of the document's settings for this run. */
-  options?: { schedules?: number; seed?: number; scheduling?: 'independent' | 'lockstep'; hardwareFaithful?: boolean; device?: string; fairness?: Fairness };
+  options?: { schedules?: number; seed?: number; scheduling?: 'independent' | 'lockstep'; hardwareFaithful?: boolean; device?: string; fairness?: Fairness; engine?: Engine; memoryModel?: MemoryModelName };
   workDoneToken?: string | number;
 }
 

@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import {
   CodeActionKind,
+  ErrorCodes,
   LSPErrorCodes,
   MessageType,
   ResponseError,
@@ -17,7 +18,8 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { publicReport } from '../sims/check';
+import { ENGINES, publicReport } from '../sims/check';
+import { MEMORY_MODELS } from '../sims/litmus/types';
 import { analysisRequest, AnalysisScheduler, fileNameOf, runLimits, type LastRun } from './analysis/scheduler';
 import { AnalysisWorkers, type AnalysisOutcome } from './analysis/workers';
 import { codeActions, FIX_ALL_KIND } from './features/codeActions';
@@ -229,6 +231,12 @@ function outcomeError(o: Exclude<AnalysisOutcome, { kind: 'report' }>): string {
   return o.kind === 'cancelled' ? 'the run was cancelled' : o.kind === 'timeout' ? `the run was stopped after ${o.budgetMs} ms` : o.kind === 'out-of-memory' ? `the run ran out of memory (${o.limitMb} MB)` : o.message;
 }
 
+/** A run override that must be one of `allowed`; anything else is the caller's mistake, said so. */
+function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  throw new ResponseError(ErrorCodes.InvalidParams, `scord/run: options.${name} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`);
+}
+
 connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
   const doc = documents.get(params.uri);
   const fileName = fileNameOf(params.uri);
@@ -244,6 +252,8 @@ connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
     ...(o.hardwareFaithful !== undefined ? { hardwareFaithful: o.hardwareFaithful } : {}),
     ...(o.fairness !== undefined ? { fairness: o.fairness } : {}),
+    ...(o.engine !== undefined ? { engine: oneOf('engine', o.engine, ENGINES) } : {}),
+    ...(o.memoryModel !== undefined ? { memoryModel: oneOf('memoryModel', o.memoryModel, MEMORY_MODELS) } : {}),
     ...(entry ? { entry: { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args ?? {} } } : {}),
   };
   const handle = workers.run(analysisRequest(params.uri, text, s, documents.all(), overrides, false), runLimits(s));

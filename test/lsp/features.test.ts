@@ -214,6 +214,12 @@ test('scord/run: findings, output and stats of main, with work-done progress', a
     faithful.findings.map((f) => f.category),
     ['scoped-atomic'],
   );
+  // The engine and the memory model, for one run.
+  const weak = await session.client.request<RunResult>('scord/run', { uri, options: { memoryModel: 'gpu-weak', engine: 'both' } });
+  assert.equal(weak.stats.memoryModel, 'gpu-weak');
+  assert.equal(weak.stats.engine, 'both');
+  assert.match(weak.findings[0].observed ?? '', /^Observed under gpu-weak: the block-scope update of counter/);
+  await assert.rejects(session.client.request<RunResult>('scord/run', { uri, options: { memoryModel: 'tso' } }), /options\.memoryModel must be one of sc, gpu-weak, gpu-strong/);
   await session.client.close(uri);
   session.perUri.delete(uri);
 });
