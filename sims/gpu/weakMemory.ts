@@ -309,15 +309,17 @@ export class WeakMemory {
         else this.writeEverywhere(st, p, own.value, own.range);
       }
       this.dropThreadEntry(st, p, t);
+      // An RMW that leaves the value as it was (a failed CAS) only reads: it writes nothing
+      // that could later overwrite a newer value.
       if (scope === 'block' && !st.shared && this.config.model !== 'sc') {
         // At the block's level (L1): other blocks neither see it nor are seen.
         old = st.blocks.get(b)?.value ?? readResolved(a, off, kind);
         next = rmw(old);
-        this.setBlockEntry(st, p, b, { value: next, owner: t, range, atomic: true });
+        if (next !== old) this.setBlockEntry(st, p, b, { value: next, owner: t, range, atomic: true });
       } else {
         old = readResolved(a, off, kind);
         next = rmw(old);
-        this.writeEverywhere(st, p, next, range);
+        if (next !== old) this.writeEverywhere(st, p, next, range);
       }
     });
     st.latest = { value: next, range };

@@ -96,6 +96,14 @@ describe('scoped atomics and volatile accesses under weak memory', () => {
     assert.deepEqual([...outcomes(counter('atomicAdd'), 'gpu-weak')], ['c=2']);
     assert.deepEqual([...outcomes(counter('atomicAdd'), 'gpu-strong')], ['c=2']);
   });
+  it('a block-scope CAS that fails only reads: no value of its block waits to reach the others', () => {
+    const text = perBlock([`atomicCAS_block(&c, 5, 6);`, `r[0] = c;`], '__device__ int c;', 1);
+    const report = runLitmusSource(text, { fileName: 'cas.cu' }, { model: 'gpu-weak', exhaustive: true });
+    assert.ok(report.complete && report.runs > 0);
+    const steps = report.outcomes.flatMap((o) => o.witness.map((w) => w.action));
+    assert.ok(steps.some((a) => /^block-scope atomic on c: 0 → 0/.test(a)), steps.join('\n'));
+    assert.ok(!steps.some((a) => /^c = .* from block 0 reaches the other blocks/.test(a)), steps.join('\n'));
+  });
   it('volatile stores write through: a fenced volatile flag publishes volatile data', () => {
     const text = perBlock([`x = 1; __threadfence(); y = 1;`, `r[0] = y; r[1] = x;`], '__device__ volatile int x, y;', 2);
     assert.ok(!outcomes(text, 'gpu-weak').has('1 0'));
