@@ -118,6 +118,11 @@ interface Pending {
 }
 
 const STALE_LIMIT = 4;
+/**
+ * Values the memory system holds back at most (a GPU's caches and buffers are finite too): past
+ * this, the oldest half propagates. Keeps a long grid-stride loop's millions of stores bounded.
+ */
+const PENDING_LIMIT = 1 << 16;
 
 export class WeakMemory {
   private readonly addresses = new Map<number, AddressState>();
@@ -185,7 +190,7 @@ export class WeakMemory {
 
   /** After a launch (every value has propagated: the executor drains what is pending first). */
   endLaunch(): void {
-    while (this.pendingCount() > 0) this.propagate(this.chooser.choose(this.pendingCount()));
+    this.drain((n) => this.chooser.choose(n));
     this.addresses.clear();
     this.firstAccessor.clear();
     this.threadAddresses.clear();
@@ -205,7 +210,17 @@ export class WeakMemory {
     const t = this.thread(w, l);
     const b = w.ctx.blockLinear;
     this.touch(p, t);
-    const st = this.state(p, a, kind);
+    const existing = this.addresses.get(p);
+    if (!existing) {
+      // Nothing unpropagated here: every view is memory. (Its views are followed for the load
+      // pool only from the first load that finds something pending: bounded state for the
+      // many addresses big programs only read.)
+      const value = readResolved(a, pointerOffset(p), kind);
+      if (order === 'acquire' || order === 'acq_rel' || order === 'seq_cst') this.fence(w, l, orderScope ?? 'system', range, true);
+      this.step(w, l, `reads ${this.name(p)} → ${show(value)}`, range);
+      return value;
+    }
+    const st = existing;
     if (this.config.loadReordering) (st.readers ??= new Set()).add(t);
     // Values this load's own propagation replaces are not older values for it: reading one is
     // the same as not propagating (they stay in the window for the thread's later loads).
@@ -366,45 +381,43 @@ export class WeakMemory {
   // -------------------------------------------------------------------------------------------
   // The memory system's own steps
 
-  pendingCount(): number {
-    if (this.pending.length > 64 && this.pending.length > 2 * this.pendingKeys.size) this.compact();
-    let live = 0;
-    for (const x of this.pending) if (this.isLive(x)) live++;
-    if (live !== this.pending.length) this.compact();
-    return this.pending.length;
-  }
-
   /**
    * Propagates everything pending (the end of a launch). Only the order of values for one
    * address can matter (the last one stays), so only that order is a decision.
    */
   drain(choose: (n: number) => number): void {
-    this.compact();
+    // Propagating may queue more (a store buffer drains into its block's view first).
     while (this.pending.length > 0) {
-      const address = this.pending[0].address;
-      const mine: number[] = [];
-      this.pending.forEach((x, i) => {
-        if (x.address === address) mine.push(i);
-      });
-      this.propagate(mine[mine.length > 1 ? choose(mine.length) : 0]);
-      this.compact();
+      const groups = new Map<number, Pending[]>();
+      for (const x of this.pending) {
+        const g = groups.get(x.address);
+        if (g) g.push(x);
+        else groups.set(x.address, [x]);
+      }
+      this.pending = [];
+      this.pendingKeys.clear();
+      for (const items of groups.values()) {
+        let live = items.filter((x) => this.isLive(x));
+        while (live.length > 0) {
+          const k = live.length > 1 ? choose(live.length) : 0;
+          this.propagateItem(live[k]);
+          live = live.filter((x, i) => i !== k && this.isLive(x));
+        }
+      }
     }
   }
 
-  /** Performs the k-th pending propagation (k < pendingCount()). */
-  propagate(k: number): void {
-    const x = this.pending[k];
-    this.pending.splice(k, 1);
-    this.pendingKeys.delete(pendingKey(x));
+  private propagateItem(x: Pending): void {
     const st = this.addresses.get(x.address);
     if (!st) return;
     if (x.level === 'thread') {
       const e = st.threads.get(x.who);
       if (e?.own) this.propagateThreadEntry(st, x.address, x.who, e);
-      return;
+    } else {
+      const e = st.blocks.get(x.who);
+      if (e) this.propagateBlockEntry(st, x.address, x.who, e);
     }
-    const e = st.blocks.get(x.who);
-    if (e) this.propagateBlockEntry(st, x.address, x.who, e);
+    this.forgetIfIdle(x.address, st);
   }
 
   private propagateThreadEntry(st: AddressState, p: number, who: number, e: ThreadEntry): void {
@@ -630,18 +643,28 @@ export class WeakMemory {
     if (this.pendingKeys.has(key)) return;
     this.pendingKeys.add(key);
     this.pending.push(x);
+    if (this.pending.length > PENDING_LIMIT) this.propagateOldest();
+  }
+
+  /** The oldest half of what is pending propagates, in order (the capacity limit). */
+  private propagateOldest(): void {
+    const oldest = this.pending.slice(0, this.pending.length >> 1);
+    this.pending = this.pending.slice(oldest.length);
+    for (const x of oldest) {
+      this.pendingKeys.delete(pendingKey(x));
+      this.propagateItem(x);
+    }
+  }
+
+  /** An address with nothing unpropagated and nobody's view followed needs no state. */
+  private forgetIfIdle(p: number, st: AddressState): void {
+    if (!st.threads.size && !st.blocks.size && !st.readers?.size) this.addresses.delete(p);
   }
 
   private isLive(x: Pending): boolean {
     const st = this.addresses.get(x.address);
     if (!st) return false;
     return x.level === 'thread' ? !!st.threads.get(x.who)?.own : st.blocks.has(x.who);
-  }
-
-  private compact(): void {
-    this.pending = this.pending.filter((x) => this.isLive(x));
-    this.pendingKeys.clear();
-    for (const x of this.pending) this.pendingKeys.add(pendingKey(x));
   }
 
   private index(m: Map<number, Set<number>>, who: number, p: number): void {
