@@ -36,9 +36,10 @@ class Stream {
   readonly spare: number;
   private readonly ranges = new Map<number, Range>();
 
-  constructor(hardwareFaithful: boolean) {
-    const base = this.memory.allocate('global', 2048, {
-      label: 'globals',
+  /** `shared`: one block's __shared__ memory (three warps of block 0) instead. */
+  constructor(hardwareFaithful: boolean, space: 'global' | 'shared' = 'global') {
+    const base = this.memory.allocate(space, 2048, {
+      label: space === 'shared' ? 'shared' : 'globals',
       layout: [
         { name: 'data', offset: 0, type: INT },
         { name: 'flag', offset: 64, type: INT },
@@ -50,7 +51,7 @@ class Stream {
     [this.data, this.flag, this.flag2, this.lock] = [base, base + 64, base + 128, base + 192];
     this.spare = base + 256;
     this.detector = new ScordDetector(this.memory, { hardwareFaithful });
-    this.detector.listener({ kind: 'launch', kernel: 'k', grid: [2, 1, 1], block: [64, 1, 1], range: this.at(100) });
+    this.detector.listener({ kind: 'launch', kernel: 'k', grid: space === 'shared' ? [1, 1, 1] : [2, 1, 1], block: space === 'shared' ? [96, 1, 1] : [64, 1, 1], range: this.at(100) });
   }
 
   /** One range object per line, shared like the simulator's per-site ranges. */
@@ -95,6 +96,12 @@ class Stream {
   }
   barrier(block: number, line: number): void {
     this.detector.listener({ kind: 'barrier', block, range: this.at(line) });
+  }
+  diverge(warp: number, block = 0): void {
+    this.detector.listener({ kind: 'diverge', block, warp, paths: 2 });
+  }
+  syncwarp(warp: number, line: number, block = 0): void {
+    this.detector.listener({ kind: 'warp-sync', block, warp, range: this.at(line) });
   }
 
   findings(): RaceFinding[] {
@@ -555,229 +562,159 @@ describe('ordered fixtures against their truth lines', () => {
  * a warp is diverged.
  */
 describe('explicit release/acquire in shared memory', () => {
-  /** One block's shared memory holding `data`, `flag` and `flag2`, watched by a detector. */
-  class SharedStream {
-    readonly memory = new Memory();
-    readonly detector: ScordDetector;
-    readonly data: number;
-    readonly flag: number;
-    readonly flag2: number;
-    private readonly ranges = new Map<number, Range>();
-
-    constructor() {
-      const base = this.memory.allocate('shared', 16, {
-        label: 'shared',
-        layout: [
-          { name: 'data', offset: 0, type: INT },
-          { name: 'flag', offset: 4, type: INT },
-          { name: 'flag2', offset: 8, type: INT },
-        ],
-      });
-      [this.data, this.flag, this.flag2] = [base, base + 4, base + 8];
-      this.detector = new ScordDetector(this.memory);
-      this.detector.listener({ kind: 'launch', kernel: 'k', grid: [1, 1, 1], block: [96, 1, 1], range: this.at(100) });
-    }
-
-    at(line: number): Range {
-      let r = this.ranges.get(line);
-      if (!r) this.ranges.set(line, (r = { file: 'k.cu', start: { line: line - 1, character: 0, offset: 0 }, end: { line: line - 1, character: 1, offset: 1 } }));
-      return r;
-    }
-
-    private emit(t: Thread, line: number, fields: Partial<Access> & Pick<Access, 'write' | 'address'>): void {
-      this.detector.listener({ kind: 'access', size: 4, type: 'i32', strong: false, space: 'device', block: t.block, warp: t.warp, lane: t.lane ?? 0, range: this.at(line), ...fields });
-    }
-    write(t: Thread, line: number, address = this.data): void {
-      this.emit(t, line, { write: true, address });
-    }
-    read(t: Thread, line: number, address = this.data): void {
-      this.emit(t, line, { write: false, address });
-    }
-    volatileWrite(t: Thread, line: number, address = this.flag): void {
-      this.emit(t, line, { write: true, address, strong: true });
-    }
-    volatileRead(t: Thread, line: number, address = this.flag): void {
-      this.emit(t, line, { write: false, address, strong: true });
-    }
-    /** `atomic_ref<int, thread_scope_block>` store and load. */
-    store(t: Thread, line: number, order: MemoryOrder, address = this.flag): void {
-      this.emit(t, line, { write: true, address, strong: true, order, orderScope: 'block' });
-    }
-    load(t: Thread, line: number, order: MemoryOrder, address = this.flag): void {
-      this.emit(t, line, { write: false, address, strong: true, order, orderScope: 'block' });
-    }
-    rmw(t: Thread, line: number, op: string, order: MemoryOrder | undefined, address = this.flag): void {
-      this.emit(t, line, { write: true, address, strong: true, atomic: { op, scope: 'block', changed: true }, ...(order ? { order, orderScope: 'block' as Scope } : {}) });
-    }
-    /** `__threadfence_block()` is a seq_cst fence of block scope. */
-    fence(t: Thread, line: number, order: MemoryOrder): void {
-      this.detector.listener({ kind: 'fence', scope: 'block', order, block: t.block, warp: t.warp, lane: t.lane ?? 0, range: this.at(line) });
-    }
-    diverge(warp: number): void {
-      this.detector.listener({ kind: 'diverge', block: 0, warp, paths: 2 });
-    }
-    syncwarp(warp: number, line: number): void {
-      this.detector.listener({ kind: 'warp-sync', block: 0, warp, range: this.at(line) });
-    }
-    /** `category@line/previousLine` per race, in the order found. */
-    races(): string[] {
-      return this.detector.findings().map((f) => `${f.category}@${f.range.start.line + 1}/${f.previous.start.line + 1}`);
-    }
-  }
-
   // Warps 0, 1 and 2 of block 0.
   const W0: Thread = { block: 0, warp: 0 };
   const W1: Thread = { block: 0, warp: 1 };
   const W2: Thread = { block: 0, warp: 2 };
 
   test('a release store read by an acquire load orders the payload; the flag does not race', () => {
-    const s = new SharedStream();
+    const s = new Stream(false, 'shared');
     s.write(W0, 1);
-    s.store(W0, 2, 'release');
-    s.load(W1, 3, 'acquire');
+    s.store(W0, 2, 'release', 'block');
+    s.load(W1, 3, 'acquire', 'block');
     s.read(W1, 4);
     s.write(W1, 5);
     assert.deepEqual(s.races(), []);
   });
 
   test('relaxed: the flag accesses are synchronisation, the payload races', () => {
-    const s = new SharedStream();
+    const s = new Stream(false, 'shared');
     s.write(W0, 1);
-    s.store(W0, 2, 'relaxed');
-    s.load(W1, 3, 'relaxed');
+    s.store(W0, 2, 'relaxed', 'block');
+    s.load(W1, 3, 'relaxed', 'block');
     s.read(W1, 4);
-    assert.deepEqual(s.races(), ['shared-memory@4/1']);
+    assert.deepEqual(s.races(), ['shared-memory/block@4/1']);
     const [race] = s.detector.findings();
     assert.equal(race.space, 'shared');
     assert.equal(race.address, 'data');
   });
 
   test('an ordered access races with a plain one, and the message names its order', () => {
-    const s = new SharedStream();
-    s.store(W0, 2, 'release');
+    const s = new Stream(false, 'shared');
+    s.store(W0, 2, 'release', 'block');
     s.read(W1, 3, s.flag);
-    assert.deepEqual(s.races(), ['shared-memory@3/2']);
+    assert.deepEqual(s.races(), ['shared-memory/block@3/2']);
     assert.match(s.detector.findings()[0].message, /races with the release store at line 2/);
   });
 
   test('seq_cst and acq_rel RMWs release and acquire', () => {
-    const s = new SharedStream();
+    const s = new Stream(false, 'shared');
     s.write(W0, 1);
-    s.rmw(W0, 2, 'Add', 'seq_cst');
-    s.rmw(W1, 3, 'Add', 'acq_rel');
+    s.rmw(W0, 2, 'Add', 'block', true, 'seq_cst');
+    s.rmw(W1, 3, 'Add', 'block', true, 'acq_rel');
     s.read(W1, 4);
     assert.deepEqual(s.races(), []);
   });
 
   test('a legacy atomic continues the release sequence; a plain store ends it', () => {
-    const continued = new SharedStream();
+    const continued = new Stream(false, 'shared');
     continued.write(W0, 1);
-    continued.store(W0, 2, 'release');
-    continued.rmw(W2, 3, 'Add', undefined);
-    continued.load(W1, 4, 'acquire');
+    continued.store(W0, 2, 'release', 'block');
+    continued.rmw(W2, 3, 'Add', 'block', true);
+    continued.load(W1, 4, 'acquire', 'block');
     continued.read(W1, 5);
     assert.deepEqual(continued.races(), []);
-    const ended = new SharedStream();
+    const ended = new Stream(false, 'shared');
     ended.write(W0, 1);
-    ended.store(W0, 2, 'release');
+    ended.store(W0, 2, 'release', 'block');
     ended.write(W0, 3, ended.flag);
-    ended.load(W1, 4, 'acquire');
+    ended.load(W1, 4, 'acquire', 'block');
     ended.read(W1, 5);
-    assert.deepEqual(ended.races(), ['shared-memory@4/3', 'shared-memory@5/1']);
+    assert.deepEqual(ended.races(), ['shared-memory/block@4/3', 'shared-memory/block@5/1']);
   });
 
   test('writes after the release are not published by it', () => {
-    const s = new SharedStream();
+    const s = new Stream(false, 'shared');
     s.write(W0, 1);
-    s.store(W0, 2, 'release');
+    s.store(W0, 2, 'release', 'block');
     s.write(W0, 3);
-    s.load(W1, 4, 'acquire');
+    s.load(W1, 4, 'acquire', 'block');
     s.read(W1, 5);
-    assert.deepEqual(s.races(), ['shared-memory@5/3']);
+    assert.deepEqual(s.races(), ['shared-memory/block@5/3']);
   });
 
   test('release and acquire fences with relaxed flags order the payload; without the acquire fence they do not', () => {
     const run = (acquireFence: boolean) => {
-      const s = new SharedStream();
+      const s = new Stream(false, 'shared');
       s.write(W0, 1);
-      s.fence(W0, 2, 'release');
-      s.store(W0, 3, 'relaxed');
-      s.load(W1, 4, 'relaxed');
-      if (acquireFence) s.fence(W1, 5, 'acquire');
+      s.fence(W0, 2, 'block', 'release');
+      s.store(W0, 3, 'relaxed', 'block');
+      s.load(W1, 4, 'relaxed', 'block');
+      if (acquireFence) s.fence(W1, 5, 'block', 'acquire');
       s.read(W1, 6);
       return s.races();
     };
     assert.deepEqual(run(true), []);
-    assert.deepEqual(run(false), ['shared-memory@6/1']);
+    assert.deepEqual(run(false), ['shared-memory/block@6/1']);
   });
 
   test('__threadfence_block() with a volatile flag keeps the barrier-interval rule', () => {
-    const s = new SharedStream();
+    const s = new Stream(false, 'shared');
     s.write(W0, 1);
-    s.fence(W0, 2, 'seq_cst');
+    s.fence(W0, 2, 'block', 'seq_cst');
     s.volatileWrite(W0, 3);
     s.volatileRead(W1, 4);
-    s.fence(W1, 5, 'seq_cst');
+    s.fence(W1, 5, 'block', 'seq_cst');
     s.read(W1, 6);
-    assert.deepEqual(s.races(), ['shared-memory@4/3', 'shared-memory@6/1']);
+    assert.deepEqual(s.races(), ['shared-memory/block@4/3', 'shared-memory/block@6/1']);
   });
 
   test('happens-before is transitive: a release passes on what its warp acquired', () => {
     const run = (middle: MemoryOrder) => {
-      const s = new SharedStream();
+      const s = new Stream(false, 'shared');
       s.write(W0, 1);
-      s.store(W0, 2, 'release');
-      s.load(W1, 3, middle);
-      s.store(W1, 4, 'release', s.flag2);
-      s.load(W2, 5, 'acquire', s.flag2);
+      s.store(W0, 2, 'release', 'block');
+      s.load(W1, 3, middle, 'block');
+      s.store(W1, 4, 'release', 'block', s.flag2);
+      s.load(W2, 5, 'acquire', 'block', s.flag2);
       s.read(W2, 6);
       return s.races();
     };
     assert.deepEqual(run('acquire'), []);
-    assert.deepEqual(run('relaxed'), ['shared-memory@6/1']);
+    assert.deepEqual(run('relaxed'), ['shared-memory/block@6/1']);
   });
 
   test('a release passes on what its warp had acquired then, not what it acquires later', () => {
-    const s = new SharedStream();
+    const s = new Stream(false, 'shared');
     s.write(W0, 1);
-    s.store(W0, 2, 'release');
-    s.load(W1, 3, 'acquire');
-    s.store(W1, 4, 'release', s.flag2);
+    s.store(W0, 2, 'release', 'block');
+    s.load(W1, 3, 'acquire', 'block');
+    s.store(W1, 4, 'release', 'block', s.flag2);
     s.write(W0, 5);
-    s.store(W0, 6, 'release');
-    s.load(W1, 7, 'acquire');
-    s.load(W2, 8, 'acquire', s.flag2);
+    s.store(W0, 6, 'release', 'block');
+    s.load(W1, 7, 'acquire', 'block');
+    s.load(W2, 8, 'acquire', 'block', s.flag2);
     s.read(W2, 9);
-    assert.deepEqual(s.races(), ['shared-memory@9/5']);
+    assert.deepEqual(s.races(), ['shared-memory/block@9/5']);
   });
 
   test('a diverged lane releases only its own accesses', () => {
     const run = (writer: number) => {
-      const s = new SharedStream();
+      const s = new Stream(false, 'shared');
       s.diverge(0);
       s.write({ ...W0, lane: writer }, 1);
-      s.store({ ...W0, lane: 1 }, 2, 'release');
-      s.load(W1, 3, 'acquire');
+      s.store({ ...W0, lane: 1 }, 2, 'release', 'block');
+      s.load(W1, 3, 'acquire', 'block');
       s.read(W1, 4);
       return s.races();
     };
     assert.deepEqual(run(1), []);
-    assert.deepEqual(run(0), ['shared-memory@4/1']);
+    assert.deepEqual(run(0), ['shared-memory/block@4/1']);
   });
 
   test('a diverged lane acquires for itself until the warp reconverges', () => {
-    const s = new SharedStream();
+    const s = new Stream(false, 'shared');
     s.write(W0, 1);
-    s.store(W0, 2, 'release');
+    s.store(W0, 2, 'release', 'block');
     s.diverge(1);
-    s.load({ ...W1, lane: 0 }, 3, 'acquire');
+    s.load({ ...W1, lane: 0 }, 3, 'acquire', 'block');
     s.read({ ...W1, lane: 0 }, 4);
     assert.deepEqual(s.races(), []);
     s.read({ ...W1, lane: 1 }, 5);
-    assert.deepEqual(s.races(), ['shared-memory@5/1']);
+    assert.deepEqual(s.races(), ['shared-memory/block@5/1']);
     s.syncwarp(1, 6);
     s.read({ ...W1, lane: 2 }, 7);
-    assert.deepEqual(s.races(), ['shared-memory@5/1']);
+    assert.deepEqual(s.races(), ['shared-memory/block@5/1']);
   });
 
   /** `category line related` per race `scord check` finds in `text`. */
