@@ -104,31 +104,50 @@ function stateHash(resident: BlockState[]): number {
   };
   for (const b of resident) {
     for (const w of b.warps) {
-      for (let l = 0; l < WARP; l++) {
-        mix(w.status[l]);
-        // An exited lane's registers and pc are dead: they decide nothing.
-        if (w.status[l] === EXITED || w.status[l] === 0) continue;
-        mix(w.pc[l]);
-        const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
-        for (let r = l * 2; r < words.length; r += WARP * 2) {
-          mix(words[r]);
-          mix(words[r + 1]);
-        }
-      }
+      for (let l = 0; l < WARP; l++) mix(w.status[l]);
+      mixLiveLanes(w, mix);
     }
   }
   return h >>> 0;
 }
 
+/** The pc and registers of each lane still to run (an exited lane's decide nothing). */
+function mixLiveLanes(w: WarpState, mix: (x: number) => void): void {
+  const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
+  for (let l = 0; l < WARP; l++) {
+    if (w.status[l] === EXITED || w.status[l] === 0) continue;
+    mix(w.pc[l]);
+    for (let r = l * 2; r < words.length; r += WARP * 2) {
+      mix(words[r]);
+      mix(words[r + 1]);
+    }
+  }
+}
+
+/** Everything of a warp its future depends on: lane states, live lanes, scheduling rotation, reconvergence stack. */
+function digestWarp(w: WarpState, mix: (x: number) => void): void {
+  for (let l = 0; l < WARP; l++) mix(w.status[l]);
+  mixLiveLanes(w, mix);
+  mix(w.rot);
+  for (const e of w.stack) {
+    mix(e.pc);
+    mix(e.mask);
+    mix(e.rpc);
+  }
+}
+
 /** Everything a launch's future depends on: warps, memory, weak-memory state, blocks to start. */
 function launchDigest(resident: BlockState[], env: GridEnvironment, nextBlock: number): number {
-  let h = stateHash(resident);
+  let h = 0x811c9dc5;
   const mix = (x: number): void => {
     h = Math.imul(h ^ (x | 0), 0x01000193);
     h = Math.imul(h ^ ((x / 4294967296) | 0), 0x01000193);
   };
   mix(nextBlock);
-  for (const b of resident) mix(b.ctx.blockLinear);
+  for (const b of resident) {
+    mix(b.ctx.blockLinear);
+    for (const w of b.warps) digestWarp(w, mix);
+  }
   env.memory.digest(mix);
   env.weak?.digest(mix);
   // Output printed so far is part of the outcome.
@@ -266,25 +285,35 @@ export interface GridEnvironment {
   weak?: WeakMemory;
 }
 
+/** Why a launch is refused up front, or the occupancy it gets. */
+function launchProblem(req: LaunchRequest, device: DeviceConfig, maxThreadsOption: number | undefined): string | NonNullable<ReturnType<typeof occupancy>> {
+  const { kernel, grid, block } = req;
+  const threads = block[0] * block[1] * block[2];
+  const blocks = grid[0] * grid[1] * grid[2];
+  if (threads < 1 || blocks < 1 || [...grid, ...block].some((d) => !Number.isInteger(d) || d < 1)) return `invalid launch configuration <<<(${grid.join(', ')}), (${block.join(', ')})>>>: every dimension must be at least 1`;
+  if (threads > device.maxThreadsPerBlock) return `${threads} threads per block exceed the ${device.maxThreadsPerBlock} that ${device.name} allows`;
+  const sharedBytes = kernel.sharedSize + req.dynamicShared;
+  if (sharedBytes > device.sharedMemPerBlock) return `${sharedBytes} bytes of shared memory per block exceed the ${device.sharedMemPerBlock} that ${device.name} allows`;
+  const occ = occupancy(device, threads, sharedBytes);
+  if (!occ) return `one block of ${threads} threads does not fit on an SM of ${device.name}`;
+  const maxThreads = maxThreadsOption ?? DEFAULT_MAX_THREADS;
+  if (threads * blocks > maxThreads) return `the launch asks for ${threads * blocks} threads; the simulator's limit is ${maxThreads} (set a larger limit, or launch fewer blocks)`;
+  return occ;
+}
+
 export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridOptions): GridOutcome {
   const findings: GridFinding[] = [];
   const { kernel, grid, block } = req;
   const device = options.device;
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
-  const bad = (message: string): GridOutcome => {
-    findings.push({ kind: 'launch-configuration', message, range: req.range });
+  const refused = launchProblem(req, device, options.maxThreads);
+  if (typeof refused === 'string') {
+    findings.push({ kind: 'launch-configuration', message: refused, range: req.range });
     env.runtime.launchFailed('cudaErrorInvalidConfiguration');
     return { completed: false, steps: 0, findings };
-  };
-  if (threads < 1 || blocks < 1 || [...grid, ...block].some((d) => !Number.isInteger(d) || d < 1)) return bad(`invalid launch configuration <<<(${grid.join(', ')}), (${block.join(', ')})>>>: every dimension must be at least 1`);
-  if (threads > device.maxThreadsPerBlock) return bad(`${threads} threads per block exceed the ${device.maxThreadsPerBlock} that ${device.name} allows`);
-  const sharedBytes = kernel.sharedSize + req.dynamicShared;
-  if (sharedBytes > device.sharedMemPerBlock) return bad(`${sharedBytes} bytes of shared memory per block exceed the ${device.sharedMemPerBlock} that ${device.name} allows`);
-  const occ = occupancy(device, threads, sharedBytes);
-  if (!occ) return bad(`one block of ${threads} threads does not fit on an SM of ${device.name}`);
-  const maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
-  if (threads * blocks > maxThreads) return bad(`the launch asks for ${threads * blocks} threads; the simulator's limit is ${maxThreads} (set a larger limit, or launch fewer blocks)`);
+  }
+  const occ = refused;
 
   const scheduler = options.scheduler ?? 'round-robin';
   const chooser = options.chooser ?? randomChooser(seededRandom(options.seed ?? 1));
@@ -772,13 +801,9 @@ export interface GridControl {
 /** A GridControl for the launch, or undefined when runGrid would refuse its configuration. */
 export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: Pick<GridOptions, 'device' | 'model' | 'maxThreads'>): GridControl | undefined {
   const { kernel, grid, block } = req;
-  const device = options.device;
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
-  if (threads < 1 || blocks < 1 || [...grid, ...block].some((d) => !Number.isInteger(d) || d < 1)) return undefined;
-  if (threads > device.maxThreadsPerBlock || kernel.sharedSize + req.dynamicShared > device.sharedMemPerBlock) return undefined;
-  if (!occupancy(device, threads, kernel.sharedSize + req.dynamicShared)) return undefined;
-  if (threads * blocks > (options.maxThreads ?? DEFAULT_MAX_THREADS)) return undefined;
+  if (typeof launchProblem(req, options.device, options.maxThreads) === 'string') return undefined;
   const lockstep = options.model === 'lockstep';
   const group = lockstep ? lockstepGroup : readyGroup;
   const states: (BlockState | undefined)[] = new Array(blocks);
@@ -822,27 +847,7 @@ export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: P
     digest: (linear, mix) => {
       const b = states[linear];
       if (!b) return;
-      for (const w of b.warps) {
-        for (let l = 0; l < WARP; l++) {
-          mix(w.pc[l]);
-          mix(w.status[l]);
-        }
-        mix(w.rot);
-        for (const e of w.stack) {
-          mix(e.pc);
-          mix(e.mask);
-          mix(e.rpc);
-        }
-        // Lanes that exited never run again: their registers cannot matter.
-        const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
-        for (let l = 0; l < WARP; l++) {
-          if (w.status[l] === 0 || w.status[l] === EXITED) continue;
-          for (let i = l * 2; i < words.length; i += WARP * 2) {
-            mix(words[i]);
-            mix(words[i + 1]);
-          }
-        }
-      }
+      for (const w of b.warps) digestWarp(w, mix);
     },
   };
 }
