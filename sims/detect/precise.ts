@@ -39,7 +39,7 @@
 import type { Range } from '../frontend/source';
 import type { Memory } from '../gpu/memory';
 import { pointerAllocation, pointerOffset } from '../gpu/memory';
-import type { EventListener, SimEvent } from '../ir/ir';
+import { isAcquire, isRelease, type EventListener, type SimEvent } from '../ir/ir';
 import { Clock } from './clock';
 import { unorderedLanes } from './lanes';
 import { nameAddress } from './lvalue';
@@ -444,8 +444,8 @@ export class PreciseDetector {
     const strong = e.strong;
     const wide = strong && (atomic?.scope ?? e.orderScope ?? 'system') !== 'block';
     const order = e.order;
-    const acquire = reads && (order === 'acquire' || order === 'acq_rel' || order === 'seq_cst');
-    const release = e.write && !failedCas && (order === 'release' || order === 'acq_rel' || order === 'seq_cst');
+    const acquire = reads && isAcquire(order);
+    const release = e.write && !failedCas && isRelease(order);
     const heads = strong && e.write && !failedCas ? this.releaseHeads(t, wide, release) : undefined;
     let published = false;
     if (t.fencedLast) {

@@ -23,7 +23,7 @@
 import type { Range } from '../frontend/source';
 import type { Memory } from '../gpu/memory';
 import { makePointer, pointerAllocation, pointerOffset } from '../gpu/memory';
-import type { EventListener, MemoryOrder, Scope, SimEvent } from '../ir/ir';
+import { isAcquire, isRelease, type EventListener, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
 import { unorderedLanes } from './lanes';
 import { nameAddress } from './lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
@@ -1106,16 +1106,6 @@ export class PairIndex {
   all(): RaceFinding[] {
     return [...this.list];
   }
-}
-
-/** Release semantics: a release, acq_rel or seq_cst operation. */
-function isRelease(o: MemoryOrder | undefined): boolean {
-  return o === 'release' || o === 'acq_rel' || o === 'seq_cst';
-}
-
-/** Acquire semantics: an acquire, acq_rel or seq_cst operation. */
-function isAcquire(o: MemoryOrder | undefined): boolean {
-  return o === 'acquire' || o === 'acq_rel' || o === 'seq_cst';
 }
 
 function scopeRank(s: Scope): number {

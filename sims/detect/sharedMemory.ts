@@ -16,7 +16,7 @@
 // lanes.ts on both sides. Volatile flags after __threadfence_block() keep the barrier-interval
 // rule: only stores that name an order release.
 import { pointerAllocation, pointerOffset } from '../gpu/memory';
-import type { MemoryOrder, Scope, SimEvent } from '../ir/ir';
+import { isAcquire, isRelease, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
 import { unorderedLanes } from './lanes';
 import type { AccessSummary, Accessor } from './scord';
 
@@ -331,14 +331,4 @@ function copy(a: SharedAccess): { summary: AccessSummary; who: Accessor } {
 function conflicts(other: SharedAccess, e: Access, sync: boolean, divergence: number): boolean {
   if (sync && (other.summary.atomic !== undefined || other.summary.order !== undefined)) return false;
   return other.who.warp !== e.warp || unorderedLanes(other.who.lane, other.divergence, e.lane, divergence);
-}
-
-/** Release semantics: a release, acq_rel or seq_cst operation. */
-function isRelease(o: MemoryOrder | undefined): boolean {
-  return o === 'release' || o === 'acq_rel' || o === 'seq_cst';
-}
-
-/** Acquire semantics: an acquire, acq_rel or seq_cst operation. */
-function isAcquire(o: MemoryOrder | undefined): boolean {
-  return o === 'acquire' || o === 'acq_rel' || o === 'seq_cst';
 }

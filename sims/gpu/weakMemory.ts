@@ -27,7 +27,7 @@
 // read and write through to the level every thread shares; `__syncthreads` is a block fence
 // for every thread of the block before the barrier opens.
 import type { Range } from '../frontend/source';
-import type { Lanes, MemoryOrder, Scope } from '../ir/ir';
+import { isAcquire, isRelease, type Lanes, type MemoryOrder, type Scope } from '../ir/ir';
 import { nameAddress } from '../detect/lvalue';
 import { DeviceFault, readResolved, writeResolved } from './access';
 import { pointerOffset, SCALAR_SIZE, type Allocation, type Memory, type ScalarKind } from './memory';
@@ -216,7 +216,7 @@ export class WeakMemory {
       // pool only from the first load that finds something pending: bounded state for the
       // many addresses big programs only read.)
       const value = readResolved(a, pointerOffset(p), kind);
-      if (order === 'acquire' || order === 'acq_rel' || order === 'seq_cst') this.fence(w, l, orderScope ?? 'system', range, true);
+      if (isAcquire(order)) this.fence(w, l, orderScope ?? 'system', range, true);
       this.step(w, l, `reads ${this.name(p)} → ${show(value)}`, range);
       return value;
     }
@@ -253,7 +253,7 @@ export class WeakMemory {
         how = ' (an older value: the load pool let it pass the thread’s earlier load)';
       }
     }
-    if (order === 'acquire' || order === 'acq_rel' || order === 'seq_cst') this.fence(w, l, orderScope ?? 'system', range, true);
+    if (isAcquire(order)) this.fence(w, l, orderScope ?? 'system', range, true);
     if (st.latest && st.latest.value !== value) this.observe('stale-read', range, p, value, st.latest.value, st.latest.range);
     this.step(w, l, `reads ${this.name(p)} → ${show(value)}${how}`, range);
     return value;
@@ -272,7 +272,7 @@ export class WeakMemory {
     const st = this.state(p, a, kind);
     st.latest = { value, range };
     this.stale.get(t)?.delete(p);
-    if (order === 'release' || order === 'acq_rel' || order === 'seq_cst') this.fence(w, l, orderScope ?? 'system', range, true);
+    if (isRelease(order)) this.fence(w, l, orderScope ?? 'system', range, true);
     this.settle(st, p, t, b);
     if (strong || order || this.config.model === 'sc') {
       // Volatile and ordered stores write through to the level the scope names.
@@ -307,7 +307,7 @@ export class WeakMemory {
       writeResolved(this.memory, a, off, kind, next);
       return [old, next];
     }
-    if (order === 'release' || order === 'acq_rel' || order === 'seq_cst') this.fence(w, l, scope, range, true);
+    if (isRelease(order)) this.fence(w, l, scope, range, true);
     const t = this.thread(w, l);
     const b = w.ctx.blockLinear;
     this.touch(p, t);
@@ -339,7 +339,7 @@ export class WeakMemory {
     });
     st.latest = { value: next, range };
     this.step(w, l, `${scope === 'block' ? 'block-scope ' : ''}atomic on ${this.name(p)}: ${show(old)} → ${show(next)}`, range);
-    if (order === 'acquire' || order === 'acq_rel' || order === 'seq_cst') this.fence(w, l, scope, range, true);
+    if (isAcquire(order)) this.fence(w, l, scope, range, true);
     return [old, next];
   }
 

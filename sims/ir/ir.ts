@@ -26,6 +26,16 @@ export type Scope = 'block' | 'device' | 'system';
  */
 export type MemoryOrder = 'relaxed' | 'acquire' | 'release' | 'acq_rel' | 'seq_cst';
 
+/** Release semantics: a release, acq_rel or seq_cst operation. */
+export function isRelease(o: MemoryOrder | undefined): boolean {
+  return o === 'release' || o === 'acq_rel' || o === 'seq_cst';
+}
+
+/** Acquire semantics: an acquire, acq_rel or seq_cst operation. */
+export function isAcquire(o: MemoryOrder | undefined): boolean {
+  return o === 'acquire' || o === 'acq_rel' || o === 'seq_cst';
+}
+
 /**
  * What a detector sees of a run. An access site refills one event object on every access, so
  * a listener must copy what it keeps. Accesses carry their size, whether they are strong (volatile
