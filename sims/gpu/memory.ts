@@ -100,12 +100,16 @@ export class Memory {
   private readonly allocations: (Allocation | undefined)[] = [undefined];
   private readonly nextBase = new Map<MemorySpace, number>();
 
-  allocate(space: MemorySpace, size: number, info: AllocationInfo): number {
+  /**
+   * A new allocation of `size` zeroed bytes, or over `adopt` when given: bytes that live
+   * elsewhere (a WebAssembly program's linear memory, which host code reads directly).
+   */
+  allocate(space: MemorySpace, size: number, info: AllocationInfo, adopt?: Uint8Array): number {
     const id = this.allocations.length;
     const base = this.nextBase.get(space) ?? SPACE_BASES[space];
     this.nextBase.set(space, base + Math.max(ALIGN, Math.ceil(size / ALIGN) * ALIGN));
-    const bytes = new Uint8Array(size);
-    this.allocations.push({ id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer), ...info });
+    const bytes = adopt ?? new Uint8Array(size);
+    this.allocations.push({ id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), ...info });
     return makePointer(id, 0);
   }
 
