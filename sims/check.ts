@@ -167,11 +167,25 @@ export function initialStats(options: Pick<CheckOptions, 'device' | 'detect' | '
 }
 
 export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckReport {
+  const diagnostics: CheckDiagnostic[] = parsed.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, location: location(d.range), range: d.range }));
+  if (parsed.diagnostics.some((d) => d.severity === 'error')) return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats: initialStats(options) };
+  return checkRun((o) => runProgram(parsed, o), parsed, options, diagnostics);
+}
+
+/**
+ * How a check runs the program once: the hand-written front end's lowering, or clang's
+ * device IR and WebAssembly host. Everything after the run (detectors, merging, fixes) is shared.
+ */
+export type ProgramRunner = (options: RunOptions) => RunResult;
+
+/**
+ * Runs the program with the detectors attached and builds the report. `parsed` is the
+ * hand-written front end's tree of the checked file: fixes find their edits in it.
+ */
+export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: CheckOptions, diagnostics: CheckDiagnostic[]): CheckReport {
   const detect = options.detect !== false;
   const granularity = options.granularity ?? 4;
   const stats = initialStats(options);
-  const diagnostics: CheckDiagnostic[] = parsed.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, location: location(d.range), range: d.range }));
-  if (parsed.diagnostics.some((d) => d.severity === 'error')) return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats };
 
   const detectorOptions: DetectorOptions = {
     granularity,
@@ -211,8 +225,8 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
         },
       }
     : {};
-  const many = stats.schedules > 1 ? runSchedules(parsed, stats.schedules, { ...runOptions, ...withDetector }) : undefined;
-  const run = many ? { ...many.runs[0], findings: many.findings } : runProgram(parsed, { ...runOptions, ...withDetector });
+  const many = stats.schedules > 1 ? runSchedules(runOnce, stats.schedules, { ...runOptions, ...withDetector }) : undefined;
+  const run = many ? { ...many.runs[0], findings: many.findings } : runOnce({ ...runOptions, ...withDetector });
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;
   stats.steps = many ? many.runs.reduce((s, r) => s + r.steps, 0) : run.steps;
@@ -225,7 +239,7 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
   const preciseRaces = mergeRaces(precise.map((d) => d.findings()));
   const races: EngineRace[] =
     engine === 'scord' ? scordRaces.map((race) => ({ race })) : engine === 'precise' ? preciseRaces.map((race) => ({ race, engine: 'precise' })) : combineEngines(scordRaces, preciseRaces, precise);
-  const weak = options.memoryModel && options.memoryModel !== 'sc' ? { model: options.memoryModel, reference: runProgram(parsed, { ...runOptions, memoryModel: 'sc' }), observations: run.weakObservations ?? [] } : undefined;
+  const weak = options.memoryModel && options.memoryModel !== 'sc' ? { model: options.memoryModel, reference: runOnce({ ...runOptions, memoryModel: 'sc' }), observations: run.weakObservations ?? [] } : undefined;
   if (weak) stats.memoryModel = weak.model;
   const findings: CheckFinding[] = [
     ...races.map((r) => raceFinding(r, parsed, options.fileName, options.text, weak && { ...weak, run })),

@@ -394,16 +394,16 @@ const INITIALIZER_ENV: ConstEnv = {
 };
 
 /**
- * Runs the program once per seed with the random scheduler and returns every run; findings
+ * Runs the program (`run`: one run of it) once per seed with the random scheduler and returns every run; findings
  * that only some interleavings show are in the union (`schedules: N`).
  */
-export function runSchedules(parsed: ParseResult, schedules: number, options: RunOptions = {}): { runs: RunResult[]; findings: RunFinding[] } {
+export function runSchedules(run: (options: RunOptions) => RunResult, schedules: number, options: RunOptions = {}): { runs: RunResult[]; findings: RunFinding[] } {
   const runs: RunResult[] = [];
   const seen = new Set<string>();
   const findings: RunFinding[] = [];
   const first = options.seed ?? 1;
   for (let i = 0; i < schedules; i++) {
-    const r = runProgram(parsed, { ...options, scheduler: 'random', seed: first + i });
+    const r = run({ ...options, scheduler: 'random', seed: first + i });
     runs.push(r);
     for (const f of r.findings) {
       const key = `${f.kind}|${f.range?.file}|${f.range?.start.offset}|${f.message}`;
