@@ -37,6 +37,17 @@ export class FlatAddresses {
     this.byBase.splice(at < 0 ? this.byBase.length : at, 0, { base, id, size });
   }
 
+  /**
+   * Forgets a placed allocation's region (a managed allocation freed back to the host
+   * program's heap): its addresses belong to the enclosing allocation again. The allocation
+   * keeps its base, so a stale pointer still has the flat address it had.
+   */
+  release(pointer: number): void {
+    const id = pointerAllocation(pointer);
+    const at = this.byBase.findIndex((e) => e.id === id);
+    if (at >= 0) this.byBase.splice(at, 1);
+  }
+
   /** The flat address of a provenance pointer (0 for null); stray offsets wrap like hardware. */
   flatOf(pointer: number): number {
     if (pointer === 0) return 0;

@@ -170,10 +170,14 @@ export class Memory {
     return a;
   }
 
-  /** Feeds every live allocation's bytes to `mix` (state digests: repeated-state detection). */
+  /**
+   * Feeds every live allocation's bytes to `mix` (state digests: repeated-state detection
+   * within a launch). Host memory is left out: device code cannot change it (an access faults),
+   * and a WebAssembly host program's whole linear memory is one host allocation of many MB.
+   */
   digest(mix: (x: number) => void): void {
     for (const a of this.allocations) {
-      if (!a || a.freed) continue;
+      if (!a || a.freed || a.space === 'host') continue;
       mix(a.id);
       const bytes = a.bytes;
       const words = bytes.length >> 2;
@@ -184,13 +188,14 @@ export class Memory {
   }
 
   /**
-   * The contents of memory now, to go back to with `restore`: a launch explored under other
-   * schedules (the fairness search) leaves the program's memory as it found it.
+   * The contents of device-visible memory now, to go back to with `restore`: a launch explored
+   * under other schedules (the fairness search) leaves the program's memory as it found it.
+   * Host memory, which device code cannot change, is not copied (see `digest`).
    */
   snapshot(): MemorySnapshot {
     return {
       count: this.allocations.length,
-      bytes: this.allocations.map((a) => a?.bytes.slice()),
+      bytes: this.allocations.map((a) => (a && a.space !== 'host' ? a.bytes.slice() : undefined)),
       freed: this.allocations.map((a) => !!a?.freed),
       nextBase: new Map(this.nextBase),
       version: this.version,
@@ -203,7 +208,8 @@ export class Memory {
     for (let i = 0; i < s.count; i++) {
       const a = this.allocations[i];
       if (!a) continue;
-      a.bytes.set(s.bytes[i]!);
+      const bytes = s.bytes[i];
+      if (bytes) a.bytes.set(bytes);
       a.freed = s.freed[i];
     }
     this.nextBase.clear();

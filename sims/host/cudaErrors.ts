@@ -10,10 +10,16 @@ export const CUDA_ERRORS = {
   cudaErrorInvalidSymbol: { code: 13, text: 'invalid device symbol', sticky: false },
   cudaErrorInvalidDevicePointer: { code: 17, text: 'invalid device pointer', sticky: false },
   cudaErrorInvalidMemcpyDirection: { code: 21, text: 'invalid copy direction for memcpy', sticky: false },
+  cudaErrorMissingConfiguration: { code: 52, text: '__global__ function call is not configured', sticky: false },
+  cudaErrorInvalidDeviceFunction: { code: 98, text: 'invalid device function', sticky: false },
+  cudaErrorInvalidDevice: { code: 101, text: 'invalid device ordinal', sticky: false },
+  cudaErrorInvalidResourceHandle: { code: 400, text: 'invalid resource handle', sticky: false },
+  cudaErrorNotReady: { code: 600, text: 'device not ready', sticky: false },
   cudaErrorIllegalAddress: { code: 700, text: 'an illegal memory access was encountered', sticky: true },
   cudaErrorAssert: { code: 710, text: 'device-side assert triggered', sticky: true },
   cudaErrorMisalignedAddress: { code: 716, text: 'misaligned address', sticky: true },
   cudaErrorLaunchFailure: { code: 719, text: 'unspecified launch failure', sticky: true },
+  cudaErrorNotSupported: { code: 801, text: 'operation not supported', sticky: false },
 } as const;
 
 export type CudaErrorName = keyof typeof CUDA_ERRORS;

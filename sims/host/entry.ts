@@ -65,15 +65,21 @@ export function chooseEntry(parsed: ParseResult, request: EntryRequest, header: 
     if (!T.isArithmetic(T.unqualified(t))) return { kind: 'usage', message: `--arg ${arg}: parameter '${arg}' of kernel '${name}' has type '${T.typeToString(t)}'; only scalar parameters take values (pointers get zeroed allocations, structs zeroed copies)` };
   }
 
-  // The limits the simulator would refuse the launch for, reported before it runs.
+  const refused = launchLimitProblem(grid, block, device);
+  if (refused) return { kind: 'problem', message: refused };
+  return { kind: 'entry', entry: { kernel: name, grid, block, args: request.args } };
+}
+
+/** Why the simulator would refuse a launch of this shape, said before it runs; undefined if it would not. */
+export function launchLimitProblem(grid: Dim3, block: Dim3, device: DeviceConfig): string | undefined {
   const threads = block[0] * block[1] * block[2];
   const total = threads * grid[0] * grid[1] * grid[2];
   const axes = ['x', 'y', 'z'];
   for (let i = 0; i < 3; i++) {
-    if (block[i] > device.maxBlockDim[i]) return { kind: 'problem', message: `block size ${block[i]} in ${axes[i]} exceeds the ${device.maxBlockDim[i]} that ${device.name} allows` };
-    if (grid[i] > device.maxGridDim[i]) return { kind: 'problem', message: `grid size ${grid[i]} in ${axes[i]} exceeds the ${device.maxGridDim[i]} that ${device.name} allows` };
+    if (block[i] > device.maxBlockDim[i]) return `block size ${block[i]} in ${axes[i]} exceeds the ${device.maxBlockDim[i]} that ${device.name} allows`;
+    if (grid[i] > device.maxGridDim[i]) return `grid size ${grid[i]} in ${axes[i]} exceeds the ${device.maxGridDim[i]} that ${device.name} allows`;
   }
-  if (threads > device.maxThreadsPerBlock) return { kind: 'problem', message: `${threads} threads per block exceed the ${device.maxThreadsPerBlock} that ${device.name} allows` };
-  if (total > DEFAULT_MAX_THREADS) return { kind: 'problem', message: `the launch asks for ${total} threads; the simulator's limit is ${DEFAULT_MAX_THREADS}` };
-  return { kind: 'entry', entry: { kernel: name, grid, block, args: request.args } };
+  if (threads > device.maxThreadsPerBlock) return `${threads} threads per block exceed the ${device.maxThreadsPerBlock} that ${device.name} allows`;
+  if (total > DEFAULT_MAX_THREADS) return `the launch asks for ${total} threads; the simulator's limit is ${DEFAULT_MAX_THREADS}`;
+  return undefined;
 }

@@ -63,6 +63,20 @@ export class CudaRuntime {
     this.lastError = this.stickyError;
   }
 
+  /** What a call that ends with `name` returns (the sticky error instead once there is one). */
+  status(name: CudaErrorName): number {
+    return this.result(name);
+  }
+
+  /** Device memory held now through malloc, and the most the program may hold. */
+  get heldBytes(): number {
+    return this.allocatedBytes;
+  }
+
+  get memoryLimit(): number {
+    return this.deviceMemoryLimit;
+  }
+
   /** A launch that could not start (bad configuration): a non-sticky error. */
   launchFailed(name: CudaErrorName): number {
     return this.result(name);
@@ -79,12 +93,19 @@ export class CudaRuntime {
     return this.lastError;
   }
 
-  malloc(size: number, label: string, at?: Range, space: 'global' | 'managed' = 'global', layout?: NamedRegion[]): { error: number; pointer: number } {
+  /**
+   * `adopt` gives the allocation bytes that live elsewhere: managed memory a WebAssembly host
+   * program reads directly lies in its linear memory (called with the size once it is known
+   * to fit).
+   */
+  malloc(size: number, label: string, at?: Range, space: 'global' | 'managed' = 'global', layout?: NamedRegion[], adopt?: (size: number) => Uint8Array | undefined): { error: number; pointer: number } {
     if (this.stickyError) return { error: this.stickyError, pointer: 0 };
     if (!Number.isFinite(size) || size < 0) return { error: this.result('cudaErrorInvalidValue'), pointer: 0 };
     if (size > 1 << 30 || this.allocatedBytes + size > this.deviceMemoryLimit) return { error: this.result('cudaErrorMemoryAllocation'), pointer: 0 };
+    const bytes = adopt?.(size);
+    if (adopt && !bytes) return { error: this.result('cudaErrorMemoryAllocation'), pointer: 0 };
     // cudaMalloc(&p, 0) succeeds; give it a distinct, empty allocation.
-    const pointer = this.memory.allocate(space, size, { label, ...(at ? { origin: at } : {}), ...(layout ? { layout } : {}) });
+    const pointer = this.memory.allocate(space, size, { label, ...(at ? { origin: at } : {}), ...(layout ? { layout } : {}) }, bytes);
     this.allocatedBytes += size;
     return { error: 0, pointer };
   }

@@ -72,6 +72,9 @@ export interface LInstruction {
    * - extractvalue: [aggregate]; insertvalue: [aggregate, element]
    * - extractelement: [vector, index]; insertelement: [vector, element, index]
    * - shufflevector: [a, b, mask]
+   * - invoke/callbr: [...arguments], like call; fneg, freeze, resume, va_arg: [value]
+   * - indirectbr: [address]; landingpad: its clause values; cleanuppad/catchpad: [parent, ...args];
+   *   catchret/cleanupret/catchswitch: [pad or parent]; phi, fence, unreachable: []
    */
   operands: LValue[];
   /** icmp/fcmp predicate (`slt`, `oeq`, …). */
@@ -94,13 +97,22 @@ export interface LInstruction {
   elementType?: LType;
   /** alloca's element count when not 1. */
   count?: LValue;
+  /** call/invoke: the calling convention when not the default (`ptx_kernel`, `fastcc`, `cc 10`). */
+  callingConv?: string;
+  /** landingpad: its catch/filter clauses in order (their values are also the operands). */
+  clauses?: { kind: 'catch' | 'filter'; value: LValue }[];
   /** call/invoke: the function called (usually a `global`, or `asm`). */
   callee?: LValue;
   /** call: the function type it was called with. */
   calleeType?: LType;
   /** phi: one value per predecessor block (block labels without `%`). */
   incoming?: { value: LValue; block: string }[];
-  /** br (unconditional: [dest]; conditional: [then, else]), switch default first, invoke. */
+  /**
+   * br (unconditional: [dest]; conditional: [then, else]), switch default first, invoke
+   * [normal, unwind], callbr [fallthrough, ...indirect], indirectbr its destinations,
+   * catchswitch its handlers (then the unwind block when flags has `unwind-label`), catchret [dest],
+   * cleanupret [unwind block] or [] for `unwind to caller`.
+   */
   targets?: string[];
   /** switch cases. */
   cases?: { value: LValue; block: string }[];
@@ -155,11 +167,21 @@ export interface LGlobal {
   debug?: { name: string; file: string; line: number };
 }
 
+export interface LAlias {
+  name: string;
+  /** The type the alias names (`alias i32, ptr @x` → i32). */
+  valueType: LType;
+  aliasee: LValue;
+  linkage?: string;
+}
+
 export interface LModule {
   /** Named struct types by name, with `%` stripped (`struct.S`). */
   types: Map<string, LType>;
   globals: LGlobal[];
   functions: LFunction[];
+  /** `@a = alias …` definitions (host code; device code has none at -O0). */
+  aliases?: LAlias[];
   /** `target triple`. */
   triple?: string;
   /** `target datalayout`. */

@@ -1,0 +1,159 @@
+// One check of a program on the clang path: every translation unit through clang's device pass
+// (NVVM IR, read and lowered into the simulator) and host pass (linked into a WebAssembly
+// program that runs main), then the same detectors, schedules, merging and fixes as the
+// hand-written path (sims/check.ts checkRun). The hand-written front end still reads the checked
+// file, but only for what it is best at: the syntax index that fixes edit. Its diagnostics do
+// not count here — clang's do.
+import { checkRun, checkSource, initialStats, location, type CheckDiagnostic, type CheckOptions, type CheckReport } from '../check';
+import { parse } from '../frontend/index';
+import type { Range } from '../frontend/source';
+import { compileDevice, compileHost, linkHost, type ClangDiagnostic, type TranslationUnitSpec } from './toolchain';
+import { parseLlvmModule, LlvmParseError } from './llvm/parse';
+import type { LModule } from './llvm/module';
+import { SourceRanges } from './ranges';
+import { chooseClangEntry } from './entry';
+import type { DeviceConfig } from '../gpu/devices';
+import type { EntryRequest } from '../host/entry';
+import type { KernelHeader } from '../host/kernelHeader';
+import { runClangProgram } from './host/runProgram';
+
+/** The program a check runs: its translation units (the checked file among them) and how it runs. */
+export interface ClangProgramOptions {
+  units: TranslationUnitSpec[];
+  /** The program's argv after its name. */
+  argv?: string[];
+  /** Bytes the program reads from standard input. */
+  stdin?: Uint8Array;
+  /**
+   * How to launch a kernel directly: what the command line asked for and the file's header.
+   * Used when the program has no main, or when the request names a kernel or a shape.
+   */
+  launch?: { request: EntryRequest; header: KernelHeader; device: DeviceConfig };
+}
+
+/** What clang made of a program, ready to run any number of times. */
+export interface CompiledProgram {
+  /** The linked host program; absent for kernel-only sources (no main). */
+  wasm?: Uint8Array;
+  device: LModule[];
+  diagnostics: ClangDiagnostic[];
+}
+
+/**
+ * Compiles every unit in both passes and links the host objects. Errors stop it (the result has
+ * them); a program without `main` links to no host program and runs kernels directly.
+ */
+export async function compileProgram(units: TranslationUnitSpec[]): Promise<CompiledProgram | { failed: ClangDiagnostic[] }> {
+  const diagnostics: ClangDiagnostic[] = [];
+  const device: LModule[] = [];
+  const objects: { object: Uint8Array; file: string }[] = [];
+  for (const unit of units) {
+    const d = await compileDevice(unit);
+    diagnostics.push(...d.diagnostics);
+    if (!d.ok) return { failed: diagnostics };
+    const h = await compileHost(unit);
+    diagnostics.push(...h.diagnostics.filter((x) => !diagnostics.some((y) => sameDiagnostic(x, y))));
+    if (!h.ok) return { failed: diagnostics };
+    try {
+      device.push(parseLlvmModule(d.ll, unit.file));
+    } catch (e) {
+      if (!(e instanceof LlvmParseError)) throw e;
+      return { failed: [...diagnostics, { severity: 'error', message: `internal: the device code of this file could not be read back (${e.message})`, file: unit.file, line: 1, column: 1, unlocated: true }] };
+    }
+    objects.push({ object: h.object, file: unit.file });
+  }
+  const linked = await linkHost(objects);
+  if (linked.ok) return { wasm: linked.wasm, device, diagnostics: [...diagnostics, ...linked.diagnostics] };
+  // No main anywhere: a kernel-only program (GPUVerify-style files); other link errors are errors.
+  if (linked.diagnostics.some((d) => /undefined symbol: (__main_argc_argv|main)\b/.test(d.message)) && linked.diagnostics.every((d) => d.severity !== 'error' || /undefined symbol: (__main_argc_argv|main)\b/.test(d.message))) {
+    return { device, diagnostics };
+  }
+  return { failed: [...diagnostics, ...linked.diagnostics] };
+}
+
+function sameDiagnostic(a: ClangDiagnostic, b: ClangDiagnostic): boolean {
+  return a.file === b.file && a.line === b.line && a.column === b.column && a.message === b.message;
+}
+
+/** A clang message as the report carries it: located at the whole token clang points at. */
+export function clangDiagnostic(d: ClangDiagnostic, ranges: SourceRanges): CheckDiagnostic {
+  const start = ranges.rangeAt(d.file, d.line, d.column);
+  const range: Range = d.endLine !== undefined && d.endColumn !== undefined && (d.endLine > d.line || d.endColumn > d.column)
+    ? { file: d.file, start: start.start, end: ranges.rangeAt(d.file, d.endLine, Math.max(1, d.endColumn - 1)).end }
+    : start;
+  const where = d.includedFrom?.length ? ` (included from ${d.includedFrom.map((i) => `${i.file}:${i.line}`).join(', ')})` : '';
+  return { severity: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'information', code: 'clang', message: `${d.message}${d.flag ? ` [${d.flag}]` : ''}${where}`, location: location(range), range };
+}
+
+/**
+ * Checks `options.fileName` as part of the program `program.units`. `entry` (a kernel run
+ * directly) applies when the program has no main, or when asked.
+ */
+export async function checkWithClang(options: CheckOptions, program: ClangProgramOptions): Promise<CheckReport> {
+  const readText = (p: string): string | undefined => {
+    if (p === options.fileName) return options.text;
+    const unit = program.units.find((u) => u.file === p);
+    if (unit?.text !== undefined) return unit.text;
+    return options.readFile?.(p);
+  };
+  const ranges = new SourceRanges(readText);
+  const compiled = await compileProgram(program.units);
+  if ('failed' in compiled) {
+    const diagnostics = compiled.failed.filter((d) => d.severity !== 'note').map((d) => clangDiagnostic(d, ranges));
+    return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats: initialStats(options) };
+  }
+  const diagnostics = compiled.diagnostics.filter((d) => d.severity === 'warning').map((d) => clangDiagnostic(d, ranges));
+  const launch = program.launch;
+  const explicit = launch && (launch.request.kernel !== undefined || launch.request.grid !== undefined || launch.request.block !== undefined);
+  let entry = options.entry;
+  if (!entry && (!compiled.wasm || explicit)) {
+    const choice = launch ? chooseClangEntry(compiled.device, launch.request, launch.header, launch.device) : { kind: 'problem' as const, message: 'the program has no main function to run; give a kernel launch (a header line such as //--blockDim=64 --gridDim=2, or --kernel/--grid/--block)' };
+    if (choice.kind === 'problem' || choice.kind === 'usage') {
+      const at = choice.kind === 'problem' && choice.range ? choice.range : ranges.rangeAt(options.fileName, 1, 1);
+      diagnostics.push({ severity: 'error', code: 'launch', message: choice.message, location: location(at), range: at });
+      return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats: initialStats(options) };
+    }
+    if (choice.kind === 'entry') entry = choice.entry;
+  }
+  // The syntax index of the checked file, for fixes; its own complaints are clang's to make.
+  const parsed = options.parsed ?? parse(options.text, { fileName: options.fileName, defines: options.defines ?? [], undefines: options.undefines ?? [], includePaths: options.includePaths ?? [], ...(options.readFile ? { readFile: options.readFile } : {}) });
+  return checkRun(
+    (run) =>
+      runClangProgram(
+        { ...(compiled.wasm ? { wasm: compiled.wasm } : {}), device: compiled.device },
+        { ...run, ...(entry ? { entry } : {}), sourceText: readText, programName: programNameOf(options.fileName), rangeOf: (loc) => (loc ? ranges.rangeAt(loc.file, loc.line, loc.column) : ranges.rangeAt(options.fileName, 1, 1)), ...(program.argv ? { argv: program.argv } : {}), ...(program.stdin ? { stdin: program.stdin } : {}) },
+      ),
+    parsed,
+    options,
+    diagnostics,
+  );
+}
+
+/**
+ * Which execution path a check takes. `auto`: the hand-written front end when it reads and
+ * runs the file (instant, and exact on its subset), clang for everything else — a program of
+ * several files, one that reads stdin, or constructs the hand-written front end does not know.
+ */
+export type Frontend = 'auto' | 'builtin' | 'clang';
+export const FRONTENDS: readonly Frontend[] = ['auto', 'builtin', 'clang'];
+
+/**
+ * A check of `options.fileName` by the path `frontend` chooses. `program.units` lists every
+ * translation unit of its program (the checked file among them, with the checked text).
+ */
+export async function checkProgram(options: CheckOptions, program: ClangProgramOptions, frontend: Frontend = 'auto'): Promise<CheckReport> {
+  if (frontend === 'clang') return checkWithClang(options, program);
+  const alone = program.units.length <= 1 && !program.stdin && !program.argv?.length;
+  if (frontend === 'builtin' || alone) {
+    const report = checkSource(options);
+    if (frontend === 'builtin' || report.analysed) return report;
+  }
+  return checkWithClang(options, program);
+}
+
+/** argv[0] as a shell would give it for the program built from `file`: its name without the extension. */
+function programNameOf(file: string): string {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}

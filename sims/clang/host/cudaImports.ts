@@ -1,0 +1,84 @@
+// The host program's `env` imports: the CUDA runtime, implemented on the simulator (memory,
+// launches, devices, streams and events, registration). Every function the module imports is
+// provided, so instantiation never fails: one the simulator does not implement (the driver API,
+// graphics interop, graphs, or a function no file of the program defines) ends the run, when
+// called, with one `not supported: …` finding at the call.
+import type { FunctionType, WasmImport } from './wasmBinary';
+import { deviceCalls } from './deviceCalls';
+import { callSite, HostStop, locateRuntimeFindings, placeText, type HostContext } from './hostContext';
+import { launchCalls } from './launchCalls';
+import { memoryCalls } from './memoryCalls';
+import { Registrations } from './registration';
+
+type Implementation = (...args: number[]) => number | void;
+
+/** The `env` imports of a module, and the registration tables they fill. */
+export function cudaImports(ctx: HostContext, imports: WasmImport[]): { env: Record<string, unknown>; registrations: Registrations } {
+  const registrations = new Registrations(ctx);
+  const known: Record<string, Implementation> = {
+    ...registrations.imports(),
+    ...memoryCalls(ctx, registrations),
+    ...launchCalls(ctx, registrations),
+    ...deviceCalls(ctx),
+  };
+  const env: Record<string, unknown> = {};
+  for (const imp of imports) {
+    if (imp.module !== 'env' || imp.kind !== 'function') continue;
+    const impl = Object.prototype.hasOwnProperty.call(known, imp.name) ? known[imp.name] : undefined;
+    env[imp.name] = impl ? adapt(ctx, impl, imp.type) : refuse(ctx, imp.name);
+  }
+  return { env, registrations };
+}
+
+/**
+ * An implementation as the module calls it: 64-bit arguments arrive as BigInt and are passed
+ * on as numbers, the result is given the import's declared type, and findings the runtime
+ * recorded during the call are located at the call.
+ */
+function adapt(ctx: HostContext, impl: Implementation, type: FunctionType | undefined): (...args: unknown[]) => unknown {
+  const result = type?.results[0];
+  return (...args: unknown[]) => {
+    // The program may have grown its memory since the last call (a new buffer).
+    ctx.linear.refresh();
+    const before = ctx.runtime.findings.length;
+    const r = impl(...args.map((a) => (typeof a === 'bigint' ? Number(a) : (a as number))));
+    if (ctx.runtime.findings.length !== before) locateRuntimeFindings(ctx, before);
+    if (result === undefined) return undefined;
+    const n = typeof r === 'number' ? r : 0;
+    if (result === 'i64') return BigInt(Math.trunc(n));
+    return result === 'i32' ? n | 0 : n;
+  };
+}
+
+function refuse(ctx: HostContext, name: string): () => never {
+  return () => {
+    const { range, site } = callSite(ctx);
+    throw new HostStop({ kind: 'not-supported', message: `not supported: ${unsupportedFeature(name)}${placeText(site)}`, ...(range ? { range } : {}) }, 2);
+  };
+}
+
+/** What a function the simulator does not provide is, for the `not supported: …` message. */
+export function unsupportedFeature(name: string): string {
+  const groups: [RegExp, string][] = [
+    [/^cuda(Graphics|GL|D3D|EGL|VDPAU|NvSci)/, 'graphics interoperability'],
+    [/^cudaIpc/, 'interprocess memory sharing'],
+    [/^cuda(DeviceEnablePeerAccess|DeviceDisablePeerAccess|MemcpyPeer|Memcpy3DPeer|LaunchCooperativeKernelMultiDevice)/, 'access between several GPUs'],
+    [/^cuda(ImportExternal|ExternalMemory|SignalExternal|WaitExternal|DestroyExternal)/, 'external resources'],
+    [/^cuda(Graph|StreamBeginCapture|StreamEndCapture|UserObject|DeviceGraphMem|StreamGetCaptureInfo|StreamUpdateCaptureDependencies|ThreadExchangeStreamCaptureMode)/, 'CUDA graphs'],
+    [/^cuda(MemPool|DeviceGetDefaultMemPool|DeviceSetMemPool|DeviceGetMemPool)/, 'memory pools'],
+    [/^cuda(MallocArray|Malloc3DArray|MallocMipmappedArray|FreeArray|FreeMipmappedArray|Array|GetMipmappedArrayLevel|Memcpy(To|From)Array|Memcpy2D(To|From)Array|Memcpy3D|Malloc3D|CreateTextureObject|DestroyTextureObject|GetTextureObject|CreateSurfaceObject|DestroySurfaceObject|GetSurfaceObject|GetChannelDesc|BindTexture|UnbindTexture)/, 'CUDA arrays, textures and surfaces'],
+    [/^cuda(GetDriverEntryPoint|GetExportTable|GetFuncBySymbol|GetKernel)/, 'the CUDA driver API'],
+    [/^cu[A-Z]/, 'the CUDA driver API'],
+    [/^__cudaRegister(Texture|Surface)/, 'texture and surface references'],
+    [/^cublas/, 'the cuBLAS library'],
+    [/^cufft/, 'the cuFFT library'],
+    [/^cusparse/, 'the cuSPARSE library'],
+    [/^cusolver/, 'the cuSOLVER library'],
+    [/^curand/, 'the cuRAND host library'],
+    [/^nvrtc/, 'runtime compilation (NVRTC)'],
+    [/^nvtx/, 'NVTX annotations'],
+    [/^(cuda|__cuda)/, 'a CUDA runtime function the simulator does not provide'],
+  ];
+  for (const [re, what] of groups) if (re.test(name)) return `${name} (${what})`;
+  return `${name} (a function that no file of the program defines)`;
+}

@@ -1,0 +1,40 @@
+// A kernel run with no host program (a kernel-only file, or a kernel named on the command
+// line): the launch main would have made, with arguments made up here as the hand-written path
+// makes them (sims/host/run.ts entryLaunch) — pointers get fresh zeroed allocations sized by
+// entryAllocationSize, structs passed by value zeroed copies, scalars the values given by
+// parameter name (0 otherwise).
+import type { Memory } from '../../gpu/memory';
+import type { LaunchRequest } from '../../ir/ir';
+import { entryAllocationSize, type KernelEntry } from '../../host/run';
+import type { DeviceProgram } from '../device/program';
+import { namingType, sizeOf } from '../device/layout';
+import { functionName } from '../device/demangle';
+import { normalizerOf } from '../device/numbers';
+import type { LModule } from '../llvm/module';
+import type { Finding } from './hostContext';
+import { pointeeOf } from './pointee';
+
+/** The launch of `entry`, or the finding that says why there is none. */
+export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules: LModule[], memory: Memory): LaunchRequest | Finding {
+  const names = [...program.kernels.keys()].filter((k) => k === entry.kernel || functionName(k) === entry.kernel);
+  if (names.length === 0) {
+    const known = [...program.kernels.keys()].map(functionName);
+    return { kind: 'no-kernel', message: `the program has no kernel named '${entry.kernel}'${known.length ? ` (its kernels: ${[...new Set(known)].join(', ')})` : ''}` };
+  }
+  const kernel = program.kernels.get(names[0])!;
+  if (names.length > 1) return { kind: 'not-supported', message: `kernel '${entry.kernel}' is overloaded or a template with ${names.length} instances; the simulator cannot tell which one to run (launch it from main instead)`, range: kernel.compiled.decl.nameRange };
+  const fn = modules.flatMap((m) => m.functions).find((f) => f.name === names[0] && !f.declaration);
+  const threads = entry.grid.reduce((a, b) => a * b, 1) * entry.block.reduce((a, b) => a * b, 1);
+  const args = kernel.params.map((param, i) => {
+    const name = fn?.params[i]?.name ?? `argument ${i + 1}`;
+    if (param.byval) return memory.allocate('global', Math.max(1, sizeOf(param.byval)), { label: `argument ${name} of ${kernel.displayName}` });
+    if (param.pointer) {
+      const element = fn ? pointeeOf(fn, i, modules) : undefined;
+      const size = entryAllocationSize(threads, element ? Math.max(1, sizeOf(element)) : 4);
+      const type = element && namingType(element);
+      return memory.allocate('global', size, { label: name, ...(type ? { layout: [{ name, offset: 0, type, unbounded: true }] } : {}) });
+    }
+    return normalizerOf(param.type)(entry.args[name] ?? 0);
+  });
+  return { kernel: kernel.compiled, grid: entry.grid, block: entry.block, dynamicShared: 0, args, range: kernel.compiled.decl.nameRange };
+}

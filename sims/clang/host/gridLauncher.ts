@@ -1,0 +1,74 @@
+// Runs one kernel launch of a host program to completion, exactly as the hand-written path's
+// runner does (sims/host/run.ts): the launch event, the fairness search for launches that may
+// never end, runGrid with the run's scheduler, seed (plus the launch count), memory model and
+// remaining step budget. Every detector therefore sees the same events on both paths.
+import type * as A from '../../frontend/ast';
+import type { DeviceConfig } from '../../gpu/devices';
+import { runGrid, type GridFinding, type SchedulerKind } from '../../gpu/executor';
+import type { fairnessChecker } from '../../gpu/fairness';
+import type { Memory } from '../../gpu/memory';
+import type { Chooser, WeakMemory } from '../../gpu/weakMemory';
+import type { EventListener, LaunchRequest } from '../../ir/ir';
+import type { RunFinding } from '../../host/run';
+import type { CudaRuntime } from '../../host/runtime';
+import type { SimClock } from './simClock';
+
+export interface LaunchSettings {
+  device: DeviceConfig;
+  memory: Memory;
+  runtime: CudaRuntime;
+  clock: SimClock;
+  /** Thread-steps all launches may take together. */
+  budget: number;
+  events?: EventListener;
+  weak?: WeakMemory;
+  fairnessCheck?: ReturnType<typeof fairnessChecker>;
+  scheduler?: SchedulerKind;
+  chooser?: Chooser;
+  onDecision?: (digest: () => number) => void;
+  model?: 'independent' | 'lockstep';
+  seed?: number;
+  maxThreads?: number;
+}
+
+/** Host variables by declaration: the clang path has none (host code keeps its own memory). */
+const NO_GLOBALS = new Map<A.VarDecl, number>();
+
+export class GridLauncher {
+  steps = 0;
+  launches = 0;
+
+  constructor(
+    private readonly s: LaunchSettings,
+    /** Where the launches' findings go (the run's list). */
+    private readonly findings: Omit<RunFinding, 'severity'>[],
+  ) {}
+
+  /** Runs the launch; `refused` when the device would not start it (its configuration). */
+  launch(req: LaunchRequest): { refused: boolean } {
+    const s = this.s;
+    this.launches++;
+    s.events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
+    const hang = s.fairnessCheck?.(req, { memory: s.memory, globals: NO_GLOBALS });
+    if (hang) this.findings.push(hang);
+    const outcome = runGrid(req, { device: s.device, memory: s.memory, runtime: s.runtime, globals: NO_GLOBALS, ...(s.events ? { events: s.events } : {}), ...(s.weak ? { weak: s.weak } : {}) }, {
+      device: s.device,
+      stepBudget: Math.max(0, s.budget - this.steps),
+      ...(s.scheduler ? { scheduler: s.scheduler } : {}),
+      ...(s.chooser ? { chooser: s.chooser } : {}),
+      ...(s.onDecision ? { onDecision: s.onDecision } : {}),
+      ...(s.model ? { model: s.model } : {}),
+      ...(s.seed !== undefined ? { seed: s.seed + this.launches } : {}),
+      ...(s.maxThreads !== undefined ? { maxThreads: s.maxThreads } : {}),
+    });
+    this.steps += outcome.steps;
+    s.clock.kernel(outcome.steps, s.device.smCount);
+    this.findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
+    return { refused: outcome.findings.some((f) => f.kind === 'launch-configuration') };
+  }
+
+  /** The launches have used up the run's step budget. */
+  get exhausted(): boolean {
+    return this.findings.some((f) => f.kind === 'step-budget');
+  }
+}

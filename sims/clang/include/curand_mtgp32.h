@@ -1,0 +1,2 @@
+/* Part of curand_kernel.h here. */
+#include "curand_kernel.h"

@@ -1,0 +1,2 @@
+/* Part of device_atomic_functions.h here. */
+#include "device_atomic_functions.h"

@@ -1,0 +1,2 @@
+/* Part of driver_types.h here. */
+#include "driver_types.h"

@@ -1,0 +1,203 @@
+// Results of clang and wasm-ld, kept by a content hash of everything they read.
+//
+// A key covers the toolchain's version, the exact command line and every input file's bytes,
+// so a hit is always the result the tools would give again. Entries live in memory (a
+// least-recently-used map bounded by bytes) and on disk (one file per key, written to a
+// temporary name and renamed, so concurrent processes never read half an entry), which lets a
+// second `scord check` of an unchanged program skip clang entirely.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** One stored result: a small JSON part and a binary part. */
+export interface CacheEntry {
+  meta: unknown;
+  payload: Uint8Array;
+}
+
+export interface CacheOptions {
+  /** Folder of the disk cache; null: memory only. Default os.tmpdir()/scord-clang-cache. */
+  dir?: string | null;
+  /** Bytes kept in memory. */
+  memoryBytes?: number;
+  /** Bytes kept on disk before the least recently used entries are removed. */
+  diskBytes?: number;
+}
+
+const MAGIC = 'SCORDCC1';
+
+export function defaultCacheDir(): string {
+  return path.join(os.tmpdir(), 'scord-clang-cache');
+}
+
+/** A hash that builds a key from parts; parts are length-prefixed so they cannot run together. */
+export class KeyBuilder {
+  private readonly hash = createHash('sha256');
+
+  add(part: string | Uint8Array): this {
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+    this.hash.update(`${typeof part === 'string' ? 's' : 'b'}${bytes.length}:`);
+    this.hash.update(bytes);
+    return this;
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+/** The hash of one file's bytes, remembered per byte array (headers are hashed once per unit set). */
+const fileHashes = new WeakMap<Uint8Array, string>();
+export function contentHash(bytes: Uint8Array): string {
+  let h = fileHashes.get(bytes);
+  if (!h) {
+    h = createHash('sha256').update(bytes).digest('hex');
+    fileHashes.set(bytes, h);
+  }
+  return h;
+}
+
+export class ResultCache {
+  private readonly memory = new Map<string, CacheEntry & { size: number }>();
+  private memoryUsed = 0;
+  private readonly dir: string | null;
+  private readonly memoryBytes: number;
+  private readonly diskBytes: number;
+  private writes = 0;
+
+  constructor(options: CacheOptions = {}) {
+    this.dir = options.dir === undefined ? defaultCacheDir() : options.dir;
+    this.memoryBytes = options.memoryBytes ?? 192 * 1024 * 1024;
+    this.diskBytes = options.diskBytes ?? 1024 * 1024 * 1024;
+  }
+
+  get folder(): string | null {
+    return this.dir;
+  }
+
+  inMemory(key: string): boolean {
+    return this.memory.has(key);
+  }
+
+  get(key: string): CacheEntry | undefined {
+    const hit = this.memory.get(key);
+    if (hit) {
+      this.memory.delete(key);
+      this.memory.set(key, hit);
+      return hit;
+    }
+    const disk = this.readDisk(key);
+    if (disk) this.remember(key, disk);
+    return disk;
+  }
+
+  put(key: string, entry: CacheEntry, options: { disk?: boolean } = {}): void {
+    this.remember(key, entry);
+    if (options.disk !== false) this.writeDisk(key, entry);
+  }
+
+  /** Drops the in-memory entries (tests use this to see the disk cache work). */
+  clearMemory(): void {
+    this.memory.clear();
+    this.memoryUsed = 0;
+  }
+
+  private remember(key: string, entry: CacheEntry): void {
+    const size = entry.payload.byteLength + JSON.stringify(entry.meta).length * 2 + 256;
+    if (size > this.memoryBytes / 2) return;
+    const old = this.memory.get(key);
+    if (old) {
+      this.memoryUsed -= old.size;
+      this.memory.delete(key);
+    }
+    this.memory.set(key, { ...entry, size });
+    this.memoryUsed += size;
+    for (const [k, v] of this.memory) {
+      if (this.memoryUsed <= this.memoryBytes) break;
+      this.memory.delete(k);
+      this.memoryUsed -= v.size;
+    }
+  }
+
+  private fileOf(key: string): string {
+    return path.join(this.dir!, key.slice(0, 2), `${key}.bin`);
+  }
+
+  private readDisk(key: string): CacheEntry | undefined {
+    if (!this.dir) return undefined;
+    const file = this.fileOf(key);
+    try {
+      const data = fs.readFileSync(file);
+      if (data.length < 12 || data.toString('latin1', 0, 8) !== MAGIC) return undefined;
+      const metaLength = data.readUInt32LE(8);
+      if (12 + metaLength > data.length) return undefined;
+      const meta: unknown = JSON.parse(data.toString('utf8', 12, 12 + metaLength));
+      const payload = new Uint8Array(data.buffer, data.byteOffset + 12 + metaLength, data.length - 12 - metaLength);
+      // Mark it used, so pruning removes what has not been read for longest.
+      const now = new Date();
+      fs.utimes(file, now, now, () => undefined);
+      return { meta, payload };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private writeDisk(key: string, entry: CacheEntry): void {
+    if (!this.dir) return;
+    const file = this.fileOf(key);
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const meta = Buffer.from(JSON.stringify(entry.meta), 'utf8');
+      const header = Buffer.alloc(12);
+      header.write(MAGIC, 0, 'latin1');
+      header.writeUInt32LE(meta.length, 8);
+      fs.writeFileSync(temp, Buffer.concat([header, meta, entry.payload]));
+      fs.renameSync(temp, file);
+    } catch {
+      // A cache that cannot be written only costs time.
+      try {
+        fs.rmSync(temp, { force: true });
+      } catch {
+        /* nothing to remove */
+      }
+      return;
+    }
+    if (++this.writes % 32 === 1) this.prune();
+  }
+
+  /** Keeps the disk cache under its size: removes the least recently used entries. */
+  private prune(): void {
+    try {
+      const entries: { file: string; size: number; time: number }[] = [];
+      for (const sub of fs.readdirSync(this.dir!)) {
+        const folder = path.join(this.dir!, sub);
+        let names: string[];
+        try {
+          names = fs.readdirSync(folder);
+        } catch {
+          continue;
+        }
+        for (const name of names) {
+          const file = path.join(folder, name);
+          const st = fs.statSync(file, { throwIfNoEntry: false });
+          if (!st?.isFile()) continue;
+          // Temporary files of a writer that died are removed after an hour.
+          if (name.endsWith('.tmp') && Date.now() - st.mtimeMs > 3600_000) fs.rmSync(file, { force: true });
+          else if (name.endsWith('.bin')) entries.push({ file, size: st.size, time: st.mtimeMs });
+        }
+      }
+      let total = entries.reduce((n, e) => n + e.size, 0);
+      if (total <= this.diskBytes) return;
+      entries.sort((a, b) => a.time - b.time);
+      for (const e of entries) {
+        if (total <= this.diskBytes * 0.8) break;
+        fs.rmSync(e.file, { force: true });
+        total -= e.size;
+      }
+    } catch {
+      // Pruning is best effort.
+    }
+  }
+}

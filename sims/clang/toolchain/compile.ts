@@ -1,0 +1,350 @@
+// One pass of clang over one translation unit, or one link: files collected, key computed,
+// cache consulted, clang run (and run again when it names an include that the scan missed),
+// messages read back.
+import * as path from 'node:path';
+import { ResultCache, KeyBuilder, contentHash, type CacheOptions } from './cache';
+import { parseClangOutput, parseLinkerOutput, type ClangDiagnostic } from './diagnostics';
+import { clangCommand, DEFAULT_ARCH, type DebugInfo, forcedIncludesOf, gpuBinaryBytes, GPU_BINARY, includeDirsOf, languageOf, linkCommand, type Pass } from './flags';
+import { headerFolder } from './headers';
+import { GENERATED, fileAt, mount, realizeText, toVirtual, type FileTree } from './paths';
+import { precompiledHeaders, precompiledHeaderText, type IncludeOrigin } from './pch';
+import { SourceSet, specialPath } from './sources';
+import type { TranslationUnitSpec } from './unit';
+import { runTool, toolchainVersion } from './wasm';
+
+/** Bumped when the toolchain's command lines or outputs change meaning: old cache entries are then never hit. */
+const SCHEMA = 'scord-clang-5';
+/** How often clang is run again for includes it found that the scan did not (`#include MACRO`). */
+const MAX_INCLUDE_ROUNDS = 4;
+
+export interface ToolchainOptions extends CacheOptions {
+  /** The project's CUDA headers; default: beside the bundle or the sources. */
+  headerFolder?: string;
+  /**
+   * Precompiled headers of cuda_runtime.h and leading library includes: made the second time
+   * one is wanted (true, the default), at once ('eager'), or never (false).
+   */
+  precompiledHeaders?: boolean | 'eager';
+  /** The GPU architecture (70 for sm_70, the default). */
+  arch?: number;
+  /**
+   * Device debug info: `line-tables-only` (the default: a location on every instruction) or
+   * `constructor` (also `#dbg_declare` records with each local variable's name and type).
+   */
+  debugInfo?: DebugInfo;
+}
+
+let options: ToolchainOptions = {};
+let cache = new ResultCache();
+
+/** Sets the cache folder, header folder and the rest for the calls that follow. */
+export function configureToolchain(next: ToolchainOptions): void {
+  options = { ...next };
+  cache = new ResultCache(next);
+}
+
+/** The cache in use (tests look at it). */
+export function toolchainCache(): ResultCache {
+  return cache;
+}
+
+/** Whether a result came from clang or from the cache. */
+export type CacheState = 'memory' | 'disk' | false;
+
+export interface PassOutput {
+  ok: boolean;
+  output?: Uint8Array;
+  diagnostics: ClangDiagnostic[];
+  cached: CacheState;
+  /** The headers that came from a precompiled header, when one was used. */
+  precompiled?: string[];
+  /** A link: the unit that defines `main` (undefined: none does, a kernel-only program). */
+  mainFile?: string;
+}
+
+interface StoredMeta {
+  ok: boolean;
+  diagnostics: ClangDiagnostic[];
+  precompiled?: string[];
+  mainFile?: string;
+}
+
+/** A unit ready for one pass: its files, flags and precompiled-header plan. */
+interface PreparedPass {
+  pass: Pass;
+  unit: TranslationUnitSpec;
+  sources: SourceSet;
+  headers: string;
+  arch: number;
+  pch?: PchPlan;
+  extra: [string, Uint8Array][];
+}
+
+function preparePass(pass: Pass, unit: TranslationUnitSpec): PreparedPass | { refused: string } {
+  const headers = headerFolder(options.headerFolder);
+  const arch = options.arch ?? DEFAULT_ARCH;
+  const cuda = languageOf(unit) === 'cuda';
+  const sources = new SourceSet({ includeDirs: includeDirsOf(unit), systemDirs: [headers], overlay: overlayOf(unit) });
+  const refused = sources.addRoot(unit.file, unit.text);
+  if (refused) return { refused: refused.reason };
+  sources.addFolder(headers);
+  for (const f of forcedIncludesOf(unit)) sources.include(f, true, unit.file);
+  const pch = options.precompiledHeaders === false ? undefined : planPch(pass, unit, sources, headers, arch);
+  const extra: [string, Uint8Array][] = pass === 'host' && cuda ? [[GPU_BINARY, gpuBinaryBytes(unit.file)]] : [];
+  return { pass, unit, sources, headers, arch, ...(pch ? { pch } : {}), extra };
+}
+
+/** Runs one pass over one unit. */
+export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promise<PassOutput> {
+  const prepared = preparePass(pass, unit);
+  if ('refused' in prepared) return { ok: false, cached: false, diagnostics: [{ severity: 'error', message: `cannot read ${unit.file}: ${prepared.refused}`, file: unit.file, line: 1, column: 1, unlocated: true }] };
+  const { sources, headers, arch, pch, extra } = prepared;
+  const input = toVirtual(unit.file);
+  const output = `${GENERATED}/out.${pass === 'device' ? 'll' : 'o'}`;
+  const debugInfo = options.debugInfo;
+  const command = (withPch: boolean): string[] => clangCommand({ pass, unit, headerFolder: headers, arch, input, output, ...(debugInfo ? { debugInfo } : {}), ...(withPch ? { pch: PCH_PATH } : {}) });
+
+  for (let round = 0; ; round++) {
+    // A result made with or without the precompiled header is the same result: either key hits.
+    const plainArgs = command(false);
+    const plainKey = unitKey(plainArgs, sources, extra, undefined);
+    const pchArgs = pch ? command(true) : undefined;
+    const pchKey = pch && pchArgs ? unitKey(pchArgs, sources, extra, pch.key) : undefined;
+    const hit = lookup(plainKey) ?? (pchKey ? lookup(pchKey) : undefined);
+    if (hit) return hit;
+    const pchBytes = pch ? await pchFor(pch) : undefined;
+    const usePch = pch && pchBytes ? pch : undefined;
+    const args = usePch ? pchArgs! : plainArgs;
+    const key = usePch ? pchKey! : plainKey;
+    const tree: FileTree = {};
+    for (const [file, bytes] of sources.files) mount(tree, toVirtual(file), bytes);
+    for (const [at, bytes] of extra) mount(tree, at, bytes);
+    if (usePch && pchBytes) {
+      mount(tree, PCH_PATH, pchBytes);
+      mount(tree, PCH_SOURCE, usePch.text);
+    }
+    const run = await runTool(args, tree);
+    if (run.exitCode === undefined) {
+      // An abnormal stop (a trap, an assertion in clang): reported, never cached.
+      const diagnostics = parseClangOutput(run.output, unit.file);
+      diagnostics.push({ severity: 'error', message: `clang stopped unexpectedly (${run.crash ?? 'no reason given'})`, file: unit.file, line: 1, column: 1, unlocated: true });
+      return { ok: false, cached: false, diagnostics };
+    }
+    const diagnostics = parseClangOutput(run.output, unit.file);
+    if (usePch && run.exitCode !== 0 && diagnostics.some((d) => /precompiled|AST file|PCH/.test(d.message))) {
+      // A precompiled header clang will not take: never again for these flags; compile without.
+      cache.put(usePch.key, { meta: { ok: false, diagnostics: [] } satisfies StoredMeta, payload: new Uint8Array(0) });
+      continue;
+    }
+    if (run.exitCode !== 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push({ severity: 'error', message: `clang failed: ${run.output.trim() || `exit status ${run.exitCode}`}`, file: unit.file, line: 1, column: 1, unlocated: true });
+    if (run.exitCode !== 0 && round < MAX_INCLUDE_ROUNDS && findMissedIncludes(diagnostics, sources)) continue;
+    explainRefusals(diagnostics, sources);
+    const produced = run.exitCode === 0 ? fileAt(run.files, output) : undefined;
+    const ok = produced !== undefined;
+    if (run.exitCode === 0 && !ok) diagnostics.push({ severity: 'error', message: 'clang produced no output', file: unit.file, line: 1, column: 1, unlocated: true });
+    const payload = produced && pass === 'device' ? new TextEncoder().encode(realizeIr(new TextDecoder().decode(produced))) : produced ?? new Uint8Array(0);
+    const meta: StoredMeta = { ok, diagnostics, ...(usePch ? { precompiled: usePch.headers } : {}) };
+    cache.put(key, { meta, payload });
+    return { ok, output: ok ? payload : undefined, diagnostics, cached: false, ...(usePch ? { precompiled: usePch.headers } : {}) };
+  }
+}
+
+/**
+ * Makes the precompiled headers a unit's passes would use, if they are not made yet (an
+ * editor calls this when idle, so that the next analysis finds them).
+ */
+export async function precompilePass(pass: Pass, unit: TranslationUnitSpec): Promise<boolean> {
+  const prepared = preparePass(pass, unit);
+  if ('refused' in prepared || !prepared.pch) return false;
+  return (await ensurePch(prepared.pch)) !== undefined;
+}
+
+/** Links objects (each with the unit it came from, for messages) into a wasm32-wasip1 program. */
+export async function linkPass(objects: { object: Uint8Array; file?: string }[], exports: string[]): Promise<PassOutput> {
+  const names = objects.map((_, i) => `${GENERATED}/objects/${i}.o`);
+  const output = `${GENERATED}/program.wasm`;
+  const args = linkCommand(names, output, exports);
+  const key = new KeyBuilder().add(SCHEMA).add(toolchainVersion()).add('link').add(args.join('\0'));
+  for (const o of objects) key.add(contentHash(o.object));
+  const digest = key.digest();
+  const hit = lookup(digest);
+  if (hit) return hit;
+  const tree: FileTree = {};
+  objects.forEach((o, i) => mount(tree, names[i], o.object));
+  const run = await runTool(args, tree);
+  const units = new Map(objects.map((o, i) => [names[i], o.file ?? `object ${i + 1}`] as [string, string]));
+  const fallback = objects.find((o) => o.file)?.file ?? 'program';
+  const diagnostics = parseLinkerOutput(run.output, units, fallback);
+  if (run.exitCode === undefined) {
+    diagnostics.push({ severity: 'error', message: `wasm-ld stopped unexpectedly (${run.crash ?? 'no reason given'})`, file: fallback, line: 1, column: 1, unlocated: true });
+    return { ok: false, cached: false, diagnostics };
+  }
+  const produced = run.exitCode === 0 ? fileAt(run.files, output) : undefined;
+  if (run.exitCode !== 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push({ severity: 'error', message: `wasm-ld failed: ${run.output.trim() || `exit status ${run.exitCode}`}`, file: fallback, line: 1, column: 1, unlocated: true });
+  const ok = produced !== undefined;
+  // wasm-ld's --trace-symbol lines: `<object>: definition of main` (or of __main_argc_argv).
+  const definer = /^(\S+): definition of (?:main|__main_argc_argv)$/m.exec(run.output)?.[1];
+  const mainFile = definer ? units.get(definer) : undefined;
+  cache.put(digest, { meta: { ok, diagnostics, ...(mainFile ? { mainFile } : {}) } satisfies StoredMeta, payload: produced ?? new Uint8Array(0) });
+  return { ok, output: produced, diagnostics, cached: false, ...(mainFile ? { mainFile } : {}) };
+}
+
+function lookup(key: string): PassOutput | undefined {
+  const memoryHit = cache.inMemory(key);
+  const hit = cache.get(key);
+  if (!hit) return undefined;
+  const meta = hit.meta as StoredMeta;
+  return { ok: meta.ok, output: meta.ok ? hit.payload : undefined, diagnostics: meta.diagnostics, cached: memoryHit ? 'memory' : 'disk', ...(meta.precompiled ? { precompiled: meta.precompiled } : {}), ...(meta.mainFile ? { mainFile: meta.mainFile } : {}) };
+}
+
+function unitKey(args: string[], sources: SourceSet, extra: [string, Uint8Array][], pchKey: string | undefined): string {
+  const key = new KeyBuilder().add(SCHEMA).add(toolchainVersion()).add(args.join('\0')).add(pchKey ?? '');
+  const files = [...sources.files.keys()].sort();
+  for (const f of files) key.add(f).add(contentHash(sources.files.get(f)!));
+  // What was refused changes the messages, so it is part of the key too.
+  for (const [f, r] of [...sources.refused].sort(([a], [b]) => a.localeCompare(b))) key.add(`refused:${f}:${r.reason}`);
+  for (const [at, bytes] of extra) key.add(at).add(bytes);
+  return key.digest();
+}
+
+/** The unit's overlay for other files, guarded: special paths never reach it, and it may not throw. */
+function overlayOf(unit: TranslationUnitSpec): ((file: string) => string | undefined) | undefined {
+  const read = unit.readFile;
+  if (!read) return undefined;
+  return (file) => {
+    if (file === unit.file || specialPath(file)) return undefined;
+    try {
+      return read(file);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+const NOT_FOUND = /^'(.+)' file not found$/;
+
+/**
+ * For each `'x' file not found`, looks for x as the include would (an `#include MACRO` the
+ * scan could not follow); true when a file was added and clang should run again.
+ */
+function findMissedIncludes(diagnostics: ClangDiagnostic[], sources: SourceSet): boolean {
+  let added = false;
+  for (const d of diagnostics) {
+    const m = NOT_FOUND.exec(d.message);
+    if (!m || d.severity !== 'error') continue;
+    const before = sources.files.size;
+    const found = sources.include(m[1], quotedAt(d, sources), includerOf(d, sources));
+    if (found && sources.files.size > before) added = true;
+  }
+  return added;
+}
+
+/** Turns `'x' file not found` for a file that exists but was refused into the reason. */
+function explainRefusals(diagnostics: ClangDiagnostic[], sources: SourceSet): void {
+  for (const d of diagnostics) {
+    const m = NOT_FOUND.exec(d.message);
+    if (!m) continue;
+    for (const candidate of sources.candidates(m[1], quotedAt(d, sources), includerOf(d, sources))) {
+      const refusal = sources.refused.get(candidate);
+      if (sources.files.has(candidate)) break;
+      if (!refusal) continue;
+      d.message = `'${m[1]}' is not read: ${refusal.reason}${candidate !== m[1] ? ` (${candidate})` : ''}`;
+      break;
+    }
+  }
+}
+
+/** The file a message is in, when it is one of the unit's (not clang's own headers). */
+function includerOf(d: ClangDiagnostic, sources: SourceSet): string | undefined {
+  return sources.files.has(d.file) ? d.file : undefined;
+}
+
+/** Whether the include a message points at is spelled with quotes. */
+function quotedAt(d: ClangDiagnostic, sources: SourceSet): boolean {
+  const bytes = sources.files.get(d.file);
+  if (!bytes) return true;
+  const lines = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1').split('\n');
+  const line = lines[d.line - 1] ?? '';
+  return line[d.column - 1] !== '<';
+}
+
+/** Mapped paths inside the IR's debug file names, made real again (LLVM escapes `\` and `"`). */
+function realizeIr(text: string): string {
+  if (!text.includes('/.scord/')) return text;
+  return text.replace(/\/\.scord\/(?:host|drive|unc)\/[^"'\n]*/g, (p) => realizeText(p).replace(/\\/g, '\\5C').replace(/"/g, '\\22'));
+}
+
+// -- precompiled headers ------------------------------------------------------------------
+
+const PCH_PATH = `${GENERATED}/prefix.pch`;
+const PCH_SOURCE = `${GENERATED}/prefix.h`;
+
+interface PchPlan {
+  key: string;
+  /** The header that was precompiled: clang checks it is still there. */
+  text: Uint8Array;
+  /** The unit's headers it holds. */
+  headers: string[];
+  args: string[];
+  tree: FileTree;
+}
+
+/** The precompiled header a unit would use, if its leading includes make one worthwhile. */
+function planPch(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, headers: string, arch: number): PchPlan | undefined {
+  const cuda = languageOf(unit) === 'cuda';
+  // Forced includes come between cuda_runtime.h and the file: only cuda_runtime.h may go before them.
+  if (unit.includes?.length && !cuda) return undefined;
+  const bytes = unit.includes?.length ? new Uint8Array(0) : sources.files.get(unit.file);
+  if (!bytes) return undefined;
+  const origin = (name: string, quoted: boolean): IncludeOrigin => {
+    for (const c of sources.candidates(name, quoted, unit.file)) {
+      if (!sources.files.has(c) && !sources.refused.has(c)) continue;
+      return c.startsWith(headers + path.sep) ? 'project' : 'user';
+    }
+    return 'none';
+  };
+  // CUDA units always start with cuda_runtime.h (itself <cmath>, <cstdlib>, <new>, …): worth one.
+  const list = precompiledHeaders(Buffer.from(bytes).toString('latin1'), origin) ?? (cuda ? [] : undefined);
+  if (!list) return undefined;
+  // The same flags as the unit, but no -I: user folders are not part of a precompiled header.
+  const pchUnit: TranslationUnitSpec = { ...unit, includeDirs: [], text: undefined, readFile: undefined };
+  const args = clangCommand({ pass, unit: pchUnit, headerFolder: headers, arch, input: PCH_SOURCE, output: PCH_PATH, emitPch: true, ...(options.debugInfo ? { debugInfo: options.debugInfo } : {}) });
+  const text = new TextEncoder().encode(precompiledHeaderText(list, cuda));
+  const own = new SourceSet({ includeDirs: [], systemDirs: [headers] });
+  own.addFolder(headers);
+  const tree: FileTree = {};
+  mount(tree, PCH_SOURCE, text);
+  const key = new KeyBuilder().add(SCHEMA).add(toolchainVersion()).add('pch').add(args.join('\0')).add(text);
+  for (const f of [...own.files.keys()].sort()) {
+    key.add(f).add(contentHash(own.files.get(f)!));
+    mount(tree, toVirtual(f), own.files.get(f)!);
+  }
+  return { key: key.digest(), text, headers: list, args, tree };
+}
+
+/**
+ * The precompiled header to compile with now, if any. One is made the second time it is wanted
+ * (or at once with `precompiledHeaders: 'eager'`): making it costs about two compiles, so a file
+ * compiled once (a single `scord check`) never pays for it, and one compiled again does.
+ */
+async function pchFor(plan: PchPlan): Promise<Uint8Array | undefined> {
+  const hit = cache.get(plan.key);
+  if (hit) return (hit.meta as StoredMeta).ok ? hit.payload : undefined;
+  const wanted = new KeyBuilder().add('wanted').add(plan.key).digest();
+  if (options.precompiledHeaders !== 'eager' && !cache.get(wanted)) {
+    cache.put(wanted, { meta: { wanted: true }, payload: new Uint8Array(0) });
+    return undefined;
+  }
+  return ensurePch(plan);
+}
+
+/** The precompiled header, made unless the cache has it; undefined when it cannot be made. */
+async function ensurePch(plan: PchPlan): Promise<Uint8Array | undefined> {
+  const hit = cache.get(plan.key);
+  if (hit) return (hit.meta as StoredMeta).ok ? hit.payload : undefined;
+  const run = await runTool(plan.args, plan.tree);
+  const produced = run.exitCode === 0 ? fileAt(run.files, PCH_PATH) : undefined;
+  // A failure is remembered (the unit then compiles without one, and reports its own errors).
+  if (run.exitCode !== undefined) cache.put(plan.key, { meta: { ok: produced !== undefined, diagnostics: [] } satisfies StoredMeta, payload: produced ?? new Uint8Array(0) });
+  return produced;
+}

@@ -1,0 +1,171 @@
+// The clang -cc1 and wasm-ld command lines of the two passes, in one place.
+//
+// Device: nvptx-nvidia-cuda (32-bit, so device pointers are as wide as the wasm32 host's),
+// -O0 so every access the source wrote reaches the IR, line-table debug info for locations.
+// Host: wasm32-unknown-wasip1 objects, with the registration constructors clang emits only
+// when it is given a GPU binary (a placeholder naming the unit; see GPU_BINARY below).
+// Both: the flags the clang driver would add for these targets, nvcc's predefined macros, the
+// project's CUDA headers searched after the -I folders, and `-include cuda_runtime.h` as nvcc
+// does implicitly.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { GENERATED, toVirtual } from './paths';
+import type { TranslationUnitSpec, UnitLanguage } from './unit';
+
+/** The CUDA version the headers and the macros present (nvcc 12.0). */
+export const CUDA_VERSION = { major: 12, minor: 0, build: 0 };
+/** The GPU architecture compiled for unless a unit says otherwise (sm_70: Volta, the first with independent thread scheduling). */
+export const DEFAULT_ARCH = 70;
+export const DEFAULT_STD = 'c++17';
+
+export type Pass = 'device' | 'host';
+export type DebugInfo = 'line-tables-only' | 'constructor';
+
+/** Where clang's sysroot keeps its headers and libraries. */
+const SYSROOT_INCLUDES = ['/usr/include/wasm32-wasip1/c++/v1', '/usr/include/c++/v1', '/usr/include/wasm32-wasip1', '/usr/include'];
+/** clang's own __device__ overloads of <algorithm>, <cmath>, <complex>, <new>: searched first in CUDA, as the driver does. */
+const CUDA_WRAPPERS = '/usr/include/cuda_wrappers';
+
+/**
+ * The placeholder GPU binary of a unit. Its bytes (`scord-unit:<path>` and a NUL) are what
+ * `__cudaRegisterFatBinary` receives through the wrapper's third field, so the host runtime
+ * knows which unit's device code a registration belongs to.
+ */
+export const GPU_BINARY = `${GENERATED}/gpu-binary`;
+export function gpuBinaryBytes(file: string): Uint8Array {
+  return new TextEncoder().encode(`scord-unit:${file}\0`);
+}
+
+export function languageOf(unit: TranslationUnitSpec): UnitLanguage {
+  if (unit.language) return unit.language;
+  const ext = path.extname(unit.file).toLowerCase();
+  if (ext === '.c') return 'c';
+  if (ext === '.cpp' || ext === '.cc' || ext === '.cxx' || ext === '.c++') return 'c++';
+  return 'cuda';
+}
+
+/** A -std value clang accepts for the unit's language; the default when it names none. */
+export function standardOf(unit: TranslationUnitSpec): string {
+  const lang = languageOf(unit);
+  if (unit.std) return unit.std;
+  return lang === 'c' ? 'gnu17' : DEFAULT_STD;
+}
+
+/** The macros nvcc defines in both of its passes (clang defines __CUDA_ARCH__ on the device side itself). */
+export function nvccDefines(arch: number): string[] {
+  return [
+    '__CUDACC__',
+    '__NVCC__',
+    `__CUDACC_VER_MAJOR__=${CUDA_VERSION.major}`,
+    `__CUDACC_VER_MINOR__=${CUDA_VERSION.minor}`,
+    `__CUDACC_VER_BUILD__=${CUDA_VERSION.build}`,
+    `__CUDA_ARCH_LIST__=${arch * 10}`,
+  ];
+}
+
+export interface CommandInputs {
+  pass: Pass;
+  unit: TranslationUnitSpec;
+  /** The project's CUDA headers (a real folder). */
+  headerFolder: string;
+  arch: number;
+  /** Virtual path of a precompiled header to use, or to make (`emitPch`). */
+  pch?: string;
+  emitPch?: boolean;
+  /** Device debug info: locations only, or also variables (`#dbg_declare` records naming locals). */
+  debugInfo?: DebugInfo;
+  /** Virtual input and output paths. */
+  input: string;
+  output: string;
+}
+
+/** The clang -cc1 command line of one pass over one unit. */
+export function clangCommand(c: CommandInputs): string[] {
+  const lang = languageOf(c.unit);
+  const cuda = lang === 'cuda';
+  const args = ['clang', '-cc1'];
+  if (c.pass === 'device') {
+    // The PTX ISA of CUDA 12.0 (8.0), as the clang driver passes it: clang's *_sync warp intrinsics need ≥ 6.0.
+    args.push('-triple', 'nvptx-nvidia-cuda', '-aux-triple', 'wasm32-unknown-wasip1', '-fcuda-is-device', '-target-cpu', `sm_${c.arch}`, '-target-feature', '+ptx80');
+    args.push('-fno-threadsafe-statics', '-mframe-pointer=all', '-O0', `-debug-info-kind=${c.debugInfo ?? 'line-tables-only'}`);
+  } else {
+    // Line tables: the host runtime locates traps and runtime calls through them (DWARF .debug_line).
+    args.push('-triple', 'wasm32-unknown-wasip1', '-target-cpu', 'generic', '-mrelocation-model', 'static', '-mconstructor-aliases', '-fvisibility=hidden', '-O0', '-debug-info-kind=line-tables-only');
+    if (cuda) args.push('-aux-triple', 'nvptx-nvidia-cuda', '-fcuda-include-gpubinary', GPU_BINARY);
+  }
+  if (cuda) args.push(`-target-sdk-version=${CUDA_VERSION.major}.${CUDA_VERSION.minor}`);
+  args.push(c.emitPch ? '-emit-pch' : c.pass === 'device' ? '-emit-llvm' : '-emit-obj');
+  args.push('-x', cuda ? 'cuda' : lang === 'c' ? 'c' : 'c++', `-std=${standardOf(c.unit)}`);
+  // A precompiled header is shared by every unit with the same flags: it names no unit.
+  args.push('-fgnuc-version=4.2.1', '-fdeprecated-macro', '-fdebug-compilation-dir=/', '-main-file-name', c.emitPch ? path.posix.basename(c.input) : path.basename(c.unit.file));
+  if (lang !== 'c') args.push('-fcxx-exceptions', '-fexceptions');
+  args.push('-fno-caret-diagnostics', '-fdiagnostics-print-source-range-info', '-fmessage-length=0', '-ferror-limit', '20');
+  if (cuda) for (const d of nvccDefines(c.arch)) args.push('-D', d);
+  for (const d of c.unit.defines) args.push('-D', d);
+  for (const u of c.unit.undefines ?? []) args.push('-U', u);
+  for (const dir of includeDirsOf(c.unit)) args.push('-I', toVirtual(dir));
+  if (cuda) args.push('-internal-isystem', CUDA_WRAPPERS);
+  args.push('-internal-isystem', toVirtual(c.headerFolder));
+  for (const dir of SYSROOT_INCLUDES) {
+    if (lang === 'c' && dir.includes('c++')) continue;
+    args.push('-internal-isystem', dir);
+  }
+  if (c.pch && !c.emitPch) args.push('-include-pch', c.pch);
+  // A precompiled header starts with cuda_runtime.h itself (see pch.ts).
+  else if (cuda && !c.emitPch) args.push('-include', 'cuda_runtime.h');
+  if (!c.emitPch) for (const f of forcedIncludesOf(c.unit)) args.push('-include', toVirtual(f));
+  args.push(c.input, '-o', c.output);
+  return args;
+}
+
+/**
+ * The -I folders of a unit, absolute (relative ones are taken from the unit's folder). A folder
+ * of the CUDA toolkit's own headers (with cuda_runtime_api.h; build files often name it) is
+ * left out: the project's headers stand in for the toolkit's, which clang cannot use as they are.
+ */
+export function includeDirsOf(unit: TranslationUnitSpec): string[] {
+  return unit.includeDirs.map((d) => path.resolve(path.dirname(unit.file), d)).filter((d) => !isToolkitFolder(d));
+}
+
+const toolkitFolders = new Map<string, boolean>();
+function isToolkitFolder(dir: string): boolean {
+  let known = toolkitFolders.get(dir);
+  if (known === undefined) {
+    known = fs.existsSync(path.join(dir, 'cuda_runtime_api.h')) && fs.existsSync(path.join(dir, 'crt'));
+    toolkitFolders.set(dir, known);
+  }
+  return known;
+}
+
+export function forcedIncludesOf(unit: TranslationUnitSpec): string[] {
+  return (unit.includes ?? []).map((f) => path.resolve(path.dirname(unit.file), f));
+}
+
+/** wasm-ld over the units' objects, against the sysroot's libc++ and libc. */
+export function linkCommand(objects: string[], output: string, exports: string[]): string[] {
+  return [
+    'wasm-ld',
+    '/usr/lib/wasm32-wasip1/crt1-command.o',
+    ...objects,
+    '-L/usr/lib/wasm32-wasip1',
+    '-lc++',
+    '-lc++abi',
+    '-lc',
+    '/usr/lib/wasm32-unknown-wasip1/libclang_rt.builtins.a',
+    // CUDA runtime calls, and the rest the sysroot does not define, become `env` imports.
+    '--allow-undefined',
+    // The host's table holds the kernel stubs whose indices registrations and launches pass.
+    '--export-table',
+    // Host programs assume a native stack; wasm-ld's default is 64 KB.
+    '-z',
+    'stack-size=8388608',
+    // Functions the host runtime calls (malloc and free, to place device memory in the program's heap).
+    ...exports.map((e) => `--export=${e}`),
+    // Reports which object defines main (a kernel-only program has none): see linkPass.
+    '--trace-symbol=main',
+    '--trace-symbol=__main_argc_argv',
+    '--trace-symbol=__main_void',
+    '-o',
+    output,
+  ];
+}

@@ -1,0 +1,303 @@
+// Host code as a real WebAssembly program: a CUDA program compiled by clang (both passes, linked
+// with libc++) runs main under the project's own WASI and CUDA runtime. What the user sees:
+// output in order with device printf, argv, stdin, files kept in memory, exit statuses, kernels
+// launched through the simulator (managed memory, copies, races found by the detector), and
+// faults, overruns and unsupported calls as located findings.
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { compileProgram, type CompiledProgram } from '../../sims/clang/check';
+import { unsupportedFeature } from '../../sims/clang/host/cudaImports';
+import { DEVICE_PROP_FIELDS, devicePropLayout } from '../../sims/clang/host/deviceProperties';
+import { SandboxFiles } from '../../sims/clang/host/sandboxFiles';
+import { runClangProgram, type ClangRunOptions, type ClangRunResult } from '../../sims/clang/host/runProgram';
+import { SourceRanges } from '../../sims/clang/ranges';
+import { ScordDetector } from '../../sims/detect/scord';
+import type { RaceFinding } from '../../sims/detect/scord';
+import { CLANG_FIXTURES } from '../support/clangDevice';
+
+const FILE = path.join(CLANG_FIXTURES, 'host-program.cu');
+const TEXT = fs.readFileSync(FILE, 'utf8');
+
+/** 1-based line of the first line of the fixture containing `snippet`. */
+function lineOf(snippet: string): number {
+  const i = TEXT.split('\n').findIndex((l) => l.includes(snippet));
+  assert.ok(i >= 0, `the fixture has no line with ${snippet}`);
+  return i + 1;
+}
+
+let program: CompiledProgram;
+const ranges = new SourceRanges((p) => (p === FILE ? TEXT : undefined));
+
+function run(args: string[], options: ClangRunOptions = {}): ClangRunResult {
+  return runClangProgram(
+    { ...(program.wasm ? { wasm: program.wasm } : {}), device: program.device },
+    {
+      argv: args,
+      programName: 'host-program',
+      rangeOf: (loc) => (loc ? ranges.rangeAt(loc.file, loc.line, loc.column) : ranges.rangeAt(FILE, 1, 1)),
+      sourceText: (p) => (p === FILE ? TEXT : undefined),
+      ...options,
+    },
+  );
+}
+
+before(async () => {
+  const compiled = await compileProgram([{ file: FILE, defines: [], includeDirs: [] }]);
+  if ('failed' in compiled) throw new Error(compiled.failed.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`).join('\n'));
+  program = compiled;
+  assert.ok(program.wasm, 'the program links to a host program');
+});
+
+describe('the program as its user sees it', () => {
+  test('host and device output come out in the order they were printed, with argv', () => {
+    const r = run(['order', 'extra']);
+    assert.equal(r.stdout, 'host before\ndevice says 0\ndevice says 1\nhost after, argc=3 argv[2]=extra\n');
+    assert.equal(r.exitCode, 0);
+    assert.equal(r.launches, 1);
+    assert.deepEqual(r.findings, []);
+  });
+
+  test('standard input is read with cin; main’s return value is the exit status', () => {
+    const r = run(['stdin'], { stdin: new TextEncoder().encode('4 8 15 16 23 42\n') });
+    assert.equal(r.stdout, '6 numbers, sum 108\n');
+    assert.equal(r.exitCode, 6);
+    assert.equal(run(['stdin']).stdout, '0 numbers, sum 0\n', 'no stdin given: end of file at once');
+  });
+
+  test('exit(n) ends the run with status n', () => {
+    assert.equal(run(['exit', '42']).exitCode, 42);
+    assert.equal(run(['nothing']).exitCode, 5);
+  });
+
+  test('a file written with ofstream is in the result and never on disk; other paths are refused', () => {
+    const cwdBefore = fs.readdirSync(process.cwd());
+    const r = run(['file']);
+    assert.equal(r.stdout, 'passwd refused\n');
+    assert.deepEqual(Object.keys(r.files ?? {}), ['result.txt']);
+    assert.equal(new TextDecoder().decode(r.files!['result.txt']), 'written by the program\n');
+    assert.deepEqual(fs.readdirSync(process.cwd()), cwdBefore);
+    assert.ok(!fs.existsSync(path.join(CLANG_FIXTURES, 'result.txt')));
+  });
+
+  test('with a read folder the program reads its own files, and nothing above that folder', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-host-'));
+    try {
+      const folder = path.join(root, 'program');
+      fs.mkdirSync(folder);
+      fs.writeFileSync(path.join(folder, 'input.txt'), 'first line\nsecond\n');
+      fs.writeFileSync(path.join(root, 'outside.txt'), 'secret\n');
+      const r = run(['readfile'], { readFolder: folder });
+      assert.equal(r.stdout, "input: 'first line', outside refused\n");
+      assert.equal(run(['readfile']).stdout, "input: '', outside refused\n", 'no folder given: nothing to read');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('time, events and rand are the same on every run', () => {
+    const a = run(['clock']);
+    const b = run(['clock']);
+    assert.equal(a.stdout, b.stdout);
+    const m = /^([\d.]+) ms, rand \d+, time (\d+)\n$/.exec(a.stdout);
+    assert.ok(m, a.stdout);
+    assert.ok(Number(m[1]) > 0, 'a kernel between two events takes simulated time');
+    assert.ok(Number(m[2]) > 1_700_000_000, 'the wall clock reads a plausible date');
+  });
+});
+
+describe('kernels launched by main', () => {
+  test('cudaMalloc, cudaMemcpy both ways and a kernel: the host reads the results', () => {
+    const r = run(['roundtrip']);
+    assert.equal(r.stdout, '0 3 189\n');
+    assert.deepEqual(r.findings, []);
+  });
+
+  test('arguments of every kind reach the kernel: 64-bit, double, a struct by value, char, float', () => {
+    const r = run(['args']);
+    assert.equal(r.stdout, `${(1n << 60n) + 1n} -9 7022 69\n`);
+    assert.deepEqual(r.findings, []);
+  });
+
+  test('a managed array is written by a kernel and read directly by host code', () => {
+    const r = run(['managed']);
+    assert.equal(r.stdout, '2.25 56.25\n');
+    assert.deepEqual(r.findings, []);
+  });
+
+  test('cudaMemcpyToSymbol and cudaMemcpyFromSymbol reach the __constant__ and __device__ variables', () => {
+    const r = run(['symbol']);
+    assert.equal(r.stdout, '2 4 6 8\n');
+    assert.deepEqual(r.findings, []);
+  });
+
+  test('a kernel that faults: the device finding at its line, and the sticky error for every later call', () => {
+    const r = run(['fault']);
+    assert.equal(r.stdout, 'sync: cudaErrorIllegalAddress; later: an illegal memory access was encountered\n');
+    assert.equal(r.exitCode, 1);
+    assert.equal(r.findings.length, 1);
+    assert.equal(r.findings[0].kind, 'out-of-bounds');
+    assert.match(r.findings[0].message, /'dev'/, 'the allocation is named after its variable');
+    assert.equal(r.findings[0].range?.start.line! + 1, lineOf('data[threadIdx.x + 8] = 1'));
+  });
+
+  test('a __managed__ variable is one object for host and device code', () => {
+    const r = run(['managedvar']);
+    assert.equal(r.stdout, 'hits 164\n');
+    assert.deepEqual(r.findings, []);
+  });
+
+  test('host memory that grows while managed memory lives in it: both sides keep seeing the same bytes', () => {
+    const r = run(['grow']);
+    assert.equal(r.stdout, `${0x01010101 * 2} 9.0\n`);
+    assert.deepEqual(r.findings, []);
+  });
+
+  test('the detector hears the launch: a block-scope atomic across blocks is a scoped race at its line', () => {
+    const detectors: ScordDetector[] = [];
+    const r = run(['race'], {
+      listen: (memory) => {
+        const d = new ScordDetector(memory, {});
+        detectors.push(d);
+        return d.listener;
+      },
+    });
+    assert.equal(r.exitCode, 0);
+    const races: RaceFinding[] = detectors.flatMap((d) => d.findings());
+    assert.ok(races.length > 0, 'a race is found');
+    assert.equal(races[0].category, 'scoped-atomic');
+    assert.equal(races[0].range.start.line + 1, lineOf('atomicAdd_block(counter, 1)'));
+    assert.equal(races[0].address, 'counter[0]', 'the allocation is named after the variable cudaMalloc filled');
+  });
+});
+
+describe('what goes wrong becomes a finding, never a crash', () => {
+  test('host code dereferencing a device pointer: one finding at the line, the output before it kept', () => {
+    const r = run(['deref']);
+    assert.equal(r.stdout, 'about to touch device memory\n');
+    assert.equal(r.exitCode, 139);
+    assert.equal(r.findings.length, 1);
+    const f = r.findings[0];
+    assert.equal(f.kind, 'host-dereferences-device');
+    assert.match(f.message, /4-byte write outside the host program's memory.*device pointer/);
+    assert.equal(f.range?.start.line! + 1, lineOf('dev[1] = 7'));
+  });
+
+  test('a cudaMemcpy that overruns its source is the runtime’s finding, at the call, and returns the error', () => {
+    const r = run(['overrun']);
+    assert.equal(r.stdout, 'copy: invalid argument\n');
+    assert.equal(r.exitCode, 0);
+    assert.equal(r.findings.length, 1);
+    assert.equal(r.findings[0].kind, 'memcpy-out-of-bounds');
+    assert.match(r.findings[0].message, /copying 32 bytes at offset 0 overruns the source .* by 16 bytes/);
+    assert.equal(r.findings[0].range?.start.line! + 1, lineOf('cudaError_t e = cudaMemcpy(host, dev'));
+  });
+
+  test('a runtime call the simulator does not provide ends the run with one located `not supported`', () => {
+    const r = run(['driver']);
+    assert.equal(r.exitCode, 2);
+    assert.equal(r.stdout, '');
+    assert.equal(r.findings.length, 1);
+    assert.equal(r.findings[0].kind, 'not-supported');
+    assert.equal(r.findings[0].message, 'not supported: cuDeviceGet (the CUDA driver API)');
+    assert.equal(r.findings[0].range?.start.line! + 1, lineOf('cuDeviceGet(&device, 0)'));
+  });
+});
+
+describe('a program of several files', () => {
+  test('main in one file launches a kernel of another through its wrapper', async () => {
+    const units = ['host-multi-main.cu', 'host-multi-kernels.cu'].map((f) => ({ file: path.join(CLANG_FIXTURES, f), defines: [], includeDirs: [] }));
+    const compiled = await compileProgram(units);
+    if ('failed' in compiled) throw new Error(compiled.failed.map((d) => d.message).join('\n'));
+    const r = runClangProgram({ wasm: compiled.wasm!, device: compiled.device }, {});
+    assert.equal(r.stdout, '100 131\n');
+    assert.equal(r.launches, 1);
+    assert.deepEqual(r.findings, []);
+  });
+});
+
+describe('a kernel run without a host program', () => {
+  test('the entry kernel gets zeroed arrays and the scalars given', () => {
+    const detectors: ScordDetector[] = [];
+    const r = runClangProgram(
+      { device: program.device },
+      {
+        entry: { kernel: 'countAll', grid: [2, 1, 1], block: [32, 1, 1], args: {} },
+        listen: (memory) => {
+          const d = new ScordDetector(memory, {});
+          detectors.push(d);
+          return d.listener;
+        },
+      },
+    );
+    assert.equal(r.exitCode, 0);
+    assert.equal(r.launches, 1);
+    assert.ok(detectors.flatMap((d) => d.findings()).some((f) => f.category === 'scoped-atomic'));
+    const missing = runClangProgram({ device: program.device }, { entry: { kernel: 'nosuch', grid: [1, 1, 1], block: [1, 1, 1], args: {} } });
+    assert.equal(missing.exitCode, 2);
+    assert.match(missing.findings[0].message, /no kernel named 'nosuch' \(its kernels: .*countAll/);
+  });
+});
+
+describe('pieces that need no compiler', () => {
+  /** `type name[count];` lines of a struct in the project's driver_types.h. */
+  function headerStruct(name: string): { field: string; type: string; count: number }[] {
+    const header = fs.readFileSync(path.join(__dirname, '..', '..', 'sims', 'clang', 'include', 'driver_types.h'), 'utf8');
+    const body = new RegExp(`struct ${name} \\{([^}]*)\\};`).exec(header);
+    assert.ok(body, `driver_types.h declares struct ${name}`);
+    return body[1]
+      .split(';')
+      .map((d) => d.replace(/\/\*[^]*?\*\//g, '').trim())
+      .filter(Boolean)
+      .map((d) => {
+        const m = /^(.*?)\s*(\w+)(?:\[(\d+)\])?$/.exec(d)!;
+        return { field: m[2], type: m[1], count: m[3] ? Number(m[3]) : 1 };
+      });
+  }
+
+  test('cudaDeviceProp is written with the layout of the header the program compiles against', () => {
+    const kinds: Record<string, [string, number]> = { char: ['char', 1], cudaUUID_t: ['char', 16], int: ['int', 1], 'unsigned int': ['uint', 1], size_t: ['size_t', 1] };
+    const fromHeader = headerStruct('cudaDeviceProp').map((f) => [f.field, kinds[f.type]?.[0] ?? f.type, f.count * (kinds[f.type]?.[1] ?? 1)]);
+    assert.deepEqual(DEVICE_PROP_FIELDS.map((f) => [...f]), fromHeader);
+    const { offsets, size } = devicePropLayout();
+    assert.equal(offsets.get('totalGlobalMem'), 284, 'wasm32: name[256], uuid, luid[8], a 4-byte mask, then size_t');
+    assert.equal(size % 4, 0);
+  });
+
+  test('cudaFuncAttributes is as large as the runtime writes', () => {
+    const words = headerStruct('cudaFuncAttributes').reduce((n, f) => n + f.count, 0);
+    assert.equal(words * 4, 128);
+  });
+
+  test('the sandbox resolves paths inside its root only', () => {
+    const files = new SandboxFiles();
+    assert.equal(files.resolve('', 'a/./b/../c.txt'), 'a/c.txt');
+    assert.equal(files.resolve('', '../etc/passwd'), undefined);
+    assert.equal(files.resolve('a', '../../x'), undefined);
+    assert.deepEqual(files.preopens(), ['.']);
+    assert.equal(files.lookup('etc/passwd').kind, 'missing', 'no read folder: nothing of the disk is visible');
+  });
+
+  test('a link inside the read folder that points outside it is refused', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-host-'));
+    try {
+      fs.mkdirSync(path.join(root, 'program'));
+      fs.writeFileSync(path.join(root, 'secret.txt'), 'secret');
+      fs.symlinkSync(path.join(root, 'secret.txt'), path.join(root, 'program', 'link.txt'));
+      const files = new SandboxFiles(path.join(root, 'program'));
+      assert.equal(files.lookup('link.txt').kind, 'escapes');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('refused functions are named with what they belong to', () => {
+    assert.equal(unsupportedFeature('cuCtxCreate'), 'cuCtxCreate (the CUDA driver API)');
+    assert.equal(unsupportedFeature('cudaGraphicsMapResources'), 'cudaGraphicsMapResources (graphics interoperability)');
+    assert.equal(unsupportedFeature('cudaGraphLaunch'), 'cudaGraphLaunch (CUDA graphs)');
+    assert.equal(unsupportedFeature('cublasSgemm'), 'cublasSgemm (the cuBLAS library)');
+    assert.equal(unsupportedFeature('helper'), 'helper (a function that no file of the program defines)');
+  });
+});
