@@ -34,10 +34,10 @@ import { formatDiagnostic } from './frontend/diagnostics';
 import { parse, type ParseOptions, type ParseResult } from './frontend/index';
 import { formatLocation } from './frontend/source';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
-import { checkParsed, ENGINES, initialStats, location, publicReport, type CheckDiagnostic, type CheckReport, type Engine } from './check';
+import { checkParsed, ENGINES, initialStats, location, publicReport, type CheckDiagnostic, type CheckOptions, type CheckReport, type Engine } from './check';
 import type { SchedulerKind } from './gpu/executor';
 import { FAIRNESS_KINDS, isFairness, type Fairness } from './idioms/schedulers';
-import { runProgram, runSchedules, type RunFinding } from './host/run';
+import { runProgram, runSchedules, type RunFinding, type RunOptions, type RunResult } from './host/run';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { parseDim3, readKernelHeader, type Dim3, type KernelHeader } from './host/kernelHeader';
 import { toSarif } from './report/sarif';
@@ -47,23 +47,35 @@ import { preprocess, tokensToText } from './frontend/preprocessor';
 import { summarize } from './frontend/summary';
 import { declaredOutcomes, runLitmus } from './litmus/run';
 import { MEMORY_MODELS, type LitmusReport, type MemoryModelName, type WeakModelSwitches } from './litmus/types';
+import { programFromCompileCommands, programFromFiles, type ProgramResult } from './clang/program';
+import { checkWithClang, compileProgram, clangDiagnostic, eitherReport, leavesToClang, FRONTENDS, type ClangProgramOptions, type Frontend } from './clang/check';
+import { runClangProgram } from './clang/host/runProgram';
+import { SourceRanges } from './clang/ranges';
 
 const PRESETS = Object.keys(DEVICE_PRESETS).join('|');
-const USAGE = `usage: scord check FILE [-D NAME[=VALUE]] [-I DIR] [--format text|json|sarif] [--no-detect]
+const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format text|json|sarif] [--no-detect]
                    [--engine scord|precise|both] [--hardware-faithful] [--granularity 4|8|16|32|64]
                    [--device ${PRESETS}]
                    [--scheduling independent|lockstep] [--seed N] [--schedules N] [--max-steps N]
                    [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
                    [--memory-model sc|gpu-weak|gpu-strong] [--fairness ${FAIRNESS_KINDS.join('|')}]
+                   [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
+                   [--program-arg ARG]... [-- ARG...]
        scord fix FILE [check options] [--dry-run]
        scord litmus FILE [-D NAME[=VALUE]] [--model sc|gpu-weak|gpu-strong] [--runs N | --exhaustive]
                  [--max-executions N] [--seed N] [--observe NAME[,NAME]...] [--no-load-reordering]
                  [--cumulative-fences] [--format text|json]
        scord parse FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--json]
        scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]
-       scord run FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${PRESETS}]
+       scord run FILE... [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${PRESETS}]
                  [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]
-                 [--model independent|lockstep] [--fairness ${FAIRNESS_KINDS.join('|')}]`;
+                 [--model independent|lockstep] [--fairness ${FAIRNESS_KINDS.join('|')}]
+                 [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
+                 [--program-arg ARG]... [-- ARG...]
+  Several files (one program), --compile-commands, --stdin and program arguments run through clang.`;
+
+/** The commands that run a whole program and take its inputs (argv, stdin, several files). */
+const PROGRAM_COMMANDS = ['check', 'run', 'fix'];
 
 /** Metadata granularities of the detector, in bytes (the paper's design is 4: one word). */
 const GRANULARITIES = [4, 8, 16, 32, 64];
@@ -104,13 +116,23 @@ interface Args {
   switches: WeakModelSwitches;
   /** `--fairness`: the scheduler's fairness; launches that may never end under it are found. */
   fairness?: Fairness;
+  /** Every file named; `file` is the first. Several make one program (clang front end only). */
+  files: string[];
+  /** `--frontend`: auto (the default: the built-in front end where it runs the file, clang otherwise), builtin or clang. */
+  frontend: Frontend;
+  /** `--compile-commands FILE`: the compilation database whose entries make the program. */
+  compileCommands?: string;
+  /** `--stdin FILE`: what the program reads from standard input. */
+  stdin?: string;
+  /** `--program-arg ARG` (repeatable) and the words after `--`: the program's argv after its name. */
+  programArgs: string[];
 }
 
 function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') throw new UsageError(USAGE);
   if (!['parse', 'preprocess', 'run', 'check', 'fix', 'litmus'].includes(command)) throw new UsageError(`unknown command '${command}'\n${USAGE}`);
-  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true, hardwareFaithful: false, entry: { args: {} }, dryRun: false, exhaustive: false, switches: {} };
+  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true, hardwareFaithful: false, entry: { args: {} }, dryRun: false, exhaustive: false, switches: {}, files: [], frontend: 'auto', programArgs: [] };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     // -DNAME and -D NAME; --flag VALUE and --flag=VALUE.
@@ -218,12 +240,60 @@ function parseArgs(argv: string[]): Args {
       const v = m ? Number(m[2].trim()) : NaN;
       if (!m || m[2].trim() === '' || !Number.isFinite(v)) throw new UsageError(`--arg needs NAME=VALUE with a number for VALUE (got '${text}')`);
       args.entry.args[m[1]] = v;
+    } else if (flag === '--frontend') {
+      const v = optionValue();
+      if (!(FRONTENDS as readonly string[]).includes(v)) throw new UsageError(`unknown front end '${v}'; choose auto, builtin or clang`);
+      args.frontend = v as Frontend;
+    } else if (a === '--' && PROGRAM_COMMANDS.includes(command)) {
+      args.programArgs.push(...rest.slice(i + 1));
+      break;
+    } else if (flag === '--program-arg' && PROGRAM_COMMANDS.includes(command)) {
+      args.programArgs.push(optionValue());
+    } else if (flag === '--stdin' && PROGRAM_COMMANDS.includes(command)) {
+      args.stdin = existingFile(optionValue(), flag);
+    } else if (flag === '--compile-commands' && PROGRAM_COMMANDS.includes(command)) {
+      args.compileCommands = existingFile(optionValue(), flag);
     } else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'\n${USAGE}`);
-    else if (!args.file) args.file = a;
-    else throw new UsageError(`only one file may be given (got '${args.file}' and '${a}')`);
+    else args.files.push(a);
   }
-  if (!args.file) throw new UsageError(`no input file\n${USAGE}`);
+  args.file = args.files[0] ?? '';
+  const clang = args.frontend !== 'builtin' && PROGRAM_COMMANDS.includes(command);
+  if (args.frontend === 'clang' && !PROGRAM_COMMANDS.includes(command)) throw new UsageError(`--frontend clang works with check, run and fix, not ${command}`);
+  if (args.files.length > 1 && !(clang && command !== 'fix')) throw new UsageError(`only one file may be given (got '${args.files[0]}' and '${args.files[1]}')${PROGRAM_COMMANDS.includes(command) && command !== 'fix' ? '; a program of several files needs the clang front end (not --frontend builtin)' : ''}`);
+  if (args.frontend === 'builtin' && (args.compileCommands || args.stdin || args.programArgs.length)) throw new UsageError('--compile-commands, --stdin and program arguments need the clang front end (not --frontend builtin)');
+  if (!args.file && !(clang && args.compileCommands && command !== 'fix')) throw new UsageError(`no input file\n${USAGE}`);
   return args;
+}
+
+/** A file an option names, which must be a readable file: its path, or a usage error. */
+function existingFile(file: string, flag: string): string {
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  if (!st) throw new UsageError(`${flag}: no such file '${file}'`);
+  if (!st.isFile()) throw new UsageError(`${flag}: '${file}' is not a regular file`);
+  return file;
+}
+
+/**
+ * The program `check`/`run` with `--frontend clang` analyses: the files named (with the -D, -U
+ * and -I flags), or the entries of `--compile-commands` (the named file's target, or all).
+ */
+export function clangProgramOf(args: Pick<Args, 'files' | 'defines' | 'undefines' | 'includePaths' | 'compileCommands'>): ProgramResult {
+  if (args.compileCommands) {
+    if (args.files.length > 1) {
+      // Each named file's target, together (usually they are the same one).
+      const results = args.files.map((f) => programFromCompileCommands(args.compileCommands!, f) ?? notListed(f, args.compileCommands!));
+      const units = results.flatMap((r) => r.program.units).filter((u, i, all) => all.findIndex((v) => v.file === u.file) === i);
+      return { program: { units }, errors: results.flatMap((r) => r.errors), origin: 'compile-commands', compileCommands: path.resolve(args.compileCommands) };
+    }
+    const file = args.files[0];
+    return programFromCompileCommands(args.compileCommands, file) ?? notListed(file, args.compileCommands);
+  }
+  return programFromFiles(args.files, { defines: args.defines, undefines: args.undefines, includeDirs: args.includePaths });
+}
+
+function notListed(file: string | undefined, database: string): ProgramResult {
+  const at = path.resolve(database);
+  return { program: { units: [] }, errors: [{ message: `${file ?? 'the file'} has no entry in this compilation database`, file: at, line: 1, column: 1 }], origin: 'compile-commands', compileCommands: at };
 }
 
 function readFileOrUndefined(p: string): string | undefined {
@@ -234,8 +304,12 @@ function readFileOrUndefined(p: string): string | undefined {
   }
 }
 
-function main(argv: string[], io: Output): number {
+async function main(argv: string[], io: Output): Promise<number> {
   const args = parseArgs(argv);
+  if (needsClang(args)) {
+    if (args.command === 'check') return printCheck(await checkThroughClang(args), args, io);
+    if (args.command === 'run') return runThroughClang(args, io);
+  }
   const text = readFileOrUndefined(args.file);
   if (text === undefined) {
     io.stderr(`scord: cannot read '${args.file}': ${fs.existsSync(args.file) ? 'permission denied or not a file' : 'no such file'}\n`);
@@ -254,11 +328,14 @@ function main(argv: string[], io: Output): number {
     for (const d of r.diagnostics) io.stderr(formatDiagnostic(d) + '\n');
     return r.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   }
-  if (args.command === 'check') return printCheck(analyse(args, text, common), args, io);
+  if (args.command === 'check') return printCheck(await analyseAny(args, text, common), args, io);
   if (args.command === 'fix') return fixCommand(args, text, common, io);
   if (args.command === 'litmus') return litmusCommand(args, text, common, io);
   const result = parse(text, common);
-  if (args.command === 'run') return runCommand(result, args, io);
+  if (args.command === 'run') {
+    const ran = runCommand(result, args, io);
+    return ran === 'not-run' ? runThroughClang(args, io) : ran;
+  }
   const summary = summarize(result, (f) => (f === args.file ? text : readFileOrUndefined(f)));
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   if (args.json) {
@@ -286,6 +363,100 @@ function main(argv: string[], io: Output): number {
 }
 
 /**
+ * Whether the command goes to clang without trying the built-in front end: asked for, or a
+ * program it cannot take (several files, a compilation database, stdin, program arguments).
+ */
+function needsClang(args: Args): boolean {
+  if (args.frontend === 'builtin' || !PROGRAM_COMMANDS.includes(args.command)) return false;
+  return args.frontend === 'clang' || args.files.length > 1 || args.compileCommands !== undefined || args.stdin !== undefined || args.programArgs.length > 0;
+}
+
+/** The check options the command line gives, for either front end. */
+function checkOptionsOf(args: Args, fileName: string, text: string): CheckOptions {
+  return {
+    fileName,
+    text,
+    readFile: readFileOrUndefined,
+    defines: args.defines,
+    undefines: args.undefines,
+    includePaths: args.includePaths.map((p) => path.resolve(p)),
+    device: args.preset,
+    ...(args.scheduler ? { scheduler: args.scheduler } : {}),
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    ...(args.schedules !== undefined ? { schedules: args.schedules } : {}),
+    ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+    ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
+    hardwareFaithful: args.hardwareFaithful,
+    ...(args.engine ? { engine: args.engine } : {}),
+    ...(args.memoryModel ? { memoryModel: args.memoryModel, weakSwitches: args.switches } : {}),
+    ...(args.fairness ? { fairness: args.fairness } : {}),
+    detect: args.detect,
+  };
+}
+
+/**
+ * The program clang builds from the command line, with the checked file's launch header: its
+ * -D lines join every unit's flags, its shape launches a kernel when there is no main.
+ */
+function clangProgram(args: Args): { options: ClangProgramOptions; file: string; text: string } | { problems: CheckDiagnostic[] } {
+  const { program, errors } = clangProgramOf(args);
+  if (errors.length || program.units.length === 0) {
+    const problems = errors.map((e): CheckDiagnostic => ({ severity: 'error', code: 'program', message: e.message, location: { file: e.file, line: e.line, column: e.column, endLine: e.line, endColumn: e.column } }));
+    return { problems: problems.length ? problems : [{ severity: 'error', code: 'program', message: 'the program has no source files' }] };
+  }
+  const first = program.units.find((u) => args.file && u.file === path.resolve(args.file)) ?? program.units[0];
+  const text = first.text ?? readFileOrUndefined(first.file);
+  if (text === undefined) return { problems: [{ severity: 'error', code: 'program', message: `cannot read '${first.file}'` }] };
+  const { header, problems } = readKernelHeader(text);
+  if (problems.length) return { problems: problems.map((p): CheckDiagnostic => ({ severity: 'error', code: 'launch-header', message: p.message, location: { file: first.file, line: p.line, column: p.column, endLine: p.line, endColumn: p.endColumn } })) };
+  const extra = headerDefines(header, args);
+  const units = program.units.map((u) => ({ ...u, defines: [...extra, ...u.defines] }));
+  const stdin = args.stdin !== undefined ? new Uint8Array(fs.readFileSync(args.stdin)) : undefined;
+  return {
+    file: first.file,
+    text,
+    options: { units, ...(args.programArgs.length ? { argv: args.programArgs } : {}), ...(stdin ? { stdin } : {}), launch: { request: args.entry, header, device: devicePreset(args.preset)! } },
+  };
+}
+
+/** `check` through clang: every unit compiled, the program run with the detectors attached. */
+async function checkThroughClang(args: Args): Promise<CheckReport> {
+  const program = clangProgram(args);
+  if ('problems' in program) return notAnalysed(args, program.problems);
+  return checkWithClang(checkOptionsOf(args, program.file, program.text), program.options);
+}
+
+/** `run` through clang: the program's own output, then what went wrong, as `run` prints it. */
+async function runThroughClang(args: Args, io: Output): Promise<number> {
+  const program = clangProgram(args);
+  if ('problems' in program) {
+    for (const d of program.problems) io.stderr(`${d.location ? `${d.location.file}:${d.location.line}:${d.location.column}` : args.file}: error: ${d.message}\n`);
+    return 2;
+  }
+  const compiled = await compileProgram(program.options.units);
+  const ranges = new SourceRanges((p) => program.options.units.find((u) => u.file === p)?.text ?? readFileOrUndefined(p));
+  if ('failed' in compiled) {
+    for (const d of compiled.failed.filter((x) => x.severity === 'error')) io.stderr(`${d.file}:${d.line}:${d.column}: error: ${d.message}\n`);
+    io.stderr(`scord: ${args.file || program.file} has errors; it cannot run\n`);
+    return 1;
+  }
+  for (const d of compiled.diagnostics.filter((x) => x.severity === 'warning')) io.stderr(`${formatLocation(clangDiagnostic(d, ranges).range!)}: warning: ${d.message}\n`);
+  const options = {
+    device: args.preset,
+    ...(args.scheduler ? { scheduler: args.scheduler } : {}),
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    ...(args.fairness ? { fairness: args.fairness } : {}),
+    ...(program.options.argv ? { argv: program.options.argv } : {}),
+    ...(program.options.stdin ? { stdin: program.options.stdin } : {}),
+    rangeOf: (loc: { file: string; line: number; column: number } | undefined) => (loc ? ranges.rangeAt(loc.file, loc.line, loc.column) : ranges.rangeAt(program.file, 1, 1)),
+  };
+  const once = (o: RunOptions) => runClangProgram({ ...(compiled.wasm ? { wasm: compiled.wasm } : {}), device: compiled.device }, { ...options, ...o });
+  return printRun(runOnceOrMany(once, args.schedules, options), args.file || program.file, args.preset, io);
+}
+
+/**
  * `scord check` (and the first half of `scord fix`): runs the program with the ScoRD detector
  * attached. The report says it could not be analysed for errors in the program or its launch
  * header, unsupported constructs and a launch refused up front, with the reasons.
@@ -305,24 +476,14 @@ function analyse(args: Args, text: string, common: ParseOptions): CheckReport {
     const at = choice.range ? { location: location(choice.range), range: choice.range } : {};
     return notAnalysed(args, [{ severity: 'error', code: 'launch', message: choice.message, ...at }]);
   }
-  return checkParsed(result, {
-    fileName: args.file,
-    text,
-    parsed: result,
-    device: args.preset,
-    ...(args.scheduler ? { scheduler: args.scheduler } : {}),
-    ...(args.model ? { model: args.model } : {}),
-    ...(args.seed !== undefined ? { seed: args.seed } : {}),
-    ...(args.schedules !== undefined ? { schedules: args.schedules } : {}),
-    ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
-    ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
-    hardwareFaithful: args.hardwareFaithful,
-    ...(args.engine ? { engine: args.engine } : {}),
-    ...(args.memoryModel ? { memoryModel: args.memoryModel, weakSwitches: args.switches } : {}),
-    ...(args.fairness ? { fairness: args.fairness } : {}),
-    detect: args.detect,
-    ...(choice.kind === 'entry' ? { entry: choice.entry } : {}),
-  });
+  return checkParsed(result, { ...checkOptionsOf(args, args.file, text), parsed: result, ...(choice.kind === 'entry' ? { entry: choice.entry } : {}) });
+}
+
+/** `analyse` with the auto front end's fallback: what the built-in front end cannot run goes to clang. */
+async function analyseAny(args: Args, text: string, common: ParseOptions): Promise<CheckReport> {
+  const report = analyse(args, text, common);
+  if (args.frontend === 'builtin' || !leavesToClang(report)) return report;
+  return eitherReport(report, await checkThroughClang(args));
 }
 
 /**
@@ -330,8 +491,8 @@ function analyse(args: Args, text: string, common: ParseOptions): CheckReport {
  * then checks the result again. `--dry-run` prints the change as a unified diff instead.
  * Exit 0: nothing is left to report; 1: findings remain; 2: not analysed.
  */
-function fixCommand(args: Args, text: string, common: ParseOptions, io: Output): number {
-  const report = analyse(args, text, common);
+async function fixCommand(args: Args, text: string, common: ParseOptions, io: Output): Promise<number> {
+  const report = await analyseAny(args, text, common);
   if (!report.analysed) return printCheck(report, { ...args, format: 'text' }, io);
   const result = applyPreferredFixes(text, args.file, report.findings.map((f) => f.fixes));
   const unfixed = report.findings.length - result.applied.length;
@@ -343,7 +504,7 @@ function fixCommand(args: Args, text: string, common: ParseOptions, io: Output):
   if (result.text !== text) fs.writeFileSync(args.file, result.text);
   for (const f of result.applied) io.stdout(`${args.file}: fixed: ${f.title}\n`);
   // What is left after the edits, as `check` would print it.
-  const after = analyse(args, result.text, common);
+  const after = await analyseAny(args, result.text, common);
   io.stdout(`${result.applied.length} fix${result.applied.length === 1 ? '' : 'es'} applied to ${args.file}; `);
   return printCheck(after, { ...args, format: 'text' }, io);
 }
@@ -403,9 +564,13 @@ function printCheck(report: CheckReport, args: Args, io: Output): number {
   return status;
 }
 
-/** `scord run`: the program's own output, then the findings. Exit 1 if anything was found. */
-function runCommand(result: ParseResult, args: Args, io: Output): number {
+/**
+ * `scord run`: the program's own output, then the findings. Exit 1 if anything was found.
+ * 'not-run' (only with the auto front end): the built-in front end cannot run it; clang will.
+ */
+function runCommand(result: ParseResult, args: Args, io: Output): number | 'not-run' {
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length && args.frontend === 'auto') return 'not-run';
   if (errors.length) {
     for (const d of errors) io.stderr(formatDiagnostic(d) + '\n');
     io.stderr(`scord: ${args.file} has errors; it cannot run\n`);
@@ -418,15 +583,28 @@ function runCommand(result: ParseResult, args: Args, io: Output): number {
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.fairness ? { fairness: args.fairness } : {}),
   };
+  const once = (o: RunOptions) => runProgram(result, o);
   // --schedules N: N seeded random interleavings; the output shown is the first run's.
-  const many = args.schedules && args.schedules > 1 ? runSchedules(result, args.schedules, options) : undefined;
-  const run = many ? { ...many.runs[0], findings: many.findings } : runProgram(result, options);
+  const run = runOnceOrMany(once, args.schedules, options);
+  if (args.frontend === 'auto' && run.findings.some((f) => f.kind === 'not-supported')) return 'not-run';
+  return printRun(run, args.file, args.preset, io);
+}
+
+/** One run, or with `schedules` > 1 that many seeded random interleavings: the first run's output with every run's findings. */
+function runOnceOrMany(once: (o: RunOptions) => RunResult, schedules: number | undefined, options: RunOptions): RunResult {
+  if (!schedules || schedules <= 1) return once(options);
+  const many = runSchedules(once, schedules, options);
+  return { ...many.runs[0], findings: many.findings };
+}
+
+/** Prints a run as `run` does: the program's output, then the findings; returns the exit status. */
+function printRun(run: RunResult, file: string, preset: string, io: Output): number {
   io.stdout(run.stdout);
   io.stderr(run.stderr);
-  const where = (f: RunFinding): string => (f.range ? `${formatLocation(f.range)}: ` : `${args.file}: `);
+  const where = (f: RunFinding): string => (f.range ? `${formatLocation(f.range)}: ` : `${file}: `);
   const who = (f: RunFinding): string => (f.block ? ` [block (${f.block.join(', ')}), thread (${f.thread?.join(', ')})]` : '');
   for (const f of run.findings) io.stderr(`${where(f)}${f.severity}: ${f.kind}: ${f.message}${who(f)}\n`);
-  io.stderr(`scord: ${args.file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'} and ${run.steps} thread-steps on ${args.preset}; ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}\n`);
+  io.stderr(`scord: ${file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'} and ${run.steps} thread-steps on ${preset}; ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}\n`);
   return run.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
 
@@ -492,9 +670,9 @@ const PROCESS_OUTPUT: Output = {
 };
 
 /** Runs `scord ARGV…` and returns its exit status; never throws. */
-export function scord(argv: string[], io: Output = PROCESS_OUTPUT): number {
+export async function scord(argv: string[], io: Output = PROCESS_OUTPUT): Promise<number> {
   try {
-    return main(argv, io);
+    return await main(argv, io);
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`scord: ${e.message}\n`);
@@ -506,4 +684,4 @@ export function scord(argv: string[], io: Output = PROCESS_OUTPUT): number {
   }
 }
 
-if (require.main === module) process.exitCode = scord(process.argv.slice(2));
+if (require.main === module) void scord(process.argv.slice(2)).then((status) => (process.exitCode = status));

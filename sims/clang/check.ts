@@ -16,6 +16,7 @@ import type { DeviceConfig } from '../gpu/devices';
 import type { EntryRequest } from '../host/entry';
 import type { KernelHeader } from '../host/kernelHeader';
 import { runClangProgram } from './host/runProgram';
+import { readWasm } from './host/wasmBinary';
 
 /** The program a check runs: its translation units (the checked file among them) and how it runs. */
 export interface ClangProgramOptions {
@@ -63,7 +64,9 @@ export async function compileProgram(units: TranslationUnitSpec[]): Promise<Comp
     objects.push({ object: h.object, file: unit.file });
   }
   const linked = await linkHost(objects);
-  if (linked.ok) return { wasm: linked.wasm, device, diagnostics: [...diagnostics, ...linked.diagnostics] };
+  // Without a main the link still succeeds (the start code calls a weak undefined main): a
+  // kernel-only program (GPUVerify-style files), run from its launch header.
+  if (linked.ok) return definesMain(linked.wasm) ? { wasm: linked.wasm, device, diagnostics: [...diagnostics, ...linked.diagnostics] } : { device, diagnostics };
   // No main anywhere: a kernel-only program (GPUVerify-style files); other link errors are errors.
   if (linked.diagnostics.some((d) => /undefined symbol: (__main_argc_argv|main)\b/.test(d.message)) && linked.diagnostics.every((d) => d.severity !== 'error' || /undefined symbol: (__main_argc_argv|main)\b/.test(d.message))) {
     return { device, diagnostics };
@@ -137,6 +140,24 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
 export type Frontend = 'auto' | 'builtin' | 'clang';
 export const FRONTENDS: readonly Frontend[] = ['auto', 'builtin', 'clang'];
 
+/** Problems with the launch itself, which clang would meet the same way. */
+const LAUNCH_PROBLEMS: ReadonlySet<string | undefined> = new Set(['launch', 'launch-header', 'no-main', 'no-kernel']);
+
+/** Whether the hand-written path's report leaves the file to clang: it could not run it, for a reason other than the launch. */
+export function leavesToClang(report: CheckReport): boolean {
+  return !report.analysed && !report.diagnostics.some((d) => d.severity === 'error' && LAUNCH_PROBLEMS.has(d.code));
+}
+
+/**
+ * The report to show when both paths tried: clang's when it ran the program, or when the
+ * hand-written front end only refused constructs it does not know; otherwise the hand-written
+ * front end's own errors (a half-typed line), which both compilers reject.
+ */
+export function eitherReport(builtin: CheckReport, clang: CheckReport): CheckReport {
+  if (clang.analysed) return clang;
+  return builtin.diagnostics.some((d) => d.severity === 'error' && d.code !== 'not-supported') ? builtin : clang;
+}
+
 /**
  * A check of `options.fileName` by the path `frontend` chooses. `program.units` lists every
  * translation unit of its program (the checked file among them, with the checked text).
@@ -144,11 +165,11 @@ export const FRONTENDS: readonly Frontend[] = ['auto', 'builtin', 'clang'];
 export async function checkProgram(options: CheckOptions, program: ClangProgramOptions, frontend: Frontend = 'auto'): Promise<CheckReport> {
   if (frontend === 'clang') return checkWithClang(options, program);
   const alone = program.units.length <= 1 && !program.stdin && !program.argv?.length;
-  if (frontend === 'builtin' || alone) {
-    const report = checkSource(options);
-    if (frontend === 'builtin' || report.analysed) return report;
-  }
-  return checkWithClang(options, program);
+  if (frontend === 'builtin') return checkSource(options);
+  if (!alone) return checkWithClang(options, program);
+  const report = checkSource(options);
+  if (!leavesToClang(report)) return report;
+  return eitherReport(report, await checkWithClang(options, program));
 }
 
 /** argv[0] as a shell would give it for the program built from `file`: its name without the extension. */
@@ -156,4 +177,12 @@ function programNameOf(file: string): string {
   const base = file.slice(file.lastIndexOf('/') + 1);
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** Whether a linked program has a main of its own (not the weak undefined stub the linker left). */
+function definesMain(wasm: Uint8Array): boolean {
+  const names = [...readWasm(wasm).functionNames.values()];
+  // clang renames main for WASI (`__original_main`, `__main_argc_argv`); without one, the start
+  // code's call goes to a stub the linker names `undefined_weak:main`.
+  return !names.some((n) => /^undefined_weak:(main|__main_argc_argv|__original_main)$/.test(n));
 }

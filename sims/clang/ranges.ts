@@ -15,6 +15,8 @@ interface FileIndex {
 
 export class SourceRanges {
   private readonly files = new Map<string, FileIndex | null>();
+  /** One Range object per place: findings of several runs are merged by range identity. */
+  private readonly made = new Map<string, Range>();
 
   constructor(private readonly readFile: (path: string) => string | undefined) {}
 
@@ -23,6 +25,16 @@ export class SourceRanges {
    * file cannot be read or no token starts at that place (column 0: the line's first token).
    */
   rangeAt(file: string, line: number, column: number): Range {
+    const key = `${line}:${column}:${file}`;
+    let r = this.made.get(key);
+    if (!r) {
+      r = this.compute(file, line, column);
+      this.made.set(key, r);
+    }
+    return r;
+  }
+
+  private compute(file: string, line: number, column: number): Range {
     const index = this.index(file);
     if (!index) return empty(file, Math.max(0, line - 1), Math.max(0, column - 1), 0);
     const l = Math.min(Math.max(0, line - 1), index.lineStarts.length - 1);

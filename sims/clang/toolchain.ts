@@ -18,7 +18,10 @@ export { headerFolder } from './toolchain/headers';
 /** How a result was made: from the cache or not, and with which precompiled headers. */
 export interface ResultOrigin {
   cached: CacheState;
-  /** The unit's leading headers that came from a precompiled header, when one was used. */
+  /**
+   * When a precompiled header was used: the unit's leading headers it held besides
+   * cuda_runtime.h (an empty list: cuda_runtime.h alone).
+   */
   precompiled?: string[];
 }
 

@@ -230,7 +230,7 @@ describe('libcu++ atomics, math, struct copies', () => {
     const named = rec.events
       .filter((e): e is Access => e.kind === 'access')
       .map((a) => `${a.range.start.line + 1}:${a.write ? 'W' : 'R'}${a.atomic ? `/${a.atomic.op}` : ''}/${a.order}/${a.orderScope}`);
-    assert.deepEqual(named, ['10:W/release/device', '13:R/acquire/device', '13:W/undefined/undefined', '11:W/Add/acq_rel/block', '15:R/relaxed/block', '15:W/undefined/undefined']);
+    assert.deepEqual(named, ['11:W/release/device', '14:R/acquire/device', '14:W/undefined/undefined', '12:W/Add/acq_rel/block', '16:R/relaxed/block', '16:W/undefined/undefined']);
     assert.deepEqual(rec.events.filter((e) => e.kind === 'fence').map((e) => `${(e as { scope: string }).scope}`), ['block']);
     assert.deepEqual(read(d, globalPointer(d, 'word'), 1), [2]);
   });
@@ -254,8 +254,19 @@ describe('libcu++ atomics, math, struct copies', () => {
     assert.deepEqual(read(d, dst, 12), [5, 0, 0, 0, 0, 7, 0, 5, 0, 0, 0, 7]);
     assert.deepEqual(read(d, s, 6), [5, 0, 0, 0, 0, 0]);
     const lines = rec.events.filter((e): e is Access => e.kind === 'access').map((a) => `${a.range.start.line + 1}${a.write ? 'W' : 'R'}${a.size}`);
-    assert.deepEqual([...new Set(lines)], ['26R4', '29W4', '30W4']);
+    assert.deepEqual([...new Set(lines)], ['27R4', '30W4', '31W4']);
     assert.equal(lines.length, 12 + 12 + 2);
+  });
+
+  test('half values are 16-bit in memory; device malloc gives global memory of its own', () => {
+    const rec = recorder();
+    const out = deviceArray(d, 2);
+    const hs = d.memory.allocate('global', 4, { label: 'hs' });
+    const r = launch(d, 'halfHeap', 1, 2, [out, hs], { events: rec.listener });
+    assert.deepEqual(r.findings, []);
+    assert.deepEqual(read(d, hs, 2, 'u16'), [0x4380, 0x4380]);
+    assert.deepEqual(read(d, out, 2, 'f32'), [43.75, 44.75]);
+    assert.deepEqual(rec.events.filter((e): e is Access => e.kind === 'access' && e.range.start.line + 1 === 35).map((a) => a.size), [2, 2]);
   });
 });
 

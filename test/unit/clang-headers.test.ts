@@ -27,7 +27,7 @@ function load(dir: string): Tree {
 }
 
 const SHARED = [
-  '-x', 'cuda', '-std=c++17', '-O0', '-fgnuc-version=4.2.1', '-target-sdk-version=12.8', '-fcxx-exceptions',
+  '-x', 'cuda', '-std=gnu++17', '-O0', '-fgnuc-version=4.2.1', '-target-sdk-version=12.8', '-fcxx-exceptions',
   '-I', '/headers',
   '-internal-isystem', '/usr/include/cuda_wrappers',
   '-internal-isystem', '/usr/include/wasm32-wasip1/c++/v1',

@@ -1,6 +1,6 @@
 // clang as the front end: both passes and the link, located messages, the cache, refused
 // includes, and the program model (several files, compile_commands.json).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -11,11 +11,14 @@ import { parseClangOutput } from '../../sims/clang/toolchain/diagnostics';
 import { toReal, toVirtual } from '../../sims/clang/toolchain/paths';
 import { precompiledHeaders } from '../../sims/clang/toolchain/pch';
 import { flagsOf, parseCompileCommands, splitCommand } from '../../sims/clang/compileCommands';
-import { findCompileCommands, programForFile, programFromCompileCommands, programFromFiles } from '../../sims/clang/program';
+import { findCompileCommands, programForFile, programFromCompileCommands, programFromFiles, programFromSourcesSetting } from '../../sims/clang/program';
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'clang');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-clang-toolchain-'));
-configureToolchain({ dir: path.join(scratch, 'cache') });
+// Precompiled headers cost more than they save in a file of a dozen compiles; one test turns them on.
+const CACHE = path.join(scratch, 'cache');
+configureToolchain({ dir: CACHE, precompiledHeaders: false });
+after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 function unit(file: string, more: Partial<TranslationUnitSpec> = {}): TranslationUnitSpec {
   return { file, defines: [], includeDirs: [], ...more };
@@ -112,11 +115,13 @@ test('an include named by a macro is found by running clang again', async () => 
   assert.match(r.ll, /@x = addrspace\(1\) externally_initialized global i32 3/);
 });
 
-test('leading standard headers go into a precompiled header, made the second time it is wanted', async () => {
+test('leading standard headers go into a precompiled header, made the second time it is wanted', async (t) => {
+  configureToolchain({ dir: CACHE });
+  t.after(() => configureToolchain({ dir: CACHE, precompiledHeaders: false }));
   const file = write('pch/uses-new.cu', '// comment\n#include <new>\n#include <cstdio>\n__global__ void k(int *p) { p[0] = 1; }\nint main() { k<<<1, 1>>>(nullptr); printf("x\\n"); }\n');
   const first = await compileHost(unit(file));
   assert.ok(first.ok, JSON.stringify(first.diagnostics));
-  assert.equal(first.precompiled, undefined, 'the first compile does not pay for making one');
+  assert.deepEqual(first.precompiled, [], 'the first compile does not pay for one of its own headers: cuda_runtime.h alone');
   // A different file with the same leading headers and flags: now it is made and used.
   const other = write('pch/other.cu', '#include <new>\n#include <cstdio>\nint main() { return 0; }\n');
   const second = await compileHost(unit(other));
@@ -241,4 +246,23 @@ test('a program of several files on the command line compiles and links as one',
   const twice = await linkHost([...objects, { object: objects[0].object, file: path.join(FIXTURES, 'copy-of-main.cu') }]);
   assert.equal(twice.ok, false);
   assert.match(twice.diagnostics[0]?.message ?? '', /duplicate symbol: .*main.*toolchain-main\.cu.*copy-of-main\.cu/);
+});
+
+test('a .cpp unit is host code only: it may use the runtime API, and has no device module', async () => {
+  const file = write('host-only/main.cpp', '#include <cuda_runtime.h>\nint main() { int *p; cudaMalloc(&p, 4); return 0; }\n');
+  const device = await compileDevice(unit(file));
+  assert.ok(device.ok && !/define /.test(device.ll), 'no device code');
+  const host = await compileHost(unit(file));
+  assert.ok(host.ok, JSON.stringify(host.diagnostics));
+});
+
+test('the program.sources setting lists a program; the file being analysed is always in it', () => {
+  const r = programFromSourcesSetting(['toolchain-kernels.cu'], FIXTURES, { defines: ['N=8'] }, { file: path.join(FIXTURES, 'toolchain-main.cu') });
+  assert.equal(r.origin, 'sources-setting');
+  assert.deepEqual(r.program.units.map((u) => [path.basename(u.file), u.defines]), [['toolchain-main.cu', ['N=8']], ['toolchain-kernels.cu', ['N=8']]]);
+  // With no database and no setting, a file is a program alone, with the settings' flags.
+  const lone = write('alone/lone.cu', '__global__ void k() {}\n');
+  const alone = programForFile(lone, { flags: { includeDirs: ['inc'] } });
+  assert.equal(alone.origin, 'alone');
+  assert.deepEqual(alone.program.units.map((u) => u.includeDirs), [[path.join(scratch, 'alone', 'inc')]]);
 });

@@ -205,7 +205,7 @@ describe('checks with --engine', () => {
     assert.ok(f.fixes.length > 0, 'a fix is offered');
   });
 
-  test('both: a pair both engines report is given once', () => {
+  test('both: a pair both engines report is given once', async () => {
     const text = `
 __device__ volatile int data;
 __device__ volatile int flag;
@@ -231,10 +231,10 @@ interface Run {
   stderr: string;
 }
 
-function cli(...args: string[]): Run {
+async function cli(...args: string[]): Promise<Run> {
   let stdout = '';
   let stderr = '';
-  const status = scord(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  const status = await scord(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
   return { status, stdout, stderr };
 }
 
@@ -268,44 +268,44 @@ function readRace(file: string): string {
 describe('scord check --engine', () => {
   const fixture = path.join('test', 'fixtures', 'races', 'fence_nonvolatile_interblock.cu');
 
-  test('an unknown engine is a usage error (exit 2)', () => {
-    const r = cli('check', fixture, '--engine', 'hb');
+  test('an unknown engine is a usage error (exit 2)', async () => {
+    const r = (await cli('check', fixture, '--engine', 'hb'));
     assert.equal(r.status, 2);
     assert.match(r.stderr, /unknown engine 'hb'; choose scord, precise or both/);
-    assert.equal(cli('check', fixture, '--engine').status, 2);
+    assert.equal((await cli('check', fixture, '--engine')).status, 2);
   });
 
-  test('the usage text names the option', () => {
-    assert.match(cli('--help').stderr, /--engine scord\|precise\|both/);
+  test('the usage text names the option', async () => {
+    assert.match((await cli('--help')).stderr, /--engine scord\|precise\|both/);
   });
 
-  test('precise: exit 0 where only ScoRD\'s rule (c) fires; scord: exit 1', () => {
-    assert.equal(cli('check', fixture).status, 1);
-    const r = cli('check', fixture, '--engine=precise');
+  test('precise: exit 0 where only ScoRD\'s rule (c) fires; scord: exit 1', async () => {
+    assert.equal((await cli('check', fixture)).status, 1);
+    const r = (await cli('check', fixture, '--engine=precise'));
     assert.equal(r.status, 0, r.stdout);
     assert.match(r.stdout, /0 findings in/);
   });
 
-  test('both, text: the note follows the finding', () => {
-    const r = cli('check', fixture, '--engine', 'both');
+  test('both, text: the note follows the finding', async () => {
+    const r = (await cli('check', fixture, '--engine', 'both'));
     assert.equal(r.status, 1);
     assert.match(r.stdout, /fence_nonvolatile_interblock\.cu:20:\d+: warning: .*\[scord\/non-strong-access\]\n.*note: the .* that it races with\n.*fence_nonvolatile_interblock\.cu:20:\d+: note: the PTX memory model orders these accesses/);
   });
 
-  test('both, JSON: engine and note fields, stats name the engine', () => {
-    const r = cli('check', fixture, '--engine', 'both', '--format', 'json');
+  test('both, JSON: engine and note fields, stats name the engine', async () => {
+    const r = (await cli('check', fixture, '--engine', 'both', '--format', 'json'));
     const data = JSON.parse(r.stdout);
     assert.equal(data.stats.engine, 'both');
     assert.equal(data.findings[0].engine, 'scord');
     assert.match(data.findings[0].note, /PTX memory model/);
     // The default keeps the JSON as it was.
-    assert.equal(JSON.parse(cli('check', fixture, '--format', 'json').stdout).stats.engine, undefined);
+    assert.equal(JSON.parse((await cli('check', fixture, '--format', 'json')).stdout).stats.engine, undefined);
   });
 
-  test('precise finds the masking-fence race ScoRD misses', () => {
+  test('precise finds the masking-fence race ScoRD misses', async () => {
     const file = path.join('test', 'fixtures', 'ordered', 'late_fence_masks_interblock.cu');
-    assert.equal(cli('check', file).status, 0);
-    const r = cli('check', file, '--engine', 'precise');
+    assert.equal((await cli('check', file)).status, 0);
+    const r = (await cli('check', file, '--engine', 'precise'));
     assert.equal(r.status, 1);
     assert.match(r.stdout, /late_fence_masks_interblock\.cu:29:\d+: warning: read of `data` in block 1 races with the write at line 14 in block 0/);
   });

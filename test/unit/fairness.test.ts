@@ -185,7 +185,7 @@ test('the thread fairness criteria of §3 and §5, on one state', () => {
   assert.equal(mayStart('hsa', 3, started), true);
 });
 
-test('Figure 1: HSA and OBE are incomparable, their join is HSA+OBE, below LOBE and fair', () => {
+test('Figure 1: HSA and OBE are incomparable, their join is HSA+OBE, below LOBE and fair', async () => {
   assert.equal(atLeastAsFair('hsa', 'obe'), false);
   assert.equal(atLeastAsFair('obe', 'hsa'), false);
   assert.equal(joinFairness('hsa', 'obe'), 'hsa+obe');
@@ -199,43 +199,43 @@ test('Figure 1: HSA and OBE are incomparable, their join is HSA+OBE, below LOBE 
   assert.ok(atLeastAsFair('hsa+obe', 'hsa') && atLeastAsFair('hsa+obe', 'obe'));
 });
 
-function cli(...args: string[]): { status: number; stdout: string; stderr: string } {
+async function cli(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const cwd = process.cwd();
   process.chdir(ROOT);
   try {
-    const status = scord(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    const status = await scord(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
     return { status, stdout, stderr };
   } finally {
     process.chdir(cwd);
   }
 }
 
-test('scord check --fairness: exit 1 with the deadlock like a compiler error; a bad value exits 2', () => {
+test('scord check --fairness: exit 1 with the deadlock like a compiler error; a bad value exits 2', async () => {
   const file = `${FIXTURES}/spin_lock.cu`;
-  const hsa = cli('check', file, '--fairness', 'hsa');
+  const hsa = (await cli('check', file, '--fairness', 'hsa'));
   assert.equal(hsa.status, 1, hsa.stderr);
   assert.equal(
     hsa.stdout,
     `${file}:13:16: error: under an HSA scheduler the launch of critical can hang: block 0 spins at line 13 waiting for lock == 0; block 1 holds the lock (it last wrote lock at line 13) but under HSA only the lowest-id unfinished block, 0, is guaranteed to run [scord/deadlock]\n1 finding in ${file}\n`,
   );
-  const obe = cli('check', file, '--fairness=obe');
+  const obe = (await cli('check', file, '--fairness=obe'));
   assert.equal(obe.status, 0, obe.stdout);
   assert.equal(obe.stdout, `0 findings in ${file}\n`);
-  const json = cli('check', `${FIXTURES}/two_way_pc.cu`, '--fairness', 'hsa+obe', '--format', 'json');
+  const json = (await cli('check', `${FIXTURES}/two_way_pc.cu`, '--fairness', 'hsa+obe', '--format', 'json'));
   assert.equal(json.status, 1);
   const report = JSON.parse(json.stdout);
   assert.deepEqual(report.findings.map((f: CheckFinding) => [f.kind, f.severity, f.location.line]), [['deadlock', 'error', 15]]);
-  const bad = cli('check', file, '--fairness', 'sideways');
+  const bad = (await cli('check', file, '--fairness', 'sideways'));
   assert.equal(bad.status, 2);
   assert.equal(bad.stdout, '');
   assert.equal(bad.stderr, "scord: unknown fairness 'sideways'; choose fair, obe, hsa, hsa+obe, lobe, unfair\n");
-  const missing = cli('check', file, '--fairness');
+  const missing = (await cli('check', file, '--fairness'));
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /^scord: --fairness needs a value/);
   // `scord run` takes it too: the program's output, then the deadlock with the spinning thread.
-  const run = cli('run', `${FIXTURES}/one_way_pc.cu`, '--fairness', 'unfair');
+  const run = (await cli('run', `${FIXTURES}/one_way_pc.cu`, '--fairness', 'unfair'));
   assert.equal(run.status, 1);
   assert.equal(run.stdout, 'sums = 0 1 3\n');
   assert.match(run.stderr, /one_way_pc\.cu:16:20: error: deadlock: under an unfair scheduler the launch of chain can hang: .* \[block \(\d, 0, 0\), thread \(0, 0, 0\)\]\n/);

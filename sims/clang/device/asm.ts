@@ -3,7 +3,7 @@
 // and become the same steps as the IR's own; special-register reads (`mov.u32 $0, %laneid;`),
 // `activemask`, barriers and the empty compiler barrier are recognised here.
 import { DeviceFault } from '../../gpu/access';
-import { decodePtx, type PtxValue } from '../../frontend/ptx';
+import { decodePtx, type PtxInstruction, type PtxValue } from '../../frontend/ptx';
 import type * as T from '../../frontend/types';
 import { WARP } from '../../ir/ir';
 import type { LInstruction, LType, LValue } from '../llvm/module';
@@ -12,6 +12,7 @@ import type { KernelLowering } from './lowerer';
 import { emitAtomic, emitFence, emitLoad, emitStore } from './memory';
 import { intNormalizer } from './numbers';
 import { emitActiveMask } from './warp';
+import { ptxArithmetic, type PtxArithmetic } from './ptxArithmetic';
 
 interface Constraint {
   text: string;
@@ -73,8 +74,19 @@ export function lowerAsm(L: KernelLowering, i: LInstruction, callee: Extract<LVa
     L.terminate({ kind: 'exit' });
     return;
   }
-  const decoded = decodePtx(gccTemplate(template), outputs, constraints.length);
-  if (decoded.errors.length) L.fail(`not supported: inline PTX \`${template.replace(/\s+/g, ' ')}\`: ${decoded.errors[0]}`);
+  // Statement by statement: integer arithmetic here, memory operations and fences through decodePtx.
+  const statements = gccTemplate(template).replace(/\/\/[^\n]*/g, '').split(';').map((t) => t.trim()).filter((t) => t !== '');
+  const steps: (PtxArithmetic | PtxInstruction)[] = [];
+  for (const statement of statements) {
+    const arithmetic = ptxArithmetic(statement.replace(/%%/g, '%'));
+    if (arithmetic) {
+      steps.push(arithmetic);
+      continue;
+    }
+    const decoded = decodePtx(statement, outputs, constraints.length);
+    if (decoded.errors.length) L.fail(`not supported: inline PTX \`${template.replace(/\s+/g, ' ')}\`: ${decoded.errors[0]}`);
+    steps.push(...decoded.instructions);
+  }
   // Operand registers: outputs get registers of their own (tied inputs start them), inputs are
   // the call's arguments in order.
   const regs: number[] = [];
@@ -107,7 +119,11 @@ export function lowerAsm(L: KernelLowering, i: LInstruction, callee: Extract<LVa
     return p;
   };
   const value = (v: PtxValue): number => (v.kind === 'immediate' ? L.constReg(v.value) : regs[v.index]);
-  for (const ins of decoded.instructions) {
+  for (const ins of steps) {
+    if (!('kind' in ins)) {
+      emitArithmetic(L, ins, regs);
+      continue;
+    }
     switch (ins.kind) {
       case 'ld': {
         const t = ptxType(ins.type);
@@ -155,6 +171,19 @@ export function lowerAsm(L: KernelLowering, i: LInstruction, callee: Extract<LVa
       w.regs[to + l] = norm(w.regs[from + l]);
     });
   }
+}
+
+function emitArithmetic(L: KernelLowering, a: PtxArithmetic, regs: number[]): void {
+  const known = (k: number): boolean => k >= 0 && k < regs.length;
+  if (!known(a.dst) || a.sources.some((x) => 'operand' in x && !known(x.operand))) L.fail(`not supported: inline PTX that names an operand the asm statement does not have`);
+  const ro = regs[a.dst] * WARP;
+  const srcs = a.sources.map((x) => ('operand' in x ? regs[x.operand] : L.constReg(x.immediate)) * WARP);
+  const f = a.f;
+  const xs = new Array<number>(srcs.length);
+  L.emit((w, l) => {
+    for (let k = 0; k < srcs.length; k++) xs[k] = w.regs[srcs[k] + l];
+    w.regs[ro + l] = f(...xs);
+  });
 }
 
 function offsetPointer(L: KernelLowering, p: number, offset: number): number {

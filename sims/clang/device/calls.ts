@@ -19,15 +19,27 @@ export function lowerExternalCall(L: KernelLowering, i: LInstruction, name: stri
   const ops = i.operands;
   switch (name) {
     case '__scord_grid_sync':
-      L.fail('not supported: grid-wide synchronization (cooperative groups grid_group::sync)');
-    // falls through (fail throws)
+      return L.fail('not supported: grid-wide synchronization (cooperative groups grid_group::sync)');
     case '__scord_tex_fetch':
     case '__scord_tex1Dfetch':
-      L.fail('not supported: texture fetches in device code');
-    // falls through
+      return L.fail('not supported: textures');
     case '__scord_surf_access':
-      L.fail('not supported: surface reads and writes in device code');
-    // falls through
+      return L.fail('not supported: surfaces');
+    case 'cudaGetLastError':
+    case 'cudaPeekAtLastError':
+    case 'cudaDeviceSynchronize': {
+      // Device code launches no kernels here, so there is nothing to wait for and no error.
+      L.copy(L.result(i), { reg: L.constReg(0), n: 1 });
+      return true;
+    }
+    case 'cudaGetDeviceCount':
+    case 'cudaGetDevice':
+    case 'cudaRuntimeGetVersion': {
+      const value = L.constReg(name === 'cudaGetDeviceCount' ? 1 : name === 'cudaGetDevice' ? 0 : 12080);
+      emitStore(L, value, L.reg(ops[0]), 0, { kind: 'int', bits: 32 }, false, undefined, L.isLocal(ops[0]));
+      L.copy(L.result(i), { reg: L.constReg(0), n: 1 });
+      return true;
+    }
     case 'vprintf':
       printf(L, i);
       return true;
@@ -136,6 +148,7 @@ export function lowerExternalCall(L: KernelLowering, i: LInstruction, name: stri
       return true;
     }
   }
+  if (/^cuda[A-Z]/.test(name)) return L.fail(`not supported: dynamic parallelism (${name} in device code)`);
   if (name.startsWith('__nv_')) {
     const f = libdeviceFunction(name.slice(5));
     if (!f) return false;

@@ -2,6 +2,7 @@
 // scoped atomics, warp operations (./warp), memcpy/memset, bit manipulation and math. Debug,
 // lifetime and aliasing markers run nothing.
 import { DeviceFault } from '../../gpu/access';
+import { pointerAllocation, pointerOffset } from '../../gpu/memory';
 import { WARP, type Scope } from '../../ir/ir';
 import { box, isBoxed, unbox } from '../../ir/wide';
 import type { LInstruction, LType } from '../llvm/module';
@@ -11,7 +12,7 @@ import { emitAtomic, emitCopy, emitFence, emitLoad, emitSet } from './memory';
 import { intNormalizer, normalizerOf, unsignedView } from './numbers';
 import { lowerWarpIntrinsic } from './warp';
 
-const IGNORED = /^llvm\.(lifetime\.|dbg\.|assume$|experimental\.noalias\.scope\.decl$|var\.annotation|ptr\.annotation|invariant\.|sideeffect$|donothing$|stacksave|stackrestore|experimental\.ptrmask|codeview|pseudoprobe|nvvm\.fence\.proxy|nvvm\.prefetch|prefetch)/;
+const IGNORED = /^llvm\.(lifetime\.|dbg\.|assume$|experimental\.noalias\.scope\.decl$|var\.annotation|invariant\.|sideeffect$|donothing$|stacksave|stackrestore|codeview|pseudoprobe|nvvm\.fence\.proxy|nvvm\.prefetch|prefetch|nvvm\.nanosleep)/;
 
 const DIMS = ['x', 'y', 'z'];
 
@@ -42,6 +43,9 @@ export function lowerIntrinsic(L: KernelLowering, i: LInstruction, name: string)
       });
       return true;
     }
+    case 'llvm.nvvm.texsurf.handle.internal.p1':
+    case 'llvm.nvvm.texsurf.handle.p1':
+      return L.fail('not supported: textures');
     case 'llvm.expect':
     case 'llvm.expect.with.probability':
       L.copy(L.result(i), L.val(ops[0]));
@@ -67,6 +71,35 @@ export function lowerIntrinsic(L: KernelLowering, i: LInstruction, name: string)
     return true;
   }
   if (base.endsWith('.with.overflow')) return withOverflow(L, i, base);
+  if (base === 'ptr.annotation') {
+    L.copy(L.result(i), L.val(ops[0]));
+    return true;
+  }
+  if (base === 'ptrmask') {
+    // Masks the low bits of an address; allocations are 256-byte aligned in the flat space,
+    // so the low bits of the offset are those of the address.
+    const p = L.reg(ops[0]) * WARP;
+    const m = L.reg(ops[1]) * WARP;
+    const ro = L.result(i).reg * WARP;
+    L.emit((w, l) => {
+      const ptr = w.regs[p + l];
+      const off = pointerOffset(ptr);
+      w.regs[ro + l] = ptr + (((off & w.regs[m + l]) >>> 0) - (off >>> 0));
+    });
+    return true;
+  }
+  const space = /^nvvm\.isspacep\.(global|shared|const|local)$/.exec(base);
+  if (space) {
+    // Which memory a generic pointer points into: its allocation's space.
+    const spaces = space[1] === 'global' ? ['global', 'managed'] : space[1] === 'const' ? ['constant'] : [space[1]];
+    const p = L.reg(ops[0]) * WARP;
+    const ro = L.result(i).reg * WARP;
+    L.emit((w, l) => {
+      const a = w.ctx.memory.allocation(pointerAllocation(w.regs[p + l]));
+      w.regs[ro + l] = a && spaces.includes(a.space) ? 1 : 0;
+    });
+    return true;
+  }
   const bits = bitOperation(base, i.type);
   if (bits) {
     elementwise(L, i, ops.length, bits, (x) => x);
@@ -354,17 +387,19 @@ function barrier(L: KernelLowering, i: LInstruction, name: string): boolean {
  */
 function nvvmAtomic(L: KernelLowering, i: LInstruction, name: string): boolean {
   const ops = i.operands;
-  const m = /^llvm\.nvvm\.atomic\.(add|exch|max|min|inc|dec|and|or|xor|cas)\.gen\.([if])\.(cta|sys)\./.exec(name);
+  const m = /^llvm\.nvvm\.atomic\.(add|exch|max|min|inc|dec|and|or|xor|cas)\.gen\.(i|ui|f)\.(cta|sys)(?:\.(acquire|release|acq\.rel))?\./.exec(name);
   const old = /^llvm\.nvvm\.atomic\.load\.(inc|dec)\.32/.exec(name);
   if (!m && !old) return false;
   const op = m ? m[1] : old![1];
   const scope: Scope = m ? (m[3] === 'cta' ? 'block' : 'system') : 'device';
+  const order = m?.[4] === 'acq.rel' ? 'acq_rel' : (m?.[4] as 'acquire' | 'release' | undefined);
   const names: Record<string, string> = { add: 'Add', exch: 'Exch', max: 'Max', min: 'Min', inc: 'Inc', dec: 'Dec', and: 'And', or: 'Or', xor: 'Xor', cas: 'CAS' };
   const r = L.result(i);
-  // Clang gives atomicMax_block(unsigned *) the same intrinsic as the signed one: it is signed.
-  const unsigned = op === 'inc' || op === 'dec';
+  // `gen.ui` names unsigned min/max; clang 22 gives the unsigned builtins (__nvvm_atom_cta_max_gen_ui)
+  // the signed `gen.i` intrinsic, so they are signed here, as the IR says.
+  const unsigned = op === 'inc' || op === 'dec' || m?.[2] === 'ui';
   emitAtomic(L, {
-    op: names[op], type: ops[1].type, scope, ...(unsigned ? { unsigned } : {}),
+    op: names[op], type: ops[1].type, scope, ...(unsigned ? { unsigned } : {}), ...(order ? { order } : {}),
     ptr: L.reg(ops[0]), value: L.reg(ops[1]), ...(op === 'cas' ? { replacement: L.reg(ops[2]) } : {}), dst: r.reg,
   });
   return true;

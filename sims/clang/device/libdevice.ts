@@ -172,9 +172,49 @@ const SPECIAL: Record<string, Pure> = {
   normcdf: (x) => 0.5 * (1 + (MATH.erf as Pure)(x / Math.SQRT2)),
   nextafterf: (a, b) => nextAfter32(a, b),
   nextafter: (a, b) => nextAfter64(a, b),
+  lgammaf: lgamma,
+  lgamma,
+  tgammaf: tgamma,
+  tgamma,
+  erfinvf: erfinv,
+  erfinv,
+  erfcinvf: (x) => erfinv(1 - x),
+  erfcinv: (x) => erfinv(1 - x),
+  erfcxf: (x) => Math.exp(x * x) * (1 - (MATH.erf as Pure)(x)),
+  erfcx: (x) => Math.exp(x * x) * (1 - (MATH.erf as Pure)(x)),
+  normcdfinvf: (p) => Math.SQRT2 * erfinv(2 * p - 1),
+  normcdfinv: (p) => Math.SQRT2 * erfinv(2 * p - 1),
   float2half_rn: (x) => toHalfBits(x),
   half2float: (x) => fromHalfBits(x & 0xffff),
 };
+
+/** log|Γ(x)| by the Lanczos approximation (g = 7, 9 terms), with the reflection formula below 0.5. */
+function lgamma(x: number): number {
+  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
+  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const z = x - 1;
+  let a = c[0];
+  const t = z + 7.5;
+  for (let k = 1; k < 9; k++) a += c[k] / (z + k);
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+function tgamma(x: number): number {
+  if (x === Math.floor(x) && x <= 0) return NaN;
+  if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * tgamma(1 - x));
+  return Math.exp(lgamma(x));
+}
+
+/** The inverse of erf on (-1, 1), by Newton's method from a rational first guess. */
+function erfinv(y: number): number {
+  if (y <= -1) return y === -1 ? -Infinity : NaN;
+  if (y >= 1) return y === 1 ? Infinity : NaN;
+  const erf = MATH.erf as Pure;
+  const w = -Math.log((1 - y) * (1 + y));
+  let x = Math.sign(y) * Math.sqrt(Math.max(0, Math.sqrt((2 / (Math.PI * 0.147) + w / 2) ** 2 - w / 0.147) - (2 / (Math.PI * 0.147) + w / 2)));
+  for (let k = 0; k < 4; k++) x -= (erf(x) - y) / ((2 / Math.sqrt(Math.PI)) * Math.exp(-x * x));
+  return x;
+}
 
 function popcount64(x: number): number {
   let v = u64(x);

@@ -151,7 +151,7 @@ export function lowerStore(L: KernelLowering, i: LInstruction): void {
 
 /**
  * memcpy/memmove: `size` bytes (a number, or a register holding it) from the address in `src` to
- * the one in `dst`, as 4-byte words when both are word-aligned, else bytes: one access each,
+ * the one in `dst`, as 4-byte words when both allow it, else 2-byte halves, else bytes: one access each,
  * each an event of its own (local memory aside), and one switch point after the copy.
  */
 export function emitCopy(L: KernelLowering, dst: number, src: number, size: { constant: number } | { reg: number }, dstLocal: boolean, srcLocal: boolean, volatile = false): void {
@@ -160,16 +160,16 @@ export function emitCopy(L: KernelLowering, dst: number, src: number, size: { co
   const range = L.range;
   const sizeOf = 'constant' in size ? (() => { const n = size.constant; return () => n; })() : (() => { const o = size.reg * WARP; return (w: Lanes, l: number) => w.regs[o + l]; })();
   const events = L.events;
-  const reads = { u8: accessEvent(false, 1, 'u8', volatile, undefined, 'device', range), u32: accessEvent(false, 4, 'u32', volatile, undefined, 'device', range) };
-  const writes = { u8: accessEvent(true, 1, 'u8', volatile, undefined, 'device', range), u32: accessEvent(true, 4, 'u32', volatile, undefined, 'device', range) };
+  const reads = { u8: accessEvent(false, 1, 'u8', volatile, undefined, 'device', range), u16: accessEvent(false, 2, 'u16', volatile, undefined, 'device', range), u32: accessEvent(false, 4, 'u32', volatile, undefined, 'device', range) };
+  const writes = { u8: accessEvent(true, 1, 'u8', volatile, undefined, 'device', range), u16: accessEvent(true, 2, 'u16', volatile, undefined, 'device', range), u32: accessEvent(true, 4, 'u32', volatile, undefined, 'device', range) };
   const step = (w: Lanes, l: number): void => {
     const to = w.regs[d + l];
     const from = w.regs[s + l];
     const n = sizeOf(w, l);
     // Overlapping regions (memmove) copy backwards when the destination is above the source.
-    const word = (pointerOffset(to) & 3) === 0 && (pointerOffset(from) & 3) === 0 && n % 4 === 0;
-    const kind = word ? 'u32' : 'u8';
-    const step = word ? 4 : 1;
+    const aligned = (k: number): boolean => (pointerOffset(to) & (k - 1)) === 0 && (pointerOffset(from) & (k - 1)) === 0 && n % k === 0;
+    const step = aligned(4) ? 4 : aligned(2) ? 2 : 1;
+    const kind = step === 4 ? 'u32' : step === 2 ? 'u16' : 'u8';
     const backwards = pointerAllocation(to) === pointerAllocation(from) && to > from && to < from + n;
     const listener = events ? w.ctx.events : undefined;
     for (let i = 0; i < n; i += step) {

@@ -93,8 +93,8 @@ export function loadDeviceProgram(modules: LModule[], options: DeviceLoadOptions
       compiled,
       params: k.fn.params.map((p) => ({
         type: p.type,
-        size: p.byval ? 4 : sizeOf(p.type),
-        align: p.byval ? 4 : alignOf(p.type),
+        size: sizeOf(p.byval ?? p.type),
+        align: alignOf(p.byval ?? p.type),
         pointer: p.type.kind === 'ptr',
         ...(p.byval ? { byval: p.byval } : {}),
       })),

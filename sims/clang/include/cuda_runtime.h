@@ -37,7 +37,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <utility>
 #include <assert.h>
 #include <limits.h>
 #include <math.h>
@@ -46,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "builtin_types.h"
@@ -53,6 +53,7 @@
 #include "vector_functions.h"
 #include "cuda_runtime_api.h"
 #include "channel_descriptor.h"
+#include "driver_functions.h"
 #include "device_launch_parameters.h"
 
 typedef uint32_t cuuint32_t;
@@ -99,10 +100,16 @@ __device__ inline __cuda_builtin_gridDim_t::operator uint3() const { return {x, 
 #include <__clang_cuda_cmath.h>
 #include <__clang_cuda_intrinsics.h>
 #include <__clang_cuda_complex_builtins.h>
+#include "math_minmax.h"
 #include "device_atomic_functions.h"
 #include "sm_60_atomic_functions.h"
 #include "sm_61_intrinsics.h"
 #include "texture_indirect_functions.h"
+/* Texture references (the `texture<T, dim, mode>` template of CUDA 11 and older); a program
+ * with its own global named `texture` compiles with -DSCORD_NO_TEXTURE_REFERENCES. */
+#if !defined(SCORD_NO_TEXTURE_REFERENCES)
+#include "texture_fetch_functions.h"
+#endif
 #include "surface_indirect_functions.h"
 #include "gpuverify.h"
 
@@ -228,7 +235,7 @@ static __inline__ __host__ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig
   return [&](ExpTypes... coerced) -> cudaError_t {
     void *pArgs[] = {&coerced..., nullptr};
     return ::cudaLaunchKernelExC(config, (const void *)kernel, pArgs);
-  }(std::forward<ActTypes>(args)...);
+  }(static_cast<ActTypes &&>(args)...);
 }
 template <class T>
 static __inline__ __host__ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry) {

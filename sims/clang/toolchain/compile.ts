@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { ResultCache, KeyBuilder, contentHash, type CacheOptions } from './cache';
 import { parseClangOutput, parseLinkerOutput, type ClangDiagnostic } from './diagnostics';
-import { clangCommand, DEFAULT_ARCH, type DebugInfo, forcedIncludesOf, gpuBinaryBytes, GPU_BINARY, includeDirsOf, languageOf, linkCommand, type Pass } from './flags';
+import { clangCommand, compiledAsCuda, DEFAULT_ARCH, type DebugInfo, forcedIncludesOf, gpuBinaryBytes, GPU_BINARY, includeDirsOf, linkCommand, type Pass } from './flags';
 import { headerFolder } from './headers';
 import { GENERATED, fileAt, mount, realizeText, toVirtual, type FileTree } from './paths';
 import { precompiledHeaders, precompiledHeaderText, type IncludeOrigin } from './pch';
@@ -13,7 +13,7 @@ import type { TranslationUnitSpec } from './unit';
 import { runTool, toolchainVersion } from './wasm';
 
 /** Bumped when the toolchain's command lines or outputs change meaning: old cache entries are then never hit. */
-const SCHEMA = 'scord-clang-5';
+const SCHEMA = 'scord-clang-6';
 /** How often clang is run again for includes it found that the scan did not (`#include MACRO`). */
 const MAX_INCLUDE_ROUNDS = 4;
 
@@ -21,8 +21,8 @@ export interface ToolchainOptions extends CacheOptions {
   /** The project's CUDA headers; default: beside the bundle or the sources. */
   headerFolder?: string;
   /**
-   * Precompiled headers of cuda_runtime.h and leading library includes: made the second time
-   * one is wanted (true, the default), at once ('eager'), or never (false).
+   * Precompiled headers of cuda_runtime.h and leading library includes (true, the default: see
+   * pchFor), always made at once ('eager'), or never (false).
    */
   precompiledHeaders?: boolean | 'eager';
   /** The GPU architecture (70 for sm_70, the default). */
@@ -76,46 +76,56 @@ interface PreparedPass {
   sources: SourceSet;
   headers: string;
   arch: number;
-  pch?: PchPlan;
+  /** Precompiled headers it may use, preferred first. */
+  pchs: PchPlan[];
   extra: [string, Uint8Array][];
 }
 
 function preparePass(pass: Pass, unit: TranslationUnitSpec): PreparedPass | { refused: string } {
   const headers = headerFolder(options.headerFolder);
   const arch = options.arch ?? DEFAULT_ARCH;
-  const cuda = languageOf(unit) === 'cuda';
+  const cuda = compiledAsCuda(unit, pass);
   const sources = new SourceSet({ includeDirs: includeDirsOf(unit), systemDirs: [headers], overlay: overlayOf(unit) });
   const refused = sources.addRoot(unit.file, unit.text);
   if (refused) return { refused: refused.reason };
   sources.addFolder(headers);
   for (const f of forcedIncludesOf(unit)) sources.include(f, true, unit.file);
-  const pch = options.precompiledHeaders === false ? undefined : planPch(pass, unit, sources, headers, arch);
+  const pchs = options.precompiledHeaders === false ? [] : planPchs(pass, unit, sources, headers, arch);
   const extra: [string, Uint8Array][] = pass === 'host' && cuda ? [[GPU_BINARY, gpuBinaryBytes(unit.file)]] : [];
-  return { pass, unit, sources, headers, arch, ...(pch ? { pch } : {}), extra };
+  return { pass, unit, sources, headers, arch, pchs, extra };
 }
 
 /** Runs one pass over one unit. */
 export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promise<PassOutput> {
   const prepared = preparePass(pass, unit);
   if ('refused' in prepared) return { ok: false, cached: false, diagnostics: [{ severity: 'error', message: `cannot read ${unit.file}: ${prepared.refused}`, file: unit.file, line: 1, column: 1, unlocated: true }] };
-  const { sources, headers, arch, pch, extra } = prepared;
+  const { sources, headers, arch, pchs, extra } = prepared;
   const input = toVirtual(unit.file);
-  const output = `${GENERATED}/out.${pass === 'device' ? 'll' : 'o'}`;
+  const output = '-'; // to stdout: see wasm.ts
   const debugInfo = options.debugInfo;
   const command = (withPch: boolean): string[] => clangCommand({ pass, unit, headerFolder: headers, arch, input, output, ...(debugInfo ? { debugInfo } : {}), ...(withPch ? { pch: PCH_PATH } : {}) });
 
   for (let round = 0; ; round++) {
-    // A result made with or without the precompiled header is the same result: either key hits.
+    // A result made with or without a precompiled header is the same result: any key hits.
     const plainArgs = command(false);
     const plainKey = unitKey(plainArgs, sources, extra, undefined);
-    const pchArgs = pch ? command(true) : undefined;
-    const pchKey = pch && pchArgs ? unitKey(pchArgs, sources, extra, pch.key) : undefined;
-    const hit = lookup(plainKey) ?? (pchKey ? lookup(pchKey) : undefined);
-    if (hit) return hit;
-    const pchBytes = pch ? await pchFor(pch) : undefined;
-    const usePch = pch && pchBytes ? pch : undefined;
-    const args = usePch ? pchArgs! : plainArgs;
-    const key = usePch ? pchKey! : plainKey;
+    const pchArgs = command(true);
+    const keys = [plainKey, ...pchs.map((p) => unitKey(pchArgs, sources, extra, p.key))];
+    for (const k of keys) {
+      const hit = lookup(k);
+      if (hit) return hit;
+    }
+    let usePch: PchPlan | undefined;
+    let pchBytes: Uint8Array | undefined;
+    for (const plan of pchs) {
+      pchBytes = await pchFor(plan);
+      if (pchBytes) {
+        usePch = plan;
+        break;
+      }
+    }
+    const args = usePch ? pchArgs : plainArgs;
+    const key = usePch ? keys[1 + pchs.indexOf(usePch)] : plainKey;
     const tree: FileTree = {};
     for (const [file, bytes] of sources.files) mount(tree, toVirtual(file), bytes);
     for (const [at, bytes] of extra) mount(tree, at, bytes);
@@ -126,20 +136,20 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     const run = await runTool(args, tree);
     if (run.exitCode === undefined) {
       // An abnormal stop (a trap, an assertion in clang): reported, never cached.
-      const diagnostics = parseClangOutput(run.output, unit.file);
+      const diagnostics = parseClangOutput(run.stderr, unit.file);
       diagnostics.push({ severity: 'error', message: `clang stopped unexpectedly (${run.crash ?? 'no reason given'})`, file: unit.file, line: 1, column: 1, unlocated: true });
       return { ok: false, cached: false, diagnostics };
     }
-    const diagnostics = parseClangOutput(run.output, unit.file);
-    if (usePch && run.exitCode !== 0 && diagnostics.some((d) => /precompiled|AST file|PCH/.test(d.message))) {
+    const diagnostics = parseClangOutput(run.stderr, unit.file);
+    if (usePch && run.exitCode !== 0 && diagnostics.some((d) => d.unlocated && /precompiled|AST file|PCH/.test(d.message))) {
       // A precompiled header clang will not take: never again for these flags; compile without.
       cache.put(usePch.key, { meta: { ok: false, diagnostics: [] } satisfies StoredMeta, payload: new Uint8Array(0) });
       continue;
     }
-    if (run.exitCode !== 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push({ severity: 'error', message: `clang failed: ${run.output.trim() || `exit status ${run.exitCode}`}`, file: unit.file, line: 1, column: 1, unlocated: true });
+    if (run.exitCode !== 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push({ severity: 'error', message: `clang failed: ${run.stderr.trim() || `exit status ${run.exitCode}`}`, file: unit.file, line: 1, column: 1, unlocated: true });
     if (run.exitCode !== 0 && round < MAX_INCLUDE_ROUNDS && findMissedIncludes(diagnostics, sources)) continue;
     explainRefusals(diagnostics, sources);
-    const produced = run.exitCode === 0 ? fileAt(run.files, output) : undefined;
+    const produced = run.exitCode === 0 && run.stdout.length > 0 ? run.stdout : undefined;
     const ok = produced !== undefined;
     if (run.exitCode === 0 && !ok) diagnostics.push({ severity: 'error', message: 'clang produced no output', file: unit.file, line: 1, column: 1, unlocated: true });
     const payload = produced && pass === 'device' ? new TextEncoder().encode(realizeIr(new TextDecoder().decode(produced))) : produced ?? new Uint8Array(0);
@@ -155,8 +165,8 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
  */
 export async function precompilePass(pass: Pass, unit: TranslationUnitSpec): Promise<boolean> {
   const prepared = preparePass(pass, unit);
-  if ('refused' in prepared || !prepared.pch) return false;
-  return (await ensurePch(prepared.pch)) !== undefined;
+  if ('refused' in prepared || !prepared.pchs.length) return false;
+  return (await ensurePch(prepared.pchs[0])) !== undefined;
 }
 
 /** Links objects (each with the unit it came from, for messages) into a wasm32-wasip1 program. */
@@ -174,16 +184,17 @@ export async function linkPass(objects: { object: Uint8Array; file?: string }[],
   const run = await runTool(args, tree);
   const units = new Map(objects.map((o, i) => [names[i], o.file ?? `object ${i + 1}`] as [string, string]));
   const fallback = objects.find((o) => o.file)?.file ?? 'program';
-  const diagnostics = parseLinkerOutput(run.output, units, fallback);
+  const traces = new TextDecoder().decode(run.stdout);
+  const diagnostics = parseLinkerOutput(`${run.stderr}\n${traces}`, units, fallback);
   if (run.exitCode === undefined) {
     diagnostics.push({ severity: 'error', message: `wasm-ld stopped unexpectedly (${run.crash ?? 'no reason given'})`, file: fallback, line: 1, column: 1, unlocated: true });
     return { ok: false, cached: false, diagnostics };
   }
   const produced = run.exitCode === 0 ? fileAt(run.files, output) : undefined;
-  if (run.exitCode !== 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push({ severity: 'error', message: `wasm-ld failed: ${run.output.trim() || `exit status ${run.exitCode}`}`, file: fallback, line: 1, column: 1, unlocated: true });
+  if (run.exitCode !== 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push({ severity: 'error', message: `wasm-ld failed: ${run.stderr.trim() || `exit status ${run.exitCode}`}`, file: fallback, line: 1, column: 1, unlocated: true });
   const ok = produced !== undefined;
   // wasm-ld's --trace-symbol lines: `<object>: definition of main` (or of __main_argc_argv).
-  const definer = /^(\S+): definition of (?:main|__main_argc_argv)$/m.exec(run.output)?.[1];
+  const definer = /^(\S+): definition of (?:main|__main_argc_argv)$/m.exec(traces)?.[1];
   const mainFile = definer ? units.get(definer) : undefined;
   cache.put(digest, { meta: { ok, diagnostics, ...(mainFile ? { mainFile } : {}) } satisfies StoredMeta, payload: produced ?? new Uint8Array(0) });
   return { ok, output: produced, diagnostics, cached: false, ...(mainFile ? { mainFile } : {}) };
@@ -283,19 +294,21 @@ interface PchPlan {
   key: string;
   /** The header that was precompiled: clang checks it is still there. */
   text: Uint8Array;
-  /** The unit's headers it holds. */
+  /** The unit's leading headers it holds (none: cuda_runtime.h alone). */
   headers: string[];
   args: string[];
   tree: FileTree;
 }
 
-/** The precompiled header a unit would use, if its leading includes make one worthwhile. */
-function planPch(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, headers: string, arch: number): PchPlan | undefined {
-  const cuda = languageOf(unit) === 'cuda';
+/**
+ * The precompiled headers a unit may use, preferred first: cuda_runtime.h with the file's
+ * leading library headers, then (CUDA) cuda_runtime.h alone.
+ */
+function planPchs(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, headers: string, arch: number): PchPlan[] {
+  const cuda = compiledAsCuda(unit, pass);
   // Forced includes come between cuda_runtime.h and the file: only cuda_runtime.h may go before them.
-  if (unit.includes?.length && !cuda) return undefined;
   const bytes = unit.includes?.length ? new Uint8Array(0) : sources.files.get(unit.file);
-  if (!bytes) return undefined;
+  if (!bytes) return [];
   const origin = (name: string, quoted: boolean): IncludeOrigin => {
     for (const c of sources.candidates(name, quoted, unit.file)) {
       if (!sources.files.has(c) && !sources.refused.has(c)) continue;
@@ -303,35 +316,43 @@ function planPch(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, head
     }
     return 'none';
   };
+  const lists: string[][] = [];
+  const leading = precompiledHeaders(Buffer.from(bytes).toString('latin1'), origin);
+  if (leading) lists.push(leading);
   // CUDA units always start with cuda_runtime.h (itself <cmath>, <cstdlib>, <new>, …): worth one.
-  const list = precompiledHeaders(Buffer.from(bytes).toString('latin1'), origin) ?? (cuda ? [] : undefined);
-  if (!list) return undefined;
+  if (cuda) lists.push([]);
+  if (!lists.length) return [];
   // The same flags as the unit, but no -I: user folders are not part of a precompiled header.
   const pchUnit: TranslationUnitSpec = { ...unit, includeDirs: [], text: undefined, readFile: undefined };
-  const args = clangCommand({ pass, unit: pchUnit, headerFolder: headers, arch, input: PCH_SOURCE, output: PCH_PATH, emitPch: true, ...(options.debugInfo ? { debugInfo: options.debugInfo } : {}) });
-  const text = new TextEncoder().encode(precompiledHeaderText(list, cuda));
+  const args = clangCommand({ pass, unit: pchUnit, headerFolder: headers, arch, input: PCH_SOURCE, output: '-', emitPch: true, ...(options.debugInfo ? { debugInfo: options.debugInfo } : {}) });
   const own = new SourceSet({ includeDirs: [], systemDirs: [headers] });
   own.addFolder(headers);
-  const tree: FileTree = {};
-  mount(tree, PCH_SOURCE, text);
-  const key = new KeyBuilder().add(SCHEMA).add(toolchainVersion()).add('pch').add(args.join('\0')).add(text);
-  for (const f of [...own.files.keys()].sort()) {
-    key.add(f).add(contentHash(own.files.get(f)!));
-    mount(tree, toVirtual(f), own.files.get(f)!);
-  }
-  return { key: key.digest(), text, headers: list, args, tree };
+  const files = [...own.files.keys()].sort();
+  return lists.map((list) => {
+    const text = new TextEncoder().encode(precompiledHeaderText(list, cuda));
+    const tree: FileTree = {};
+    mount(tree, PCH_SOURCE, text);
+    const key = new KeyBuilder().add(SCHEMA).add(toolchainVersion()).add('pch').add(args.join('\0')).add(text);
+    for (const f of files) {
+      key.add(f).add(contentHash(own.files.get(f)!));
+      mount(tree, toVirtual(f), own.files.get(f)!);
+    }
+    return { key: key.digest(), text, headers: list, args, tree };
+  });
 }
 
 /**
- * The precompiled header to compile with now, if any. One is made the second time it is wanted
- * (or at once with `precompiledHeaders: 'eager'`): making it costs about two compiles, so a file
- * compiled once (a single `scord check`) never pays for it, and one compiled again does.
+ * The precompiled header to compile with now, if any. Making one costs about one and a half
+ * compiles and saves three quarters of every later one. cuda_runtime.h alone is made at once
+ * (every CUDA unit with the same flags shares it); one with the file's own leading headers the
+ * second time it is wanted (or at once with `precompiledHeaders: 'eager'`), so a file compiled
+ * once (a single `scord check` of a corpus file) does not pay for it, and one compiled again does.
  */
 async function pchFor(plan: PchPlan): Promise<Uint8Array | undefined> {
   const hit = cache.get(plan.key);
   if (hit) return (hit.meta as StoredMeta).ok ? hit.payload : undefined;
   const wanted = new KeyBuilder().add('wanted').add(plan.key).digest();
-  if (options.precompiledHeaders !== 'eager' && !cache.get(wanted)) {
+  if (options.precompiledHeaders !== 'eager' && plan.headers.length > 0 && !cache.get(wanted)) {
     cache.put(wanted, { meta: { wanted: true }, payload: new Uint8Array(0) });
     return undefined;
   }
@@ -343,7 +364,7 @@ async function ensurePch(plan: PchPlan): Promise<Uint8Array | undefined> {
   const hit = cache.get(plan.key);
   if (hit) return (hit.meta as StoredMeta).ok ? hit.payload : undefined;
   const run = await runTool(plan.args, plan.tree);
-  const produced = run.exitCode === 0 ? fileAt(run.files, PCH_PATH) : undefined;
+  const produced = run.exitCode === 0 && run.stdout.length > 0 ? run.stdout : undefined;
   // A failure is remembered (the unit then compiles without one, and reports its own errors).
   if (run.exitCode !== undefined) cache.put(plan.key, { meta: { ok: produced !== undefined, diagnostics: [] } satisfies StoredMeta, payload: produced ?? new Uint8Array(0) });
   return produced;

@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import { GENERATED, toVirtual } from './paths';
 import type { TranslationUnitSpec, UnitLanguage } from './unit';
 
-/** The CUDA version the headers and the macros present (nvcc 12.0). */
-export const CUDA_VERSION = { major: 12, minor: 0, build: 0 };
+/** The CUDA version the macros present: nvcc 12.8, as the project's cuda_runtime.h says (keep the two equal). */
+export const CUDA_VERSION = { major: 12, minor: 8, build: 0 };
 /** The GPU architecture compiled for unless a unit says otherwise (sm_70: Volta, the first with independent thread scheduling). */
 export const DEFAULT_ARCH = 70;
 export const DEFAULT_STD = 'c++17';
@@ -42,6 +42,16 @@ export function languageOf(unit: TranslationUnitSpec): UnitLanguage {
   if (ext === '.c') return 'c';
   if (ext === '.cpp' || ext === '.cc' || ext === '.cxx' || ext === '.c++') return 'c++';
   return 'cuda';
+}
+
+/**
+ * Whether a pass reads the unit as CUDA. C++ files (.cpp) are, in the host pass: nvcc hands
+ * them to the host compiler, but they include cuda_runtime.h for the runtime API, and the
+ * project's cuda_runtime.h is written for clang's CUDA mode. They have no device pass.
+ */
+export function compiledAsCuda(unit: TranslationUnitSpec, pass: Pass): boolean {
+  const lang = languageOf(unit);
+  return lang === 'cuda' || (lang === 'c++' && pass === 'host');
 }
 
 /** A -std value clang accepts for the unit's language; the default when it names none. */
@@ -82,7 +92,7 @@ export interface CommandInputs {
 /** The clang -cc1 command line of one pass over one unit. */
 export function clangCommand(c: CommandInputs): string[] {
   const lang = languageOf(c.unit);
-  const cuda = lang === 'cuda';
+  const cuda = compiledAsCuda(c.unit, c.pass);
   const args = ['clang', '-cc1'];
   if (c.pass === 'device') {
     // The PTX ISA of CUDA 12.0 (8.0), as the clang driver passes it: clang's *_sync warp intrinsics need ≥ 6.0.

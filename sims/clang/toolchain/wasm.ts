@@ -22,8 +22,10 @@ export interface ToolRun {
   exitCode: number | undefined;
   /** Its whole file tree after the run (outputs included), when it ran to an exit. */
   files: unknown;
-  /** What it wrote to stdout and stderr, in order. */
-  output: string;
+  /** What it wrote to stdout (an output written to `-o -`, wasm-ld's symbol traces). */
+  stdout: Uint8Array;
+  /** What it wrote to stderr (messages). */
+  stderr: string;
   /** Why it stopped abnormally. */
   crash?: string;
 }
@@ -40,19 +42,28 @@ async function invoke(args: string[], tree: FileTree): Promise<ToolRun> {
   try {
     clang = await loadClang();
   } catch (e) {
-    return { exitCode: undefined, files: undefined, output: '', crash: `the clang toolchain (@yowasp/clang) could not be loaded: ${message(e)}` };
+    return { exitCode: undefined, files: undefined, stdout: new Uint8Array(0), stderr: '', crash: `the clang toolchain (@yowasp/clang) could not be loaded: ${message(e)}` };
   }
-  const chunks: Uint8Array[] = [];
-  const collect = (bytes: Uint8Array | null): void => {
-    if (bytes) chunks.push(bytes.slice());
-  };
-  const text = (): string => new TextDecoder().decode(concat(chunks));
+  // Outputs go to stdout where the tool allows (`-o -`): the package's in-memory files copy
+  // themselves whole on every write, which is quadratic in a large output (a precompiled
+  // header of <iostream> is 15 MB); a stream of chunks is not.
+  const out: Uint8Array[] = [];
+  const err: Uint8Array[] = [];
+  const stdout = (bytes: Uint8Array | null): void => void (bytes && out.push(bytes.slice()));
+  const stderr = (bytes: Uint8Array | null): void => void (bytes && err.push(bytes.slice()));
+  const result = (exitCode: number | undefined, files: unknown, crash?: string): ToolRun => ({
+    exitCode,
+    files,
+    stdout: concat(out),
+    stderr: new TextDecoder().decode(concat(err)),
+    ...(crash !== undefined ? { crash } : {}),
+  });
   try {
-    const files = await clang.runLLVM(args, tree, { stdout: collect, stderr: collect, decodeASCII: false, fetchProgress: () => undefined });
-    return { exitCode: 0, files, output: text() };
+    const files = await clang.runLLVM(args, tree, { stdout, stderr, decodeASCII: false, fetchProgress: () => undefined });
+    return result(0, files);
   } catch (e) {
-    if (e instanceof clang.Exit) return { exitCode: e.code, files: e.files, output: text() };
-    return { exitCode: undefined, files: undefined, output: text(), crash: message(e) };
+    if (e instanceof clang.Exit) return result(e.code, e.files);
+    return result(undefined, undefined, message(e));
   }
 }
 
