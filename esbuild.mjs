@@ -1,6 +1,7 @@
 // One build for every bundle the extension ships: the VS Code client, the language server,
 // the `scord` command line, and the inspector webview. `--production` minifies and drops
 // source maps (what `npm run package` ships); `--watch` rebuilds on change.
+import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -14,13 +15,17 @@ const common = {
   legalComments: 'none',
 };
 
+// clang in WebAssembly finds its .wasm files beside its own module: it is loaded from
+// node_modules at run time, never bundled.
+const clang = ['@yowasp/clang'];
+
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
   { ...common, entryPoints: ['client/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node18', external: ['vscode'] },
-  { ...common, entryPoints: ['server/server.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs', target: 'node18' },
+  { ...common, entryPoints: ['server/server.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs', target: 'node18', external: clang },
   // The server's analysis runs in worker threads, from this bundle beside it.
-  { ...common, entryPoints: ['server/analysis/worker.ts'], outfile: 'dist/analysisWorker.js', platform: 'node', format: 'cjs', target: 'node18' },
-  { ...common, entryPoints: ['sims/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node18', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['server/analysis/worker.ts'], outfile: 'dist/analysisWorker.js', platform: 'node', format: 'cjs', target: 'node18', external: clang },
+  { ...common, entryPoints: ['sims/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node18', external: clang, banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['client/webview/inspector.ts'], outfile: 'dist/inspector.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 
@@ -33,9 +38,24 @@ const targets = [
 if (process.argv.includes('--bench')) {
   const server = targets.filter((t) => t.outfile === 'dist/server.js' || t.outfile === 'dist/analysisWorker.js').map((t) => ({ ...t, logLevel: 'warning' }));
   targets.length = 0;
-  targets.push({ ...common, sourcemap: false, entryPoints: ['bench/run.ts'], outfile: 'dist/bench.js', platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning' });
-  targets.push({ ...common, sourcemap: false, entryPoints: ['bench/lsp.ts'], outfile: 'dist/bench/lsp.js', platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning' });
+  targets.push({ ...common, sourcemap: false, entryPoints: ['bench/run.ts'], outfile: 'dist/bench.js', platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning', external: clang });
+  targets.push({ ...common, sourcemap: false, entryPoints: ['bench/lsp.ts'], outfile: 'dist/bench/lsp.js', platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning', external: clang });
   targets.push(...server);
+}
+
+// The project's CUDA headers, which clang reads, beside the bundles (sims/clang/toolchain/headers.ts).
+fs.rmSync('dist/include', { recursive: true, force: true });
+fs.cpSync('sims/clang/include', 'dist/include', { recursive: true });
+
+// The packaged extension has no node_modules: clang (its module and the .wasm files beside it)
+// ships in dist/node_modules, where the bundles' import('@yowasp/clang') finds it first.
+if (production) {
+  const from = 'node_modules/@yowasp/clang';
+  const to = 'dist/node_modules/@yowasp/clang';
+  fs.rmSync(to, { recursive: true, force: true });
+  fs.mkdirSync(to, { recursive: true });
+  fs.cpSync(`${from}/package.json`, `${to}/package.json`);
+  fs.cpSync(`${from}/gen`, `${to}/gen`, { recursive: true });
 }
 
 if (watch) {

@@ -424,7 +424,30 @@ function clangProgram(args: Args): { options: ClangProgramOptions; file: string;
 async function checkThroughClang(args: Args): Promise<CheckReport> {
   const program = clangProgram(args);
   if ('problems' in program) return notAnalysed(args, program.problems);
-  return checkWithClang(checkOptionsOf(args, program.file, program.text), program.options);
+  const report = await checkWithClang(checkOptionsOf(args, program.file, program.text), program.options);
+  return args.file ? renameFile(report, program.file, args.file) : report;
+}
+
+/**
+ * The report with `from` (the absolute path clang reports) written as `to` (as the command
+ * line named it), so both front ends print the same places and fixes edit the named file.
+ */
+function renameFile(report: CheckReport, from: string, to: string): CheckReport {
+  if (from === to) return report;
+  const loc = <T extends { file: string }>(l: T): T => (l.file === from ? { ...l, file: to } : l);
+  return {
+    ...report,
+    file: to,
+    diagnostics: report.diagnostics.map((d) => ({ ...d, ...(d.location ? { location: loc(d.location) } : {}), ...(d.range ? { range: loc(d.range) } : {}) })),
+    findings: report.findings.map((f) => ({
+      ...f,
+      location: loc(f.location),
+      related: f.related.map((r) => ({ ...r, location: loc(r.location) })),
+      ...(f.range ? { range: loc(f.range) } : {}),
+      ...(f.relatedRanges ? { relatedRanges: f.relatedRanges.map(loc) } : {}),
+      fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, range: loc(e.range) })) })),
+    })),
+  };
 }
 
 /** `run` through clang: the program's own output, then what went wrong, as `run` prints it. */
