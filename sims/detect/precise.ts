@@ -224,6 +224,12 @@ export class PreciseDetector {
         this.lastWords = undefined;
         return;
       }
+      case 'grid-barrier':
+        // grid.sync(): every access before it is ordered before every access after it.
+        this.words = new Map();
+        this.lastId = -1;
+        this.lastWords = undefined;
+        return;
       case 'barrier':
         this.barrier(e.block);
         return;

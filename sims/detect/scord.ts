@@ -364,6 +364,15 @@ export class ScordDetector {
         this.ordering = false;
         this.launches++;
         return;
+      case 'grid-barrier':
+        // grid.sync(): every access before it is ordered before every access after it, as
+        // between launches; locks held and fence counters carry on.
+        this.meta = new MetaTable();
+        this.shared = new ShadowSharedMemory((e, write, earlier) => this.reportShared(e, write, earlier));
+        this.releases = new Map();
+        this.blockSeen = [];
+        this.ordering = false;
+        return;
       case 'barrier': {
         this.barriers[e.block] = (this.barriers[e.block] ?? 0) + 1;
         if (this.ordering) this.publishAtBarrier(e.block);

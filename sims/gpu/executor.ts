@@ -58,17 +58,17 @@ function budgetFinding(
  * Nobody can move: say who waits where, and for whom. Threads at a barrier wait for the rest
  * of their block; lanes in a *_sync operation wait for the lanes of their mask.
  */
-function deadlockFinding(resident: BlockState[], req: LaunchRequest): GridFinding {
+function deadlockFinding(resident: BlockState[], req: LaunchRequest, unstarted = 0): GridFinding {
   const parts: string[] = [];
   let range: Range | undefined;
   for (const b of resident) {
-    const atBarrier = new Map<number, { count: number; range: Range }>();
+    const atBarrier = new Map<number, { count: number; range: Range; grid: boolean }>();
     const inCollective = new Map<number, { count: number; range: Range; missing: Set<number> }>();
     for (const w of b.warps) {
       for (let l = 0; l < WARP; l++) {
         if (w.status[l] === AT_BARRIER && w.waitingAt[l]) {
           const t = w.waitingAt[l]!;
-          const e = atBarrier.get(t.range.start.offset) ?? { count: 0, range: t.range };
+          const e = atBarrier.get(t.range.start.offset) ?? { count: 0, range: t.range, grid: !!t.grid };
           e.count++;
           atBarrier.set(t.range.start.offset, e);
         } else if (w.status[l] === AT_COLLECTIVE && w.inCollective[l]) {
@@ -84,7 +84,9 @@ function deadlockFinding(resident: BlockState[], req: LaunchRequest): GridFindin
     const what: string[] = [];
     for (const e of atBarrier.values()) {
       range ??= e.range;
-      what.push(`${e.count} thread${e.count === 1 ? ' waits' : 's wait'} at the __syncthreads on line ${e.range.start.line + 1} for the rest of the block`);
+      what.push(e.grid
+        ? `${e.count} thread${e.count === 1 ? ' waits' : 's wait'} at the grid-wide barrier on line ${e.range.start.line + 1} for every thread of the launch${unstarted > 0 ? ` (${unstarted} block${unstarted === 1 ? '' : 's'} can never start while the resident ones wait: a grid-wide barrier needs every block resident at once, as a cooperative launch guarantees)` : ''}`
+        : `${e.count} thread${e.count === 1 ? ' waits' : 's wait'} at the __syncthreads on line ${e.range.start.line + 1} for the rest of the block`);
     }
     for (const e of inCollective.values()) {
       range ??= e.range;
@@ -412,6 +414,10 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
       progressed = true;
       barriersOpened++;
     }
+    if (!progressed && nextBlock === blocks && releaseGridBarrier(resident, findings, stats.exited > 0)) {
+      progressed = true;
+      barriersOpened++;
+    }
     rr++;
     if (env.memory.version !== lastVersion || stats.exited !== finished || barriersOpened > 0) {
       lastVersion = env.memory.version;
@@ -444,7 +450,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     }
     admit();
     if (!progressed && resident.length > 0) {
-      findings.push(deadlockFinding(resident, req));
+      findings.push(deadlockFinding(resident, req, blocks - nextBlock));
       env.runtime.deviceFault('cudaErrorLaunchFailure');
       return { completed: false, steps, findings };
     }
@@ -743,6 +749,8 @@ function releaseBarrier(b: BlockState, findings: GridFinding[]): boolean {
     }
   }
   if (waiting === 0) return false;
+  // A grid-wide barrier opens for the whole launch at once (releaseGridBarrier).
+  if (b.warps.some((w) => w.waitingAt.some((t, l) => t?.grid && w.status[l] === AT_BARRIER))) return false;
   // Threads that exited without reaching the barrier make it divergent too.
   if (b.exitedBeforeBarrier()) {
     const first = b.warps.flatMap((w) => w.waitingAt).find((t) => t !== undefined);
@@ -775,6 +783,49 @@ function releaseBarrier(b: BlockState, findings: GridFinding[]): boolean {
 }
 
 
+
+/**
+ * A grid-wide barrier opens when every live thread of the launch waits at one (the caller knows
+ * every block has started; finished blocks have left `resident`). Each thread fences at device
+ * scope, each block passes a barrier, and a detector hears that the launch is ordered across it.
+ */
+function releaseGridBarrier(resident: BlockState[], findings: GridFinding[], someExited: boolean): boolean {
+  let at: BarrierTerm | undefined;
+  for (const b of resident) {
+    for (const w of b.warps) {
+      for (let l = 0; l < WARP; l++) {
+        const st = w.status[l];
+        if (st === READY || st === AT_COLLECTIVE) return false;
+        if (st !== AT_BARRIER) continue;
+        const t = w.waitingAt[l];
+        if (!t?.grid) return false;
+        at ??= t;
+      }
+    }
+  }
+  if (!at) return false;
+  if (someExited && !resident[0].divergenceReported.has(at)) {
+    resident[0].divergenceReported.add(at);
+    findings.push({ kind: 'barrier-divergence', message: 'some threads of the launch exited without reaching this grid-wide barrier; every thread of a cooperative launch must reach it', range: at.range });
+  }
+  for (const b of resident) {
+    const weak = b.ctx.weak;
+    if (weak) for (const w of b.warps) for (let l = 0; l < WARP; l++) if (w.status[l] === AT_BARRIER) weak.fence(w, l, 'device', at.range, true);
+    weak?.barrier(b.ctx.blockLinear);
+  }
+  resident[0]?.ctx.events?.({ kind: 'grid-barrier', range: at.range });
+  for (const b of resident) {
+    b.ctx.events?.({ kind: 'barrier', block: b.ctx.blockLinear, range: at.range });
+    for (const w of b.warps) {
+      for (let l = 0; l < WARP; l++) {
+        if (w.status[l] !== AT_BARRIER) continue;
+        w.status[l] = READY;
+        w.waitingAt[l] = undefined;
+      }
+    }
+  }
+  return true;
+}
 
 /**
  * One launch under a scheduler of the caller's own (the fairness search): blocks start when
@@ -830,7 +881,12 @@ export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: P
       if (!b) return Array.from({ length: Math.ceil(threads / WARP) }, (_, i) => i);
       const ready = (): number[] => b.warps.filter((w) => group(w) > 0).map((w) => w.index);
       const now = ready();
-      if (now.length > 0 || !releaseBarrier(b, ignored)) return now;
+      if (now.length > 0) return now;
+      if (!releaseBarrier(b, ignored)) {
+        const all = states.every((x) => x !== undefined);
+        const live = states.filter((x): x is BlockState => x !== undefined && x.warps.some((w) => w.status.some((st) => st !== 0 && st !== EXITED)));
+        if (!all || !releaseGridBarrier(live, ignored, stats.exited > 0)) return now;
+      }
       return ready();
     },
     step: (linear, warp) => {

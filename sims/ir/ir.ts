@@ -48,6 +48,11 @@ export type SimEvent =
   | { kind: 'access'; write: boolean; address: number; size: number; type: ScalarKind; strong: boolean; atomic?: { op: string; scope: Scope; changed: boolean }; order?: MemoryOrder; orderScope?: Scope; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
   | { kind: 'fence'; scope: Scope; order?: MemoryOrder; block: number; warp: number; lane: number; range: Range }
   | { kind: 'barrier'; block: number; range: Range }
+  /**
+   * A grid-wide barrier (cooperative groups' grid.sync()) opened: every access of the launch
+   * before it is ordered before every access after it, as between two launches.
+   */
+  | { kind: 'grid-barrier'; range: Range }
   /** __syncwarp: the warp's lanes meet and their memory accesses are ordered. */
   | { kind: 'warp-sync'; block: number; warp: number; range: Range }
   | { kind: 'warp-start' | 'warp-end'; block: number; warp: number }
@@ -109,8 +114,11 @@ export type Terminator =
   | { kind: 'jump'; to: number }
   | { kind: 'branch'; cond: number; then: number; else: number }
   | { kind: 'exit' }
-  /** __syncthreads and its _count/_and/_or forms: wait for the whole block, then go on. */
-  | { kind: 'barrier'; to: number; range: Range; reduce?: 'count' | 'and' | 'or'; pred?: number; dst?: number }
+  /**
+   * __syncthreads and its _count/_and/_or forms: wait for the whole block, then go on. `grid`:
+   * wait for every thread of the launch (grid.sync()), with device-scope fences on both sides.
+   */
+  | { kind: 'barrier'; to: number; range: Range; reduce?: 'count' | 'and' | 'or'; pred?: number; dst?: number; grid?: boolean }
   /**
    * A warp-wide operation (shuffle, vote, __syncwarp). With a mask register, the lanes wait
    * until every live lane of the mask has arrived, as the *_sync intrinsics require; without

@@ -270,6 +270,36 @@ describe('libcu++ atomics, math, struct copies', () => {
   });
 });
 
+describe('grid-wide synchronization', () => {
+  let d: LoadedDevice;
+  before(async () => {
+    d = await loadDevice(path.join(CLANG_FIXTURES, 'grid_sync.cu'));
+  });
+
+  test('grid.sync() orders every block before every block: right values, no race', () => {
+    const a = deviceArray(d, 128);
+    const out = deviceArray(d, 128);
+    const detector = new ScordDetector(d.memory);
+    const r = launch(d, 'phases', 4, 32, [a, out, 1], { events: detector.listener });
+    assert.deepEqual(r.findings, []);
+    assert.deepEqual(read(d, out, 128), Array.from({ length: 128 }, (_, i) => ((i + 32) % 128) * 3));
+    assert.deepEqual(detector.findings(), []);
+  });
+
+  test('without it the read races with the other block\'s write', () => {
+    const detector = new ScordDetector(d.memory);
+    launch(d, 'phases', 4, 32, [deviceArray(d, 128), deviceArray(d, 128), 0], { events: detector.listener });
+    assert.deepEqual([...new Set(detector.findings().map((f) => `${f.range.start.line + 1}/${f.previous.start.line + 1}`))], ['8/6']);
+  });
+
+  test('a grid larger than the device can hold at once deadlocks at the grid barrier, and says why', () => {
+    const r = launch(d, 'phases', 130, 32, [deviceArray(d, 130 * 32), deviceArray(d, 130 * 32), 1]);
+    assert.equal(r.findings.length, 1);
+    assert.equal(r.findings[0].kind, 'deadlock');
+    assert.match(r.findings[0].message, /grid-wide barrier on line 7 .*can never start/);
+  });
+});
+
 describe('races and what cannot run', () => {
   test('ScoRD reports a message-passing race without a fence at the reading line', async () => {
     const d = await loadDevice(path.join(CLANG_FIXTURES, 'message_passing_racy.cu'));

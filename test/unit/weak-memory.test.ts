@@ -195,14 +195,14 @@ describe('scord litmus and scord check --memory-model', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-litmus-'));
   const file = path.join(dir, 'mp.cu');
   fs.writeFileSync(file, `// outcome: 1 0\n${mp('')}`);
-  const run = (...argv: string[]) => {
+  const run = async (...argv: string[]) => {
     let out = '';
     let err = '';
-    const status = scord(argv, { stdout: (t) => void (out += t), stderr: (t) => void (err += t) });
+    const status = await scord(argv, { stdout: (t) => void (out += t), stderr: (t) => void (err += t) });
     return { status, out, err };
   };
-  it('--format json prints the model, the runs and each outcome with its count and verdict', () => {
-    const r = run('litmus', file, '--model', 'gpu-weak', '--exhaustive', '--format', 'json');
+  it('--format json prints the model, the runs and each outcome with its count and verdict', async () => {
+    const r = await run('litmus', file, '--model', 'gpu-weak', '--exhaustive', '--format', 'json');
     assert.equal(r.status, 0, r.err);
     const json = JSON.parse(r.out);
     assert.equal(json.model, 'gpu-weak');
@@ -210,21 +210,21 @@ describe('scord litmus and scord check --memory-model', () => {
     assert.deepEqual(Object.keys(json.outcomes[0]).sort(), ['allowed', 'count', 'outcome']);
     assert.equal(json.outcomes.reduce((s: number, o: { count: number }) => s + o.count, 0), json.runs);
     assert.ok(json.outcomes.some((o: { outcome: string; allowed: boolean }) => o.outcome === '1 0' && o.allowed));
-    const sc = JSON.parse(run('litmus', file, '--model', 'sc', '--exhaustive', '--format', 'json').out);
+    const sc = JSON.parse((await run('litmus', file, '--model', 'sc', '--exhaustive', '--format', 'json')).out);
     assert.deepEqual(sc.outcomes.find((o: { outcome: string }) => o.outcome === '1 0'), { outcome: '1 0', count: 0, allowed: false });
   });
-  it('text output: a bar per outcome, verdicts, and how each outcome happens', () => {
-    const r = run('litmus', file, '--model', 'sc', '--exhaustive');
+  it('text output: a bar per outcome, verdicts, and how each outcome happens', async () => {
+    const r = await run('litmus', file, '--model', 'sc', '--exhaustive');
     assert.equal(r.status, 0, r.err);
     assert.match(r.out, /every execution \(\d+ complete\) under sc/);
     assert.match(r.out, /1 0 +0 +forbidden +\(named in the file\)/);
     assert.match(r.out, /how "1 1" happens:\n {2}line \d+ +block 0 thread 0: writes x = 1/);
   });
-  it('bad options and unreadable programs exit 2 with a message', () => {
-    assert.equal(run('litmus', file, '--model', 'tso').status, 2);
-    assert.equal(run('litmus', file, '--runs', '0').status, 2);
+  it('bad options and unreadable programs exit 2 with a message', async () => {
+    assert.equal((await run('litmus', file, '--model', 'tso')).status, 2);
+    assert.equal((await run('litmus', file, '--runs', '0')).status, 2);
     fs.writeFileSync(path.join(dir, 'bad.cu'), 'int main( {');
-    const bad = run('litmus', path.join(dir, 'bad.cu'));
+    const bad = await run('litmus', path.join(dir, 'bad.cu'));
     assert.equal(bad.status, 2);
     assert.match(bad.err, /bad\.cu:1:\d+: error: /);
   });

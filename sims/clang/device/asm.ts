@@ -6,6 +6,7 @@ import { DeviceFault } from '../../gpu/access';
 import { decodePtx, type PtxInstruction, type PtxValue } from '../../frontend/ptx';
 import type * as T from '../../frontend/types';
 import { WARP } from '../../ir/ir';
+import { unbox } from '../../ir/wide';
 import type { LInstruction, LType, LValue } from '../llvm/module';
 import { emitSpecialRegister } from './intrinsics';
 import type { KernelLowering } from './lowerer';
@@ -114,7 +115,7 @@ export function lowerAsm(L: KernelLowering, i: LInstruction, callee: Extract<LVa
     const ro = r * WARP;
     const flat = L.flat;
     L.emit((w, l) => {
-      w.regs[po + l] = flat.pointerOf(Number(BigInt.asUintN(32, BigInt(Math.trunc(w.regs[ro + l])))));
+      w.regs[po + l] = flat.pointerOf(Number(BigInt.asUintN(32, unbox(w.regs[ro + l]))));
     });
     return p;
   };

@@ -18,8 +18,12 @@ import { normalizerOf, unsignedView } from './numbers';
 export function lowerExternalCall(L: KernelLowering, i: LInstruction, name: string): boolean {
   const ops = i.operands;
   switch (name) {
-    case '__scord_grid_sync':
-      return L.fail('not supported: grid-wide synchronization (cooperative groups grid_group::sync)');
+    case '__scord_grid_sync': {
+      // grid.sync(): a barrier of every thread of the launch (see the executor).
+      const next = L.newBlock();
+      L.terminate({ kind: 'barrier', to: next.id, range: L.range, grid: true }, next);
+      return true;
+    }
     case '__scord_tex_fetch':
     case '__scord_tex1Dfetch':
       return L.fail('not supported: textures');

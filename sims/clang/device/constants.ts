@@ -3,7 +3,7 @@
 // `addrspacecast`, `ptrtoint`). The address of a __shared__ variable depends on the block that
 // runs, so a constant may be relative to the block's shared memory and is resolved per block.
 import type { LInstruction, LType, LValue } from '../llvm/module';
-import { box } from '../../ir/wide';
+import { box, unbox } from '../../ir/wide';
 import { isAggregate, registerCount, sizeOf, structLayout, typeName } from './layout';
 import { floatRounder } from './numbers';
 
@@ -111,7 +111,7 @@ function constExpr(inst: LInstruction, env: ConstEnv): ConstScalar[] {
       const i = constScalar(ops[0], env);
       if (i.base !== ABSOLUTE) throw new ConstantError(`not supported: constant '${inst.opcode}' of an address`);
       const from = intBits(ops[0].type);
-      const unsigned = inst.opcode === 'zext' ? BigInt.asUintN(from, BigInt(Math.trunc(i.value))) : BigInt(Math.trunc(i.value));
+      const unsigned = inst.opcode === 'zext' ? BigInt.asUintN(from, unbox(i.value)) : unbox(i.value);
       return [{ base: ABSOLUTE, value: intConstant(unsigned, intBits(inst.type)) }];
     }
     case 'add':
@@ -120,7 +120,7 @@ function constExpr(inst: LInstruction, env: ConstEnv): ConstScalar[] {
       const b = constScalar(ops[1], env);
       if (b.base !== ABSOLUTE || (a.base !== ABSOLUTE && inst.opcode === 'sub')) throw new ConstantError(`not supported: constant '${inst.opcode}' of addresses`);
       const bits = intBits(inst.type);
-      const r = inst.opcode === 'add' ? BigInt(Math.trunc(a.value)) + BigInt(Math.trunc(b.value)) : BigInt(Math.trunc(a.value)) - BigInt(Math.trunc(b.value));
+      const r = inst.opcode === 'add' ? unbox(a.value) + unbox(b.value) : unbox(a.value) - unbox(b.value);
       return [{ base: a.base, value: intConstant(r, bits) }];
     }
     default:

@@ -2,7 +2,8 @@
 // to a defined function inlined (the executor has no call stack), SSA values in registers, phis
 // as copies on the edges that reach them, and memory accesses, atomics, fences, barriers and
 // warp operations as the steps and terminators the executor, the detectors and the weak memory
-// model already know (see ./memory, ./intrinsics, ./warp, ./calls).
+// model already know (./values, ./memory, ./intrinsics, ./warp, ./calls, ./asm; what is known of
+// a function before it is lowered: ./analysis).
 //
 // Block 0 is a prologue that runs once per thread: it brings the arguments to their canonical
 // form and fills the registers that hold constants, the addresses of __shared__ variables (they
@@ -18,16 +19,17 @@ import type { FlatAddresses } from '../../gpu/flat';
 import type { Memory, NamedRegion } from '../../gpu/memory';
 import { WARP, LowerError, type Block, type CompiledFunction, type Step, type Terminator } from '../../ir/ir';
 import type { DebugLocation, LFunction, LInstruction, LModule, LType, LValue } from '../llvm/module';
-import { conversion, fastBinary, fcmp, floatBinary, icmp, intBinary, pointerCompare, reinterpret, type Binary } from './arith';
-import { ABSOLUTE, ConstantError, constLeaves, DYNAMIC_SHARED, gepOffsets, intConstant, SHARED, type ConstEnv, type ConstScalar } from './constants';
+import { ABSOLUTE, ConstantError, constLeaves, DYNAMIC_SHARED, intConstant, SHARED, type ConstEnv, type ConstScalar } from './constants';
 import { functionName, variableName } from './demangle';
 import type { DeviceGlobals } from './globals';
-import { alignOf, isAggregate, leavesOf, memberRegisters, namingType, registerCount, roundUp, sizeOf, typeName } from './layout';
+import { alignOf, isAggregate, memberRegisters, namingType, registerCount, roundUp, sizeOf, typeName } from './layout';
 import { normalizerOf } from './numbers';
 import { emitCopy, lowerAtomicRmw, lowerCmpxchg, lowerFence, lowerLoad, lowerStore } from './memory';
 import { lowerIntrinsic } from './intrinsics';
 import { lowerExternalCall } from './calls';
 import { lowerAsm } from './asm';
+import { lowerBinary, lowerCast, lowerCompare, lowerExtractElement, lowerGep, lowerInsertElement, lowerSelect, lowerShuffleVector, lowerUnary } from './values';
+import { analyseFunction, localPointers, writesThrough, type FunctionInfo } from './analysis';
 import type { Symbols } from './symbols';
 
 /** A value in registers: `n` consecutive registers from `reg` (one for a scalar). */
@@ -69,18 +71,7 @@ interface Instance {
   ret?: { block: Block; val?: Val };
 }
 
-interface FunctionInfo {
-  promotable: Set<string>;
-  phis: Map<string, LInstruction[]>;
-  /** The instruction that defines each value. */
-  defs: Map<string, LInstruction>;
-  /** Loads of promoted allocas that can read the alloca's register directly (see aliasableLoads). */
-  aliasLoads: Set<string>;
-}
-
 const MAX_INLINE_DEPTH = 48;
-
-const IGNORED_USES = /^llvm\.(lifetime|dbg|assume|experimental\.noalias|var\.annotation|invariant)/;
 
 export class KernelLowering {
   readonly blocks: Block[] = [];
@@ -262,9 +253,6 @@ export class KernelLowering {
   isLocal(v: LValue): boolean {
     return v.kind === 'local' && this.instance.local.has(v.name);
   }
-  markLocal(inst: LInstruction): void {
-    if (inst.result !== undefined) this.instance.local.add(inst.result);
-  }
 
   copy(dst: Val, src: Val): void {
     for (let i = 0; i < Math.min(dst.n, src.n); i++) {
@@ -375,50 +363,10 @@ export class KernelLowering {
 
   private info(fn: LFunction): FunctionInfo {
     let info = this.infos.get(fn);
-    if (info) return info;
-    const allocaType = new Map<string, LType>();
-    const phis = new Map<string, LInstruction[]>();
-    const defs = new Map<string, LInstruction>();
-    for (const b of fn.blocks) {
-      for (const i of b.instructions) {
-        if (i.result !== undefined) defs.set(i.result, i);
-        if (i.opcode === 'alloca' && i.result !== undefined && i.elementType && !isAggregate(i.elementType) && (i.elementType.kind === 'int' || i.elementType.kind === 'float' || i.elementType.kind === 'ptr') && !i.count) allocaType.set(i.result, i.elementType);
-        if (i.opcode === 'phi') {
-          const list = phis.get(b.label) ?? [];
-          list.push(i);
-          phis.set(b.label, list);
-        }
-      }
+    if (!info) {
+      info = analyseFunction(fn);
+      this.infos.set(fn, info);
     }
-    const promotable = new Set(allocaType.keys());
-    const escape = (v: LValue | undefined): void => {
-      if (!v) return;
-      if (v.kind === 'local') promotable.delete(v.name);
-      else if (v.kind === 'aggregate') v.elements.forEach(escape);
-      else if (v.kind === 'expr') v.inst.operands.forEach(escape);
-    };
-    const sameType = (a: LType, b: LType): boolean => a.kind === b.kind && sizeOf(a) === sizeOf(b) && (a.kind !== 'float' || (b.kind === 'float' && a.name === b.name));
-    for (const b of fn.blocks) {
-      for (const i of b.instructions) {
-        if (i.opcode === 'load' && i.operands[0]?.kind === 'local') {
-          const t = allocaType.get(i.operands[0].name);
-          if (t && !sameType(t, i.type)) promotable.delete(i.operands[0].name);
-          continue;
-        }
-        if (i.opcode === 'store' && i.operands[1]?.kind === 'local') {
-          escape(i.operands[0]);
-          const t = allocaType.get(i.operands[1].name);
-          if (t && !sameType(t, i.operands[0].type)) promotable.delete(i.operands[1].name);
-          continue;
-        }
-        if (i.opcode === 'call' && i.callee?.kind === 'global' && IGNORED_USES.test(i.callee.name)) continue;
-        i.operands.forEach(escape);
-        i.incoming?.forEach((x) => escape(x.value));
-        if (i.callee) escape(i.callee);
-      }
-    }
-    info = { promotable, phis, defs, aliasLoads: aliasableLoads(fn, promotable) };
-    this.infos.set(fn, info);
     return info;
   }
 
@@ -515,11 +463,6 @@ export class KernelLowering {
     return this.info(this.instance.fn).defs.get(name);
   }
 
-  /** The module of the code being lowered (where its names are resolved). */
-  get module(): LModule {
-    return this.instance.module;
-  }
-
   // -------------------------------------------------------------------------------------------
   // Instructions
 
@@ -576,9 +519,9 @@ export class KernelLowering {
         this.terminate({ kind: 'exit' }, null);
         return;
       case 'getelementptr':
-        return this.gep(i);
+        return lowerGep(this, i);
       case 'select':
-        return this.select(i);
+        return lowerSelect(this, i);
       case 'extractvalue': {
         const agg = this.val(i.operands[0]);
         const m = memberRegisters(i.operands[0].type, i.indices ?? []);
@@ -594,18 +537,18 @@ export class KernelLowering {
         return;
       }
       case 'extractelement':
-        return this.extractElement(i);
+        return lowerExtractElement(this, i);
       case 'insertelement':
-        return this.insertElement(i);
+        return lowerInsertElement(this, i);
       case 'shufflevector':
-        return this.shuffleVector(i);
+        return lowerShuffleVector(this, i);
       case 'freeze':
         return this.copy(this.result(i), this.val(i.operands[0]));
       case 'fneg':
-        return this.unary(i, (x) => -x);
+        return lowerUnary(this, i, (x) => -x);
       case 'icmp':
       case 'fcmp':
-        return this.compare(i);
+        return lowerCompare(this, i);
       case 'add':
       case 'sub':
       case 'mul':
@@ -624,7 +567,7 @@ export class KernelLowering {
       case 'fmul':
       case 'fdiv':
       case 'frem':
-        return this.binary(i);
+        return lowerBinary(this, i);
       case 'trunc':
       case 'zext':
       case 'sext':
@@ -638,189 +581,10 @@ export class KernelLowering {
       case 'inttoptr':
       case 'bitcast':
       case 'addrspacecast':
-        return this.cast(i);
+        return lowerCast(this, i);
       default:
         this.fail(`not supported: the '${i.opcode}' instruction`);
     }
-  }
-
-  /** Applies `f` to each scalar (vectors: each element) of operand 0 into the result. */
-  private unary(i: LInstruction, f: (x: number) => number): void {
-    const a = this.val(i.operands[0]);
-    const r = this.result(i);
-    for (let k = 0; k < r.n; k++) {
-      const ao = (a.reg + k) * WARP;
-      const ro = (r.reg + k) * WARP;
-      this.emit((w, l) => {
-        w.regs[ro + l] = f(w.regs[ao + l]);
-      });
-    }
-  }
-
-  /** Emits `result = f(a, b)` elementwise over registers. */
-  emitBinary(r: Val, a: Val, b: Val, f: Binary, fast?: (ro: number, ao: number, bo: number) => Step | undefined): void {
-    for (let k = 0; k < r.n; k++) {
-      const ao = (a.reg + k) * WARP;
-      const bo = (b.reg + k) * WARP;
-      const ro = (r.reg + k) * WARP;
-      const step = fast?.(ro, ao, bo);
-      this.emit(
-        step ??
-          ((w, l) => {
-            const regs = w.regs;
-            regs[ro + l] = f(regs[ao + l], regs[bo + l], w);
-          }),
-      );
-    }
-  }
-
-  private binary(i: LInstruction): void {
-    const t = i.type.kind === 'vector' ? i.type.of : i.type;
-    const f = t.kind === 'float' ? floatBinary(i.opcode, t) : t.kind === 'int' ? intBinary(i.opcode, t.bits, this.range) : this.fail(`not supported: '${i.opcode}' on ${typeName(i.type)}`);
-    this.emitBinary(this.result(i), this.val(i.operands[0]), this.val(i.operands[1]), f, (ro, ao, bo) => fastBinary(i.opcode, t, undefined, ro, ao, bo));
-  }
-
-  private compare(i: LInstruction): void {
-    const ot = i.operands[0].type;
-    const t = ot.kind === 'vector' ? ot.of : ot;
-    const pred = i.predicate ?? 'eq';
-    const f = i.opcode === 'fcmp' ? fcmp(pred) : t.kind === 'ptr' ? pointerCompare(pred) : t.kind === 'int' ? icmp(pred, t.bits) : this.fail(`not supported: icmp on ${typeName(ot)}`);
-    this.emitBinary(this.result(i), this.val(i.operands[0]), this.val(i.operands[1]), f, (ro, ao, bo) => (i.opcode === 'icmp' ? fastBinary('icmp', t, pred, ro, ao, bo) : undefined));
-  }
-
-  private cast(i: LInstruction): void {
-    const from = i.operands[0].type;
-    const to = i.type;
-    if ((i.opcode === 'addrspacecast' || (i.opcode === 'bitcast' && from.kind === 'ptr' && to.kind === 'ptr')) && this.isLocal(i.operands[0])) this.markLocal(i);
-    if (i.opcode === 'bitcast' && (isAggregate(from) || isAggregate(to))) {
-      const a = this.val(i.operands[0]);
-      const r = this.result(i);
-      const f = reinterpret(leavesOf(from).map((x) => x.type), leavesOf(to).map((x) => x.type), this.flat);
-      const ins = Array.from({ length: a.n }, (_, k) => (a.reg + k) * WARP);
-      const outs = Array.from({ length: r.n }, (_, k) => (r.reg + k) * WARP);
-      const xs = new Array<number>(a.n);
-      this.emit((w, l) => {
-        for (let k = 0; k < ins.length; k++) xs[k] = w.regs[ins[k] + l];
-        const ys = f(xs);
-        for (let k = 0; k < outs.length; k++) w.regs[outs[k] + l] = ys[k];
-      });
-      return;
-    }
-    const f = conversion(i.opcode, from.kind === 'vector' ? from.of : from, to.kind === 'vector' ? to.of : to, this.flat);
-    if (i.opcode === 'addrspacecast' || (i.opcode === 'bitcast' && from.kind === 'ptr')) return this.copy(this.result(i), this.val(i.operands[0]));
-    this.unary(i, f);
-  }
-
-  private gep(i: LInstruction): void {
-    if (i.type.kind === 'vector') this.fail('not supported: getelementptr over a vector of pointers');
-    let offsets;
-    try {
-      offsets = gepOffsets(i.elementType ?? { kind: 'int', bits: 8 }, i.operands.slice(1));
-    } catch (e) {
-      if (e instanceof ConstantError) this.fail(e.message);
-      throw e;
-    }
-    if (this.isLocal(i.operands[0])) this.markLocal(i);
-    const base = this.reg(i.operands[0]);
-    const r = this.result(i).reg;
-    const ro = r * WARP;
-    const bo = base * WARP;
-    const c = offsets.constant;
-    const terms = offsets.terms.map((t) => ({ o: this.reg(t.index) * WARP, s: t.scale }));
-    if (terms.length === 0) {
-      this.emit((w, l) => {
-        w.regs[ro + l] = w.regs[bo + l] + c;
-      });
-    } else if (terms.length === 1) {
-      const io = terms[0].o;
-      const s = terms[0].s;
-      this.emit((w, l) => {
-        const regs = w.regs;
-        regs[ro + l] = regs[bo + l] + c + regs[io + l] * s;
-      });
-    } else {
-      this.emit((w, l) => {
-        const regs = w.regs;
-        let p = regs[bo + l] + c;
-        for (const t of terms) p += regs[t.o + l] * t.s;
-        regs[ro + l] = p;
-      });
-    }
-  }
-
-  private select(i: LInstruction): void {
-    const c = this.val(i.operands[0]);
-    const a = this.val(i.operands[1]);
-    const b = this.val(i.operands[2]);
-    const r = this.result(i);
-    if (this.isLocal(i.operands[1]) && this.isLocal(i.operands[2])) this.markLocal(i);
-    const vectorCond = c.n > 1;
-    for (let k = 0; k < r.n; k++) {
-      const co = (c.reg + (vectorCond ? k : 0)) * WARP;
-      const ao = (a.reg + k) * WARP;
-      const bo = (b.reg + k) * WARP;
-      const ro = (r.reg + k) * WARP;
-      this.emit((w, l) => {
-        const regs = w.regs;
-        regs[ro + l] = regs[co + l] ? regs[ao + l] : regs[bo + l];
-      });
-    }
-  }
-
-  private extractElement(i: LInstruction): void {
-    const v = this.val(i.operands[0]);
-    const idx = i.operands[1];
-    const r = this.result(i);
-    if (idx.kind === 'int') {
-      const k = Number(idx.value);
-      if (k >= 0 && k < v.n) return this.copy(r, { reg: v.reg + k, n: 1 });
-      return this.copy(r, { reg: this.constReg(0), n: 1 });
-    }
-    const io = this.reg(idx) * WARP;
-    const ro = r.reg * WARP;
-    const base = v.reg;
-    const n = v.n;
-    this.emit((w, l) => {
-      const k = w.regs[io + l];
-      w.regs[ro + l] = k >= 0 && k < n ? w.regs[(base + k) * WARP + l] : 0;
-    });
-  }
-
-  private insertElement(i: LInstruction): void {
-    const v = this.val(i.operands[0]);
-    const e = this.val(i.operands[1]);
-    const idx = i.operands[2];
-    const r = this.result(i);
-    this.copy(r, v);
-    if (idx.kind === 'int') {
-      const k = Number(idx.value);
-      if (k >= 0 && k < r.n) this.copy({ reg: r.reg + k, n: 1 }, e);
-      return;
-    }
-    const io = this.reg(idx) * WARP;
-    const eo = e.reg * WARP;
-    const base = r.reg;
-    const n = r.n;
-    this.emit((w, l) => {
-      const k = w.regs[io + l];
-      if (k >= 0 && k < n) w.regs[(base + k) * WARP + l] = w.regs[eo + l];
-    });
-  }
-
-  private shuffleVector(i: LInstruction): void {
-    const a = this.val(i.operands[0]);
-    const b = this.val(i.operands[1]);
-    const mask = i.operands[2];
-    const r = this.result(i);
-    const lanes: number[] =
-      mask.kind === 'aggregate' ? mask.elements.map((m) => (m.kind === 'int' ? Number(m.value) : -1))
-      : mask.kind === 'zero' ? Array.from({ length: r.n }, () => 0)
-      : mask.kind === 'int' ? Array.from({ length: r.n }, () => Number(mask.value))
-      : Array.from({ length: r.n }, () => -1);
-    lanes.forEach((m, k) => {
-      const src = m < 0 ? this.constReg(0) : m < a.n ? a.reg + m : b.reg + (m - a.n);
-      this.copy({ reg: r.reg + k, n: 1 }, { reg: src, n: 1 });
-    });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -971,168 +735,6 @@ export class KernelLowering {
     });
     this.terminate({ kind: 'exit' }, join);
   }
-}
-
-/**
- * Adds to `local` the pointer values of `fn` that can only point into the thread's local memory:
- * its (not promoted) allocas, what is derived from local pointers (getelementptr, casts,
- * select, phi) and loads of promoted allocas every store to which stores a local pointer, given
- * which parameters are local (already in `local`). The greatest such set: a value stays unless
- * some source of it may be something else (a global, memory, a call, an integer).
- */
-function localPointers(fn: LFunction, promotable: Set<string>, local: Set<string>): void {
-  const params = new Set(fn.params.map((p) => p.name));
-  const sources = new Map<string, LValue[]>();
-  const candidates = new Set<string>();
-  const add = (name: string, from: LValue[]): void => {
-    candidates.add(name);
-    const list = sources.get(name);
-    if (list) list.push(...from);
-    else sources.set(name, [...from]);
-  };
-  for (const b of fn.blocks) {
-    for (const i of b.instructions) {
-      if (i.opcode === 'store' && i.operands[1]?.kind === 'local' && promotable.has(i.operands[1].name) && i.operands[0].type.kind === 'ptr') add(i.operands[1].name, [i.operands[0]]);
-      if (i.result === undefined || i.type.kind !== 'ptr') continue;
-      switch (i.opcode) {
-        case 'alloca':
-          if (!promotable.has(i.result)) local.add(i.result);
-          break;
-        case 'getelementptr':
-        case 'addrspacecast':
-        case 'bitcast':
-        case 'freeze':
-          add(i.result, [i.operands[0]]);
-          break;
-        case 'select':
-          add(i.result, [i.operands[1], i.operands[2]]);
-          break;
-        case 'phi':
-          add(i.result, (i.incoming ?? []).map((x) => x.value));
-          break;
-        case 'load':
-          if (i.operands[0].kind === 'local' && promotable.has(i.operands[0].name)) add(i.result, [i.operands[0]]);
-          break;
-      }
-    }
-  }
-  // Promoted allocas stand for the values stored in them; one never stored holds nothing.
-  for (const name of promotable) if (!sources.has(name)) sources.set(name, []);
-  const isLocal = (v: LValue): boolean => {
-    if (v.kind === 'null' || v.kind === 'undef' || v.kind === 'poison' || v.kind === 'zero') return true;
-    if (v.kind !== 'local') return false;
-    return local.has(v.name) || (candidates.has(v.name) && !params.has(v.name));
-  };
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const name of candidates) {
-      if (!sources.get(name)!.every(isLocal)) {
-        candidates.delete(name);
-        changed = true;
-      }
-    }
-  }
-  for (const name of candidates) if (!promotable.has(name)) local.add(name);
-}
-
-/**
- * Loads of promoted allocas whose value can be read from the alloca's own register: every use
- * is later in the same block (not a phi), with no store to the alloca in between. clang's -O0
- * code loads a local just before each use; this spares those copies.
- */
-function aliasableLoads(fn: LFunction, promotable: Set<string>): Set<string> {
-  const out = new Set<string>();
-  // Where each value is used: its block (or '' for several blocks or a phi).
-  const usedIn = new Map<string, string>();
-  for (const b of fn.blocks) {
-    for (const i of b.instructions) {
-      const use = (v: LValue | undefined, where: string): void => {
-        if (v?.kind !== 'local') return;
-        const seen = usedIn.get(v.name);
-        usedIn.set(v.name, seen === undefined || seen === where ? where : '');
-      };
-      i.operands.forEach((v) => use(v, b.label));
-      if (i.callee) use(i.callee, b.label);
-      i.incoming?.forEach((x) => use(x.value, ''));
-    }
-  }
-  for (const b of fn.blocks) {
-    const loads = new Map<string, { at: number; alloca: string; last: number }>();
-    b.instructions.forEach((i, at) => {
-      if (i.opcode === 'load' && i.result !== undefined && i.operands[0]?.kind === 'local' && promotable.has(i.operands[0].name)) {
-        const where = usedIn.get(i.result);
-        if (where === undefined || where === b.label) loads.set(i.result, { at, alloca: i.operands[0].name, last: at });
-      }
-    });
-    if (!loads.size) continue;
-    b.instructions.forEach((i, at) => {
-      for (const v of i.operands) {
-        const l = v.kind === 'local' ? loads.get(v.name) : undefined;
-        if (l) l.last = Math.max(l.last, at);
-      }
-    });
-    for (const [name, l] of loads) {
-      let stored = false;
-      for (let k = l.at + 1; k < l.last && !stored; k++) {
-        const i = b.instructions[k];
-        if (i.opcode === 'store' && i.operands[1]?.kind === 'local' && i.operands[1].name === l.alloca) stored = true;
-      }
-      if (!stored) out.add(name);
-    }
-  }
-  return out;
-}
-
-/**
- * Might code write through pointer `name` or a pointer derived from it (a store, an atomic, the
- * destination of memcpy/memset, or any call it is passed to)?
- */
-function writesThrough(fn: LFunction, name: string): boolean {
-  const derived = new Set([name]);
-  const uses = (v: LValue | undefined): boolean => v?.kind === 'local' && derived.has(v.name);
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const b of fn.blocks) {
-      for (const i of b.instructions) {
-        if (i.result === undefined || derived.has(i.result)) continue;
-        if ((i.opcode === 'getelementptr' || i.opcode === 'addrspacecast' || i.opcode === 'bitcast' || i.opcode === 'select' || i.opcode === 'phi') && (i.operands.some(uses) || i.incoming?.some((x) => uses(x.value)))) {
-          derived.add(i.result);
-          changed = true;
-        }
-      }
-    }
-  }
-  for (const b of fn.blocks) {
-    for (const i of b.instructions) {
-      switch (i.opcode) {
-        case 'load':
-        case 'getelementptr':
-        case 'addrspacecast':
-        case 'bitcast':
-        case 'select':
-        case 'phi':
-        case 'icmp':
-        case 'ptrtoint':
-          continue;
-        case 'store':
-          if (uses(i.operands[1]) || uses(i.operands[0])) return true;
-          continue;
-        case 'call': {
-          const callee = i.callee?.kind === 'global' ? i.callee.name : '';
-          if (/^llvm\.(memcpy|memmove)/.test(callee)) {
-            if (uses(i.operands[0])) return true;
-            continue;
-          }
-          if (/^llvm\.(lifetime|dbg)/.test(callee)) continue;
-          if (i.operands.some(uses)) return true;
-          continue;
-        }
-        default:
-          if (i.operands.some(uses)) return true;
-      }
-    }
-  }
-  return false;
 }
 
 /** The name a kernel or function is reported by. */

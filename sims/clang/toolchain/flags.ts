@@ -95,8 +95,9 @@ export function clangCommand(c: CommandInputs): string[] {
   const cuda = compiledAsCuda(c.unit, c.pass);
   const args = ['clang', '-cc1'];
   if (c.pass === 'device') {
-    // The PTX ISA of CUDA 12.0 (8.0), as the clang driver passes it: clang's *_sync warp intrinsics need ≥ 6.0.
-    args.push('-triple', 'nvptx-nvidia-cuda', '-aux-triple', 'wasm32-unknown-wasip1', '-fcuda-is-device', '-target-cpu', `sm_${c.arch}`, '-target-feature', '+ptx80');
+    // The PTX ISA the builtins of clang's and the project's headers need (*_sync warp operations,
+    // __nanosleep, __match_*_sync; see sims/clang/include/HOOKS.md), as the clang driver passes it.
+    args.push('-triple', 'nvptx-nvidia-cuda', '-aux-triple', 'wasm32-unknown-wasip1', '-fcuda-is-device', '-target-cpu', `sm_${c.arch}`, '-target-feature', '+ptx87');
     args.push('-fno-threadsafe-statics', '-mframe-pointer=all', '-O0', `-debug-info-kind=${c.debugInfo ?? 'line-tables-only'}`);
   } else {
     // Line tables: the host runtime locates traps and runtime calls through them (DWARF .debug_line).
