@@ -48,7 +48,7 @@ import { summarize } from './frontend/summary';
 import { declaredOutcomes, runLitmus } from './litmus/run';
 import { MEMORY_MODELS, type LitmusReport, type MemoryModelName, type WeakModelSwitches } from './litmus/types';
 import { programFromCompileCommands, programFromFiles, type ProgramResult } from './clang/program';
-import { checkWithClang, compileProgram, clangDiagnostic, eitherReport, leavesToClang, FRONTENDS, type ClangProgramOptions, type Frontend } from './clang/check';
+import { checkWithClang, compileProgram, clangDiagnostic, leavesToClang, FRONTENDS, type ClangProgramOptions, type Frontend } from './clang/check';
 import { runClangProgram } from './clang/host/runProgram';
 import { SourceRanges } from './clang/ranges';
 
@@ -506,7 +506,7 @@ function analyse(args: Args, text: string, common: ParseOptions): CheckReport {
 async function analyseAny(args: Args, text: string, common: ParseOptions): Promise<CheckReport> {
   const report = analyse(args, text, common);
   if (args.frontend === 'builtin' || !leavesToClang(report)) return report;
-  return eitherReport(report, await checkThroughClang(args));
+  return checkThroughClang(args);
 }
 
 /**

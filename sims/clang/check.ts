@@ -6,6 +6,7 @@
 // not count here — clang's do.
 import { checkRun, checkSource, initialStats, location, type CheckDiagnostic, type CheckOptions, type CheckReport } from '../check';
 import { parse } from '../frontend/index';
+import { DIAGNOSTIC_CODES, isKnownCode } from '../frontend/codes';
 import type { Range } from '../frontend/source';
 import { compileDevice, compileHost, linkHost, type ClangDiagnostic, type TranslationUnitSpec } from './toolchain';
 import { parseLlvmModule, LlvmParseError } from './llvm/parse';
@@ -143,15 +144,25 @@ export const FRONTENDS: readonly Frontend[] = ['auto', 'builtin', 'clang'];
 /** Problems with the launch itself, which clang would meet the same way. */
 const LAUNCH_PROBLEMS: ReadonlySet<string | undefined> = new Set(['launch', 'launch-header', 'no-main', 'no-kernel']);
 
-/** Whether the hand-written path's report leaves the file to clang: it could not run it, for a reason other than the launch. */
+/**
+ * Whether the hand-written path's report leaves the file to clang: it could not run it, for a
+ * reason other than the launch or a syntax error (a half-typed line: clang rejects it too, and
+ * the hand-written front end says so at once). Constructs it does not know, names its headers do
+ * not declare and headers it does not have are clang's to judge.
+ */
 export function leavesToClang(report: CheckReport): boolean {
-  return !report.analysed && !report.diagnostics.some((d) => d.severity === 'error' && LAUNCH_PROBLEMS.has(d.code));
+  if (report.analysed) return false;
+  const errors = report.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.some((d) => LAUNCH_PROBLEMS.has(d.code))) return false;
+  return !errors.some((d) => d.code !== 'not-supported' && d.code !== undefined && isKnownCode(d.code) && SYNTAX_STAGES.has(DIAGNOSTIC_CODES[d.code].stage));
 }
+
+const SYNTAX_STAGES: ReadonlySet<string> = new Set(['lexer', 'parser']);
 
 /**
  * The report to show when both paths tried: clang's when it ran the program, or when the
  * hand-written front end only refused constructs it does not know; otherwise the hand-written
- * front end's own errors (a half-typed line), which both compilers reject.
+ * front end's own errors, which both compilers reject.
  */
 export function eitherReport(builtin: CheckReport, clang: CheckReport): CheckReport {
   if (clang.analysed) return clang;
@@ -168,8 +179,7 @@ export async function checkProgram(options: CheckOptions, program: ClangProgramO
   if (frontend === 'builtin') return checkSource(options);
   if (!alone) return checkWithClang(options, program);
   const report = checkSource(options);
-  if (!leavesToClang(report)) return report;
-  return eitherReport(report, await checkWithClang(options, program));
+  return leavesToClang(report) ? checkWithClang(options, program) : report;
 }
 
 /** argv[0] as a shell would give it for the program built from `file`: its name without the extension. */
