@@ -93,12 +93,12 @@ protected:
   unsigned int __meta_rank; /* index of a tile among its parent's tiles */
   unsigned int __meta_size;
 
-  __device__ thread_group(unsigned int kind, unsigned int threads = 0, unsigned int mask = 0,
+  __device__ __forceinline__ thread_group(unsigned int kind, unsigned int threads = 0, unsigned int mask = 0,
                           unsigned int meta_rank = 0, unsigned int meta_size = 1)
       : __kind(kind), __threads(threads), __mask(mask), __meta_rank(meta_rank), __meta_size(meta_size) {}
 
 public:
-  __device__ unsigned long long num_threads() const {
+  __device__ __forceinline__ unsigned long long num_threads() const {
     switch (__kind) {
     case __cg::kind_block: return __cg::block_threads();
     case __cg::kind_grid:
@@ -107,8 +107,8 @@ public:
     default: return __threads;
     }
   }
-  __device__ unsigned long long size() const { return num_threads(); }
-  __device__ unsigned long long thread_rank() const {
+  __device__ __forceinline__ unsigned long long size() const { return num_threads(); }
+  __device__ __forceinline__ unsigned long long thread_rank() const {
     switch (__kind) {
     case __cg::kind_block: return __cg::block_rank_of_thread();
     case __cg::kind_grid:
@@ -119,7 +119,7 @@ public:
     default: return __popc(__mask & __cg::lanes_below());
     }
   }
-  __device__ void sync() const {
+  __device__ __forceinline__ void sync() const {
     switch (__kind) {
     case __cg::kind_block: __syncthreads(); break;
     case __cg::kind_grid:
@@ -127,65 +127,65 @@ public:
     default: __syncwarp(__mask); break;
     }
   }
-  __device__ unsigned int get_type() const { return __kind; }
-  __device__ bool is_valid() const { return true; }
-  __device__ unsigned int meta_group_rank() const { return __meta_rank; }
-  __device__ unsigned int meta_group_size() const { return __meta_size; }
+  __device__ __forceinline__ unsigned int get_type() const { return __kind; }
+  __device__ __forceinline__ bool is_valid() const { return true; }
+  __device__ __forceinline__ unsigned int meta_group_rank() const { return __meta_rank; }
+  __device__ __forceinline__ unsigned int meta_group_size() const { return __meta_size; }
 };
 
 /* All threads of the block. */
 class thread_block : public thread_group {
   friend __device__ thread_block this_thread_block();
-  __device__ thread_block() : thread_group(__cg::kind_block) {}
+  __device__ __forceinline__ thread_block() : thread_group(__cg::kind_block) {}
 
 public:
-  __device__ static void sync() { __syncthreads(); }
-  __device__ static unsigned int thread_rank() { return __cg::block_rank_of_thread(); }
-  __device__ static unsigned int size() { return __cg::block_threads(); }
-  __device__ static unsigned int num_threads() { return __cg::block_threads(); }
-  __device__ static dim3 group_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
-  __device__ static dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
-  __device__ static dim3 dim_threads() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
-  __device__ static dim3 group_dim() { return dim_threads(); }
+  __device__ __forceinline__ static void sync() { __syncthreads(); }
+  __device__ __forceinline__ static unsigned int thread_rank() { return __cg::block_rank_of_thread(); }
+  __device__ __forceinline__ static unsigned int size() { return __cg::block_threads(); }
+  __device__ __forceinline__ static unsigned int num_threads() { return __cg::block_threads(); }
+  __device__ __forceinline__ static dim3 group_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  __device__ __forceinline__ static dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  __device__ __forceinline__ static dim3 dim_threads() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+  __device__ __forceinline__ static dim3 group_dim() { return dim_threads(); }
 };
 __device__ __forceinline__ thread_block this_thread_block() { return thread_block(); }
 
 /* All threads of the grid; sync() needs a cooperative launch. */
 class grid_group : public thread_group {
   friend __device__ grid_group this_grid();
-  __device__ grid_group() : thread_group(__cg::kind_grid) {}
+  __device__ __forceinline__ grid_group() : thread_group(__cg::kind_grid) {}
 
 public:
-  __device__ static void sync() { __scord_grid_sync(); }
-  __device__ static bool is_valid() { return true; }
-  __device__ static unsigned long long size() {
+  __device__ __forceinline__ static void sync() { __scord_grid_sync(); }
+  __device__ __forceinline__ static bool is_valid() { return true; }
+  __device__ __forceinline__ static unsigned long long size() {
     return (unsigned long long)__cg::block_threads() * gridDim.x * gridDim.y * gridDim.z;
   }
-  __device__ static unsigned long long num_threads() { return size(); }
-  __device__ static unsigned long long thread_rank() {
+  __device__ __forceinline__ static unsigned long long num_threads() { return size(); }
+  __device__ __forceinline__ static unsigned long long thread_rank() {
     return (unsigned long long)block_rank() * __cg::block_threads() + __cg::block_rank_of_thread();
   }
-  __device__ static unsigned int num_blocks() { return gridDim.x * gridDim.y * gridDim.z; }
-  __device__ static unsigned int block_rank() {
+  __device__ __forceinline__ static unsigned int num_blocks() { return gridDim.x * gridDim.y * gridDim.z; }
+  __device__ __forceinline__ static unsigned int block_rank() {
     return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   }
-  __device__ static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
-  __device__ static dim3 dim_blocks() { return dim3(gridDim.x, gridDim.y, gridDim.z); }
-  __device__ static dim3 group_dim() { return dim_blocks(); }
-  __device__ static dim3 dim_threads() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+  __device__ __forceinline__ static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  __device__ __forceinline__ static dim3 dim_blocks() { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+  __device__ __forceinline__ static dim3 group_dim() { return dim_blocks(); }
+  __device__ __forceinline__ static dim3 dim_threads() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
 };
 __device__ __forceinline__ grid_group this_grid() { return grid_group(); }
 
 /* The grids of a multi-device cooperative launch: one device here, so the grid. */
 class multi_grid_group : public thread_group {
   friend __device__ multi_grid_group this_multi_grid();
-  __device__ multi_grid_group() : thread_group(__cg::kind_multi_grid) {}
+  __device__ __forceinline__ multi_grid_group() : thread_group(__cg::kind_multi_grid) {}
 
 public:
-  __device__ static void sync() { __scord_grid_sync(); }
-  __device__ static bool is_valid() { return true; }
-  __device__ static unsigned int num_grids() { return 1; }
-  __device__ static unsigned int grid_rank() { return 0; }
+  __device__ __forceinline__ static void sync() { __scord_grid_sync(); }
+  __device__ __forceinline__ static bool is_valid() { return true; }
+  __device__ __forceinline__ static unsigned int num_grids() { return 1; }
+  __device__ __forceinline__ static unsigned int grid_rank() { return 0; }
 };
 __device__ __forceinline__ multi_grid_group this_multi_grid() { return multi_grid_group(); }
 
@@ -193,21 +193,21 @@ __device__ __forceinline__ multi_grid_group this_multi_grid() { return multi_gri
  * group's lanes; ranks are positions among those lanes. */
 class __warp_group : public thread_group {
 protected:
-  __device__ __warp_group(unsigned int kind, unsigned int threads, unsigned int mask, unsigned int meta_rank,
+  __device__ __forceinline__ __warp_group(unsigned int kind, unsigned int threads, unsigned int mask, unsigned int meta_rank,
                           unsigned int meta_size)
       : thread_group(kind, threads, mask, meta_rank, meta_size) {}
   /* Lane of rank `r`: tiles are contiguous runs of lanes; coalesced groups are any lanes. */
-  __device__ unsigned int lane_of(unsigned int r) const {
+  __device__ __forceinline__ unsigned int lane_of(unsigned int r) const {
     if (__kind == __cg::kind_tile) return (__cg::lane() & ~(__threads - 1u)) + r;
     return __cg::nth_lane(__mask, r);
   }
-  __device__ bool contiguous() const { return __kind == __cg::kind_tile; }
+  __device__ __forceinline__ bool contiguous() const { return __kind == __cg::kind_tile; }
 
 public:
-  __device__ unsigned long long num_threads() const { return __threads; }
-  __device__ unsigned long long size() const { return __threads; }
-  __device__ unsigned long long thread_rank() const { return __popc(__mask & __cg::lanes_below()); }
-  __device__ void sync() const { __syncwarp(__mask); }
+  __device__ __forceinline__ unsigned long long num_threads() const { return __threads; }
+  __device__ __forceinline__ unsigned long long size() const { return __threads; }
+  __device__ __forceinline__ unsigned long long thread_rank() const { return __popc(__mask & __cg::lanes_below()); }
+  __device__ __forceinline__ void sync() const { __syncwarp(__mask); }
 
   template <class T> __device__ T shfl(T var, int srcRank) const {
     if (contiguous()) return __cg::shuffle(__cg::shuffle_idx, __mask, var, srcRank, (int)__threads);
@@ -229,9 +229,9 @@ public:
     unsigned int r = (unsigned int)thread_rank() ^ laneMask;
     return __cg::shuffle(__cg::shuffle_idx, __mask, var, (int)(r < __threads ? lane_of(r) : __cg::lane()), 32);
   }
-  __device__ int any(int predicate) const { return __any_sync(__mask, predicate); }
-  __device__ int all(int predicate) const { return __all_sync(__mask, predicate); }
-  __device__ unsigned int ballot(int predicate) const {
+  __device__ __forceinline__ int any(int predicate) const { return __any_sync(__mask, predicate); }
+  __device__ __forceinline__ int all(int predicate) const { return __all_sync(__mask, predicate); }
+  __device__ __forceinline__ unsigned int ballot(int predicate) const {
     return __cg::compress(__ballot_sync(__mask, predicate), __mask);
   }
   template <class T> __device__ unsigned int match_any(T value) const {
@@ -249,21 +249,21 @@ template <unsigned int N> class thread_block_tile<N, void> : public __warp_group
   static_assert(N > 0 && N <= 32 && (N & (N - 1)) == 0, "a thread_block_tile holds a power of two up to 32 threads");
 
 protected:
-  __device__ thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
+  __device__ __forceinline__ thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
       : __warp_group(__cg::kind_tile, N, __cg::tile_mask(N), meta_rank, meta_size) {}
 
 public:
-  __device__ static constexpr unsigned long long num_threads() { return N; }
-  __device__ static constexpr unsigned long long size() { return N; }
-  __device__ unsigned long long thread_rank() const { return __cg::lane() & (N - 1u); }
-  __device__ unsigned int meta_group_rank() const { return __meta_rank; }
-  __device__ unsigned int meta_group_size() const { return __meta_size; }
+  __device__ __forceinline__ static constexpr unsigned long long num_threads() { return N; }
+  __device__ __forceinline__ static constexpr unsigned long long size() { return N; }
+  __device__ __forceinline__ unsigned long long thread_rank() const { return __cg::lane() & (N - 1u); }
+  __device__ __forceinline__ unsigned int meta_group_rank() const { return __meta_rank; }
+  __device__ __forceinline__ unsigned int meta_group_size() const { return __meta_size; }
 
   template <unsigned int M, class P> friend __device__ thread_block_tile<M, P> __make_tile(unsigned int, unsigned int);
 };
 
 template <unsigned int N, class ParentT> class thread_block_tile : public thread_block_tile<N, void> {
-  __device__ thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
+  __device__ __forceinline__ thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
       : thread_block_tile<N, void>(meta_rank, meta_size) {}
   template <unsigned int M, class P> friend __device__ thread_block_tile<M, P> __make_tile(unsigned int, unsigned int);
 };
@@ -284,7 +284,7 @@ __device__ __forceinline__ thread_block_tile<N, ParentT> tiled_partition(const P
 __device__ __forceinline__ thread_group __tile_group(unsigned int n, unsigned int rank, unsigned int threads);
 class __dynamic_tile : public __warp_group {
   friend __device__ thread_group __tile_group(unsigned int, unsigned int, unsigned int);
-  __device__ __dynamic_tile(unsigned int n, unsigned int rank, unsigned int threads)
+  __device__ __forceinline__ __dynamic_tile(unsigned int n, unsigned int rank, unsigned int threads)
       : __warp_group(__cg::kind_tile, n, __cg::tile_mask(n), rank / n, (threads + n - 1) / n) {}
 };
 __device__ __forceinline__ thread_group __tile_group(unsigned int n, unsigned int rank, unsigned int threads) {
@@ -303,7 +303,7 @@ class coalesced_group : public __warp_group {
   template <class G> friend __device__ coalesced_group binary_partition(const G &, bool);
   template <class G, class L> friend __device__ coalesced_group labeled_partition(const G &, L);
 
-  __device__ explicit coalesced_group(unsigned int mask)
+  __device__ __forceinline__ explicit coalesced_group(unsigned int mask)
       : __warp_group(__cg::kind_coalesced, (unsigned int)__popc(mask), mask, 0, 1) {}
 };
 __device__ __forceinline__ coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
@@ -333,22 +333,22 @@ template <class G> __device__ __forceinline__ unsigned long long group_size(cons
 
 /* Functors for reduce and scan (CUDA C++ Programming Guide, "Reduce Operators"). */
 template <class T> struct plus {
-  __device__ __host__ T operator()(const T &a, const T &b) const { return a + b; }
+  __device__ __forceinline__ __host__ T operator()(const T &a, const T &b) const { return a + b; }
 };
 template <class T> struct less {
-  __device__ __host__ T operator()(const T &a, const T &b) const { return b < a ? b : a; }
+  __device__ __forceinline__ __host__ T operator()(const T &a, const T &b) const { return b < a ? b : a; }
 };
 template <class T> struct greater {
-  __device__ __host__ T operator()(const T &a, const T &b) const { return a < b ? b : a; }
+  __device__ __forceinline__ __host__ T operator()(const T &a, const T &b) const { return a < b ? b : a; }
 };
 template <class T> struct bit_and {
-  __device__ __host__ T operator()(const T &a, const T &b) const { return a & b; }
+  __device__ __forceinline__ __host__ T operator()(const T &a, const T &b) const { return a & b; }
 };
 template <class T> struct bit_or {
-  __device__ __host__ T operator()(const T &a, const T &b) const { return a | b; }
+  __device__ __forceinline__ __host__ T operator()(const T &a, const T &b) const { return a | b; }
 };
 template <class T> struct bit_xor {
-  __device__ __host__ T operator()(const T &a, const T &b) const { return a ^ b; }
+  __device__ __forceinline__ __host__ T operator()(const T &a, const T &b) const { return a ^ b; }
 };
 
 /* Calls `fn` in one thread of the group (rank 0). */
