@@ -17,11 +17,20 @@
 //   warm worker. (An edit while a run is still going cancels it, and costs a fresh worker.)
 // - Warm-up edits come first and are not counted; percentiles are nearest-rank.
 //
+// On the clang path (a ScoR-size application the hand-written front end does not read: <iostream>,
+// a class, std::vector, cin), two more figures: the first findings after opening it cold — a
+// new server process whose clang cache is an empty folder (TMPDIR points the toolchain's
+// default cache at a fresh temporary folder), so clang loads, precompiles the libc++ headers and
+// compiles both passes — and edit-to-race after CLANG_EDITS warm edits, each a real compile of
+// the edited text (the compile cache is keyed by content); and, for scale, the first findings
+// of a new server process whose disk cache already holds the program.
+//
 // The measurement is asynchronous (JSON-RPC over a child's stdio) and the bench's metric list
 // is not, so lspMetrics runs this same module, bundled on its own (dist/bench/lsp.js, built by
 // `node esbuild.mjs --bench`), in a child node process and reads its figures back.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -36,10 +45,19 @@ const WARMUP = 5;
 const TARGET_MS = 150;
 
 interface Program {
-  label: 'micro' | 'app';
+  label: 'micro' | 'app' | 'clang';
   file: string;
   defines: string[];
 }
+
+/** The clang path's program: a ScoR-style application (122 lines) reading its input with cin. */
+const CLANG_PROGRAM: Program = { label: 'clang', file: 'test/fixtures/clang/lsp/scor-histogram.cu', defines: ['RACEY', 'NBLOCKS=4', 'NTHREADS=64'] };
+/** Counted edits on the clang path (each compiles both passes), after CLANG_WARMUP uncounted ones. */
+const CLANG_EDITS = 20;
+const CLANG_WARMUP = 2;
+/** The clang path's targets: first findings of a cold open, and edit-to-race p95 when warm. */
+const CLANG_COLD_TARGET_MS = 3000;
+const CLANG_WARM_TARGET_MS = 600;
 
 const PROGRAMS: Program[] = [
   { label: 'micro', file: 'test/fixtures/races/fence_block_interblock.cu', defines: [] },
@@ -61,12 +79,27 @@ function percentile(xs: number[], p: number): number {
 }
 
 interface Samples {
+  /** From didOpen to the first diagnostics with the race. */
+  firstFindingsMs: number;
   editToRaceMs: number[];
   /** The run's own time in the worker (parse, simulate, detect), as the server reports it. */
   analysisMs: number[];
 }
 
-async function measure(program: Program, runs: number): Promise<Samples> {
+interface MeasureOptions {
+  warmup: number;
+  /** Settings besides the debounce, the budget and the defines. */
+  settings?: Record<string, unknown>;
+  /** The server process's environment. */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Each edit makes a text not seen before (a number at the end of line 0), instead of
+   * toggling a space: clang's results are cached by content, and a toggle would time the cache.
+   */
+  newTextEachEdit?: boolean;
+}
+
+async function measure(program: Program, runs: number, options: MeasureOptions = { warmup: WARMUP }): Promise<Samples> {
   const root = process.cwd();
   const file = path.join(root, program.file);
   const original = fs.readFileSync(file, 'utf8');
@@ -76,35 +109,38 @@ async function measure(program: Program, runs: number): Promise<Samples> {
   const firstLineEnd = original.indexOf('\n');
   if (firstLineEnd < 0 || !original.startsWith('//')) throw new Error(`bench: ${program.file} does not start with a comment line`);
 
-  const client = await LspTestClient.start({ analysis: { debounceMs: 0, timeBudgetMs: 60_000 }, preprocessor: { defines: program.defines } });
+  const client = await LspTestClient.start({ analysis: { debounceMs: 0, timeBudgetMs: 60_000 }, preprocessor: { defines: program.defines }, ...options.settings }, options.env ? { env: options.env } : {});
   try {
     const hasRaces = (p: PublishDiagnosticsParams, version: number): boolean =>
       codes.every((code) => p.diagnostics.some((d: Diagnostic) => d.code === code && (d.data as { version?: number } | undefined)?.version === version));
     // The run of `version` is over, its fixes verified (code actions wait for that).
     const settled = async (version: number): Promise<void> => {
-      const state = await client.waitForRun(uri, version, 60_000);
+      const state = await client.waitForRun(uri, version, 300_000);
       if (state.state !== 'done') throw new Error(`bench: the run of ${program.file} v${version} stopped: ${state.reason}`);
       await client.request('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } });
     };
 
+    const opened = client.waitForDiagnostics(uri, (p) => p.version === 1 && hasRaces(p, 1), 300_000);
+    const t0 = performance.now();
     await client.open(uri, original, 1);
+    await opened;
+    const out: Samples = { firstFindingsMs: performance.now() - t0, editToRaceMs: [], analysisMs: [] };
     await settled(1);
-    const out: Samples = { editToRaceMs: [], analysisMs: [] };
-    for (let i = 0; i < WARMUP + runs; i++) {
+    let suffix = '';
+    for (let i = 0; i < options.warmup + runs; i++) {
       const version = i + 2;
-      // Toggle a space at the end of line 0 (a comment).
-      const spaced = i % 2 === 0;
-      const change = spaced
-        ? { range: { start: { line: 0, character: firstLineEnd }, end: { line: 0, character: firstLineEnd } }, text: ' ' }
-        : { range: { start: { line: 0, character: firstLineEnd }, end: { line: 0, character: firstLineEnd + 1 } }, text: '' };
+      // Toggle a space at the end of line 0 (a comment), or put a new number there.
+      const next = options.newTextEachEdit ? ` ${i + 1}` : i % 2 === 0 ? ' ' : '';
+      const change = { range: { start: { line: 0, character: firstLineEnd }, end: { line: 0, character: firstLineEnd + suffix.length } }, text: next };
+      suffix = next;
       // Wait from before the send, so the arrival is seen as it happens.
-      const raced = client.waitForDiagnostics(uri, (p) => p.version === version && hasRaces(p, version), 60_000, client.diagnostics.length);
+      const raced = client.waitForDiagnostics(uri, (p) => p.version === version && hasRaces(p, version), 300_000, client.diagnostics.length);
       const t0 = performance.now();
       await client.change(uri, version, [change]);
       await raced;
       const ms = performance.now() - t0;
       await settled(version);
-      if (i < WARMUP) continue;
+      if (i < options.warmup) continue;
       out.editToRaceMs.push(ms);
       const done = client.states.find((s) => s.uri === uri && s.version === version && s.state === 'done');
       if (done?.elapsedMs !== undefined) out.analysisMs.push(done.elapsedMs);
@@ -129,7 +165,38 @@ async function child(runs: number): Promise<Metric[]> {
     );
   }
   metrics.push({ name: 'lsp.edit_to_race_target.ratio', value: +(microP95 / TARGET_MS).toFixed(3), unit: 'ratio' });
+  metrics.push(...(await clangMetrics()));
   return metrics;
+}
+
+/**
+ * The clang path through the protocol: a cold open (new server, empty clang cache) and
+ * CLANG_EDITS warm edits. The program reads its input from a generated file (scord.program.stdin).
+ */
+export async function clangMetrics(): Promise<Metric[]> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-bench-clang-'));
+  try {
+    const input = path.join(scratch, 'input.txt');
+    fs.writeFileSync(input, `512\n${Array.from({ length: 512 }, (_, i) => (i * 7919) % 1000).join(' ')}\n`);
+    // The toolchain's cache defaults to os.tmpdir()/scord-clang-cache: under this TMPDIR, an empty folder.
+    const env = { ...process.env, TMPDIR: scratch, TMP: scratch, TEMP: scratch };
+    const settings = { program: { stdin: input } };
+    const s = await measure(CLANG_PROGRAM, CLANG_EDITS, { warmup: CLANG_WARMUP, settings, env, newTextEachEdit: true });
+    // A new server again, its disk cache now holding this program (reopening the editor).
+    const again = await measure(CLANG_PROGRAM, 0, { warmup: 0, settings, env });
+    const p95 = percentile(s.editToRaceMs, 95);
+    return [
+      { name: 'lsp.clang.cold_first_findings_ms', value: +s.firstFindingsMs.toFixed(1), unit: 'ms' },
+      { name: 'lsp.clang.restart_first_findings_ms', value: +again.firstFindingsMs.toFixed(1), unit: 'ms' },
+      { name: 'lsp.clang.edit_to_race_ms.p50', value: +percentile(s.editToRaceMs, 50).toFixed(1), unit: 'ms' },
+      { name: 'lsp.clang.edit_to_race_ms.p95', value: +p95.toFixed(1), unit: 'ms' },
+      { name: 'lsp.clang.analysis_ms.p50', value: +percentile(s.analysisMs, 50).toFixed(1), unit: 'ms' },
+      { name: 'lsp.clang.cold_target.ratio', value: +(s.firstFindingsMs / CLANG_COLD_TARGET_MS).toFixed(3), unit: 'ratio' },
+      { name: 'lsp.clang.edit_to_race_target.ratio', value: +(p95 / CLANG_WARM_TARGET_MS).toFixed(3), unit: 'ratio' },
+    ];
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -140,7 +207,7 @@ async function child(runs: number): Promise<Metric[]> {
 export function lspMetrics(runs: number): Metric[] {
   const script = path.join(__dirname, 'bench', 'lsp.js');
   if (!fs.existsSync(script)) throw new Error(`bench: ${script} is missing (build with \`node esbuild.mjs --bench\`)`);
-  const r = spawnSync(process.execPath, [script], { cwd: process.cwd(), env: { ...process.env, [CHILD]: String(runs) }, encoding: 'utf8', timeout: 600_000, maxBuffer: 16 << 20 });
+  const r = spawnSync(process.execPath, [script], { cwd: process.cwd(), env: { ...process.env, [CHILD]: String(runs) }, encoding: 'utf8', timeout: 1_800_000, maxBuffer: 16 << 20 });
   if (r.status !== 0) throw new Error(`bench: the LSP measurement failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}):\n${r.stderr}`);
   const last = r.stdout.trim().split('\n').pop() ?? '';
   return JSON.parse(last) as Metric[];

@@ -44,6 +44,22 @@ export interface ScordSettings {
   diagnostics: {
     raceSeverity: 'error' | 'warning' | 'information' | 'hint';
   };
+  /**
+   * Which front end reads the program: `auto` (the hand-written one when it reads and runs
+   * the file alone, clang otherwise), `builtin` or `clang`.
+   */
+  frontend: 'auto' | 'builtin' | 'clang';
+  /** The program a document is analysed in (the clang path), and how it runs. */
+  program: {
+    /** A compile_commands.json (or the folder holding one); empty: the nearest one to the file. */
+    compileCommands: string;
+    /** Files that make one program with the document (relative ones from the workspace folder). */
+    sources: string[];
+    /** The program's arguments after its name. */
+    args: string[];
+    /** A file whose bytes are the program's standard input; empty: none. */
+    stdin: string;
+  };
 }
 
 export const DEFAULT_SETTINGS: ScordSettings = {
@@ -54,6 +70,8 @@ export const DEFAULT_SETTINGS: ScordSettings = {
   engine: 'scord',
   fairness: 'fair',
   diagnostics: { raceSeverity: 'warning' },
+  frontend: 'auto',
+  program: { compileCommands: '', sources: [], args: [], stdin: '' },
 };
 
 /** A kernel launch to run instead of `main` (kernel-only files, or one kernel of a program). */

@@ -20,14 +20,15 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { ENGINES, publicReport } from '../sims/check';
 import { MEMORY_MODELS } from '../sims/litmus/types';
-import { analysisRequest, AnalysisScheduler, fileNameOf, runLimits, type LastRun } from './analysis/scheduler';
+import { analysisRequest, AnalysisScheduler, fileNameOf, runLimits, workspaceFolders } from './analysis/scheduler';
 import { AnalysisWorkers, type AnalysisOutcome } from './analysis/workers';
 import { codeActions, FIX_ALL_KIND } from './features/codeActions';
 import { codeLenses } from './features/codeLens';
-import { frontendDiagnostics, mergeDiagnostics, runDiagnostics, type DiagnosticsByUri } from './features/diagnostics';
+import type { DiagnosticsByUri } from './features/diagnostics';
 import { hover } from './features/hover';
 import { kernelsOf } from './features/kernels';
 import { litmusHandler } from './features/litmus';
+import { editedDiagnostics, reportedDiagnostics, type DocumentView, type Misreadings } from './features/shownDiagnostics';
 import { beginProgress, listenForProgressCancel } from './features/progress';
 import { AnalysisStateNotification, InspectRequest, KernelsRequest, LitmusRequest, RunRequest, type InspectResult, type RunResult, type ScordSettings } from './protocol';
 import { SettingsStore } from './settings';
@@ -55,6 +56,11 @@ interface Shown {
   headers: Map<string, Diagnostic[]>;
   /** A run that could not finish, said once. */
   problem?: Diagnostic;
+  /**
+   * The hand-written front end's complaints about a text clang compiled without error: its
+   * misreadings of C++ it does not know, not shown again while the file is edited.
+   */
+  misreadings?: Misreadings;
 }
 const shown = new Map<string, Shown>();
 /** Diagnostics a header shows because of the files that include it: header → includer → list. */
@@ -64,7 +70,16 @@ function publish(uri: string): void {
   const doc = documents.get(uri);
   const own = shown.get(uri);
   const fromIncluders = [...(headerFindings.get(uri)?.values() ?? [])].flat();
-  const list = [...(own?.own ?? []), ...(own?.problem ? [own.problem] : []), ...fromIncluders];
+  // Files of one program analysed each on its own find the same race (or error) in each other:
+  // shown once, the file's own first.
+  const seen = new Set<string>();
+  const once = (d: Diagnostic): boolean => {
+    const key = `${d.range.start.line}:${d.range.start.character}:${d.range.end.line}:${d.range.end.character}:${String(d.code)}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  const list = [...(own?.own ?? []), ...(own?.problem ? [own.problem] : []), ...fromIncluders].filter(once);
   void connection.sendDiagnostics({ uri, ...(doc ? { version: doc.version } : {}), diagnostics: list });
 }
 
@@ -85,8 +100,14 @@ function show(uri: string, byUri: DiagnosticsByUri): void {
   for (const h of touched) if (h !== uri) publish(h);
 }
 
-function runPart(uri: string, run: LastRun | undefined, s: ScordSettings): DiagnosticsByUri {
-  return run ? runDiagnostics({ report: run.report, parsed: run.parsed, fileName: fileNameOf(uri), uri, version: run.version, settings: s }) : new Map();
+function viewOf(uri: string, settings: ScordSettings): DocumentView {
+  return { uri, fileName: fileNameOf(uri), settings, lastReport: scheduler.lastReport(uri), lastRun: scheduler.lastRun(uri), misreadings: shown.get(uri)?.misreadings };
+}
+
+function stateOf(uri: string): Shown {
+  const state: Shown = shown.get(uri) ?? { own: [], headers: new Map() };
+  shown.set(uri, state);
+  return state;
 }
 
 const scheduler = new AnalysisScheduler(
@@ -95,13 +116,16 @@ const scheduler = new AnalysisScheduler(
     document: (uri) => documents.get(uri),
     openDocuments: () => documents.all(),
     readFile,
-    // A new parse shows at once, beside the last run's findings until the next run replaces them.
-    parsed: (doc, parsed, s) => show(doc.uri, mergeDiagnostics(frontendDiagnostics(parsed, fileNameOf(doc.uri), doc.uri), runPart(doc.uri, scheduler.lastRun(doc.uri), s))),
-    ran: (doc, run, s) => {
-      const state = shown.get(doc.uri);
-      if (state) state.problem = undefined;
-      const front = frontendDiagnostics(run.parsed ?? scheduler.parsedNow(doc, s), fileNameOf(doc.uri), doc.uri);
-      show(doc.uri, mergeDiagnostics(front, runPart(doc.uri, run, s)));
+    // A new parse shows at once, beside the last report's diagnostics and the last run's
+    // findings until the next report replaces them.
+    parsed: (doc, parsed, s) => show(doc.uri, editedDiagnostics(viewOf(doc.uri, s), parsed)),
+    // A report replaces what is shown; from clang, its diagnostics replace the front end's.
+    ran: (doc, report, s) => {
+      const state = stateOf(doc.uri);
+      state.problem = undefined;
+      const shownNow = reportedDiagnostics(viewOf(doc.uri, s), report.parsed ?? scheduler.parsedNow(doc, s));
+      state.misreadings = shownNow.misreadings;
+      show(doc.uri, shownNow.diagnostics);
       if (canRefreshLenses) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
     },
     runState: (uri, version, state, detail) => {
@@ -115,8 +139,7 @@ const scheduler = new AnalysisScheduler(
       });
     },
     runProblem: (doc, message) => {
-      const state: Shown = shown.get(doc.uri) ?? { own: [], headers: new Map() };
-      shown.set(doc.uri, state);
+      const state = stateOf(doc.uri);
       state.problem = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 3, source: 'scord', code: 'analysis-stopped', message };
       publish(doc.uri);
       // window/showMessageRequest, as showWarningMessage sends it, but with its rejection
@@ -129,9 +152,18 @@ const scheduler = new AnalysisScheduler(
 );
 
 let canRefreshLenses = false;
+let canFollowFolders = false;
+
+function setWorkspaceFolders(uris: string[]): void {
+  const paths = uris.map((u) => URI.parse(u)).filter((u) => u.scheme === 'file').map((u) => u.fsPath);
+  workspaceFolders.splice(0, workspaceFolders.length, ...paths);
+}
 
 connection.onInitialize((params) => {
   settings.canAsk = !!params.capabilities.workspace?.configuration;
+  // Relative paths of the program settings start at the workspace folder.
+  setWorkspaceFolders(params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []));
+  canFollowFolders = !!params.capabilities.workspace?.workspaceFolders;
   canRefreshLenses = !!params.capabilities.workspace?.codeLens?.refreshSupport;
   workers.prewarm(1024);
   return {
@@ -140,6 +172,7 @@ connection.onInitialize((params) => {
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
       codeLensProvider: { resolveProvider: false },
       hoverProvider: true,
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'scord-language-server' },
   };
@@ -147,6 +180,14 @@ connection.onInitialize((params) => {
 
 connection.onInitialized(() => {
   if (settings.canAsk) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'scord' }).catch(() => undefined);
+  // Relative program settings follow the workspace's folders.
+  if (canFollowFolders) {
+    connection.workspace.onDidChangeWorkspaceFolders((e) => {
+      const gone = new Set(e.removed.map((f) => URI.parse(f.uri).fsPath));
+      setWorkspaceFolders([...workspaceFolders.filter((f) => !gone.has(f)).map((f) => URI.file(f).toString()), ...e.added.map((f) => f.uri)]);
+      scheduler.all('settings');
+    });
+  }
 });
 
 connection.onDidChangeConfiguration((change) => {
@@ -163,9 +204,12 @@ documents.onDidOpen((e) => {
   void scheduler.changed(e.document, 'open');
 });
 documents.onDidChangeContent((e) => {
-  if (!opening.delete(e.document.uri)) void scheduler.changed(e.document, 'change');
-  // An open header may differ from the disk its includers were analysed with.
-  scheduler.dependencyChanged(fileNameOf(e.document.uri));
+  const opened = opening.delete(e.document.uri);
+  if (!opened) void scheduler.changed(e.document, 'change');
+  // An open header (or another file of a program) may differ from the disk its includers were
+  // analysed with; opened as it is on disk, it changes nothing for them.
+  const fileName = fileNameOf(e.document.uri);
+  if (!opened || readSourceFile(fileName) !== e.document.getText()) scheduler.dependencyChanged(fileName);
 });
 documents.onDidSave((e) => void scheduler.changed(e.document, 'save'));
 documents.onDidClose((e) => {

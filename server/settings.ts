@@ -16,6 +16,7 @@ const isNumberIn = (min: number, max: number) => (v: unknown): v is number => ty
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isOneOf = <T extends string>(...values: T[]) => (v: unknown): v is T => typeof v === 'string' && (values as string[]).includes(v);
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+const isString = (v: unknown): v is string => typeof v === 'string';
 
 /** Settings from the client's `scord` section (nested objects, as VS Code returns them). */
 export function normalizeSettings(raw: Raw): ScordSettings {
@@ -25,6 +26,7 @@ export function normalizeSettings(raw: Raw): ScordSettings {
   const s = section('simulator');
   const d = section('detector');
   const g = section('diagnostics');
+  const pr = section('program');
   const D = DEFAULT_SETTINGS;
   return {
     analysis: {
@@ -49,6 +51,13 @@ export function normalizeSettings(raw: Raw): ScordSettings {
     engine: pick(raw?.engine, isOneOf('scord', 'precise', 'both'), D.engine),
     fairness: pick(raw?.fairness, isFairness, D.fairness),
     diagnostics: { raceSeverity: pick(g.raceSeverity, isOneOf('error', 'warning', 'information', 'hint'), D.diagnostics.raceSeverity) },
+    frontend: pick(raw?.frontend, isOneOf('auto', 'builtin', 'clang'), D.frontend),
+    program: {
+      compileCommands: pick(pr.compileCommands, isString, D.program.compileCommands),
+      sources: pick(pr.sources, isStrings, D.program.sources),
+      args: pick(pr.args, isStrings, D.program.args),
+      stdin: pick(pr.stdin, isString, D.program.stdin),
+    },
   };
 }
 

@@ -2,6 +2,26 @@
 import type { CheckOptions, CheckReport } from '../../sims/check';
 import type { LitmusOptions, LitmusReport } from '../../sims/litmus/types';
 
+/** Which front end a report came from: the hand-written one's run, or clang's. */
+export type ReportFrontend = 'builtin' | 'clang';
+
+/**
+ * The program a document is analysed in, as the worker resolves it (its files are read
+ * there, off the server's thread): the document's compile_commands.json entry, the sources
+ * setting, or the file alone. Paths are absolute.
+ */
+export interface ProgramRequest {
+  /** The compilation database to use; undefined: the nearest one to the file. */
+  compileCommands?: string;
+  /** Files that make one program with the document (the sources setting); empty: none. */
+  sources: string[];
+  /** The folder relative paths of the program are taken from (the workspace folder). */
+  base: string;
+  argv: string[];
+  /** A file whose bytes are the program's standard input. */
+  stdinFile?: string;
+}
+
 /**
  * Preprocessor output at most, for the server's parse and the worker's run alike: a runaway
  * macro stops here (5,000 real lines are ~50,000 tokens).
@@ -22,12 +42,38 @@ export interface AnalysisRequest {
   verifyFixes: boolean;
   /** Explore the program's outcomes under a memory model (`scord/litmus`) instead of checking it. */
   litmus?: LitmusOptions;
+  /** Which front end runs the program (the `scord.frontend` setting). */
+  frontend: 'auto' | 'builtin' | 'clang';
+  /** The program the document belongs to; undefined: the file alone. */
+  program?: ProgramRequest;
 }
+
+/** What the server may send a worker besides requests. */
+export type WorkerControl =
+  /** Drop request `id` at the next point between compiles (the worker stays, clang loaded). */
+  | { control: 'cancel'; id: number }
+  /** Load clang now, ahead of the next run (the documents use it). */
+  | { control: 'warm-clang' };
 
 export type AnalysisResponse =
   /** The worker has the engine loaded and begins the run: its time budget starts now. */
   | { id: number; kind: 'started' }
-  | { id: number; kind: 'report'; report: CheckReport; elapsedMs: number; includes: string[] }
+  /** Clang compiles the program: an edit now need not end the worker (see AnalysisWorkers). */
+  | { id: number; kind: 'compiling' }
+  /** The compiles are done (or were never needed): the run's time budget starts now. */
+  | { id: number; kind: 'compiled' }
+  /** The request was dropped after a `cancel`; the worker is free again. */
+  | { id: number; kind: 'dropped' }
+  | {
+      id: number;
+      kind: 'report';
+      report: CheckReport;
+      elapsedMs: number;
+      includes: string[];
+      frontend: ReportFrontend;
+      /** The checked file's preprocessor flags from its compile_commands.json entry (the server parses with them). */
+      flags?: { defines: string[]; undefines: string[]; includeDirs: string[] };
+    }
   | { id: number; kind: 'verified'; preferred: boolean[][] }
   /** The answer to a request with `litmus`. */
   | { id: number; kind: 'litmus'; report: LitmusReport; elapsedMs: number }

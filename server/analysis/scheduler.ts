@@ -1,8 +1,11 @@
 // When each open document is analysed. Every change is parsed at once (cheap) so syntax and
 // semantic problems show immediately; the run — simulation and race detection, in a worker —
 // starts after a debounce, and an edit stops a stale run. The last run's findings stay on
-// screen until the next run replaces them, so nothing flickers. A change to a header
-// re-analyses the open files that include it.
+// screen until the next run replaces them, so nothing flickers; a report that could not run
+// the program because it does not compile (a half-typed line) keeps them too. A change to a
+// header, or to another file of the document's program, re-analyses the open files that
+// read it.
+import * as path from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import type { CheckReport } from '../../sims/check';
@@ -10,7 +13,7 @@ import { parse, type ParseResult } from '../../sims/frontend/index';
 import type { ScordSettings } from '../protocol';
 import { resolveIncludePaths } from '../settings';
 import { MAX_EXPANDED_TOKENS } from './messages';
-import type { AnalysisRequest } from './messages';
+import type { AnalysisRequest, ProgramRequest, ReportFrontend } from './messages';
 import type { AnalysisOutcome, AnalysisWorkers, RunHandle, RunLimits } from './workers';
 
 export interface LastRun {
@@ -21,19 +24,37 @@ export interface LastRun {
   parsed: ParseResult | undefined;
   /** Preferred fixes have been re-run and kept only where their race went away. */
   fixesChecked?: boolean;
+  /** Which front end read the program for this report. */
+  frontend: ReportFrontend;
+}
+
+/** Codes that say why a program was not run (not that its code does not compile). */
+export const RUN_LEVEL_CODES: ReadonlySet<string> = new Set(['not-supported', 'no-main', 'no-kernel', 'launch', 'launch-header', 'program']);
+
+/**
+ * The report is of a program that does not compile (errors from clang or the front end), not
+ * of a run: the findings of the last run stay on screen beside its errors.
+ */
+export function compileFailed(report: CheckReport): boolean {
+  return !report.analysed && report.findings.length === 0 && report.diagnostics.some((d) => d.severity === 'error' && !RUN_LEVEL_CODES.has(d.code ?? ''));
 }
 
 interface DocumentState {
   timer?: ReturnType<typeof setTimeout>;
   running?: { version: number; handle: RunHandle };
   parsed?: { version: number; result: ParseResult };
+  /** The last run whose findings are on screen. */
   lastRun?: LastRun;
+  /** The newest report (the same as lastRun unless the program did not compile since). */
+  lastReport?: LastRun;
   /** Files the last run read (headers), to re-analyse when one changes. */
   includes: Set<string>;
   /** A problem with the worker (crash, budget) reported for this version already. */
   problemShown?: number;
   /** Settles when the last run's preferred fixes have been checked. */
   checking?: Promise<void>;
+  /** The file's preprocessor flags from its compile_commands.json entry (the last run found them). */
+  flags?: { defines: string[]; undefines: string[]; includeDirs: string[] };
 }
 
 export interface SchedulerHost {
@@ -44,8 +65,11 @@ export interface SchedulerHost {
   readFile(path: string): string | undefined;
   /** New front-end diagnostics for a document (the last run's findings are kept). */
   parsed(doc: TextDocument, parsed: ParseResult, settings: ScordSettings): void;
-  /** A run finished for the document's current version. */
-  ran(doc: TextDocument, run: LastRun, settings: ScordSettings): void;
+  /**
+   * A report came for the document's current version. The findings shown are lastRun's: the
+   * report's own, or the last run's when the report's program did not compile.
+   */
+  ran(doc: TextDocument, report: LastRun, settings: ScordSettings): void;
   /** A run could not finish: say so once, keep the previous results. */
   runProblem(doc: TextDocument, message: string): void;
   /** Runs start and end (the status bar and tests follow this). */
@@ -63,6 +87,8 @@ export function analysisRequest(uri: string, text: string, settings: ScordSettin
     fileName: fileNameOf(uri),
     text,
     openFiles,
+    frontend: settings.frontend,
+    program: programRequest(fileNameOf(uri), settings),
     options: {
       defines: settings.preprocessor.defines,
       includePaths: resolveIncludePaths(settings.preprocessor.includePaths, fileNameOf(uri)),
@@ -79,6 +105,28 @@ export function analysisRequest(uri: string, text: string, settings: ScordSettin
       ...overrides,
     },
     verifyFixes,
+  };
+}
+
+/** Folders of the workspace (absolute): relative paths of the program settings start there. */
+export const workspaceFolders: string[] = [];
+
+/** The workspace folder holding `fileName` (the innermost), or the file's own folder. */
+export function baseFolderOf(fileName: string): string {
+  const inside = workspaceFolders.filter((f) => fileName === f || fileName.startsWith(f.endsWith(path.sep) ? f : f + path.sep));
+  return inside.sort((a, b) => b.length - a.length)[0] ?? (path.isAbsolute(fileName) ? path.dirname(fileName) : process.cwd());
+}
+
+/** The `scord.program.*` settings of a document, with paths made absolute. */
+export function programRequest(fileName: string, settings: ScordSettings): ProgramRequest {
+  const base = baseFolderOf(fileName);
+  const p = settings.program;
+  return {
+    ...(p.compileCommands ? { compileCommands: path.resolve(base, p.compileCommands) } : {}),
+    sources: p.sources,
+    base,
+    argv: p.args,
+    ...(p.stdin ? { stdinFile: path.resolve(base, p.stdin) } : {}),
   };
 }
 
@@ -109,6 +157,11 @@ export class AnalysisScheduler {
     return this.states.get(uri)?.lastRun;
   }
 
+  /** The newest report: the last run's, or a later one whose program did not compile. */
+  lastReport(uri: string): LastRun | undefined {
+    return this.states.get(uri)?.lastReport;
+  }
+
   /** The last run, once its preferred fixes have been checked (code actions wait for this). */
   async lastRunChecked(uri: string): Promise<LastRun | undefined> {
     await this.states.get(uri)?.checking;
@@ -121,10 +174,13 @@ export class AnalysisScheduler {
     // (A document opened without a version must not match "no parse yet".)
     if (s.parsed && s.parsed.version === doc.version) return s.parsed.result;
     const fileName = fileNameOf(doc.uri);
+    // The flags clang compiles the file with, once known: the two front ends then read the same text.
+    const flags = settings.frontend !== 'builtin' ? s.flags : undefined;
     const options = {
       fileName,
-      defines: settings.preprocessor.defines,
-      includePaths: resolveIncludePaths(settings.preprocessor.includePaths, fileName),
+      defines: flags?.defines ?? settings.preprocessor.defines,
+      ...(flags?.undefines.length ? { undefines: flags.undefines } : {}),
+      includePaths: flags?.includeDirs ?? resolveIncludePaths(settings.preprocessor.includePaths, fileName),
       readFile: (p: string) => this.host.readFile(p),
       maxOutputTokens: MAX_EXPANDED_TOKENS,
     };
@@ -161,7 +217,8 @@ export class AnalysisScheduler {
     const trigger = settings.analysis.trigger;
     if (trigger === 'off') return;
     if (trigger === 'onSave' && reason === 'change') return;
-    this.schedule(doc, reason === 'change' ? settings.analysis.debounceMs : 0);
+    // A dependency (a header, another file of the program) changes as it is typed in: wait for a pause too.
+    this.schedule(doc, reason === 'change' || reason === 'dependency' ? settings.analysis.debounceMs : 0);
   }
 
   private schedule(doc: TextDocument, delayMs: number): void {
@@ -226,10 +283,18 @@ export class AnalysisScheduler {
       return;
     }
     s.includes = new Set(outcome.includes);
+    if (JSON.stringify(outcome.flags) !== JSON.stringify(s.flags)) {
+      // Parsed with other flags than clang compiled with: parse again.
+      s.flags = outcome.flags;
+      s.parsed = undefined;
+    }
     const parsed = s.parsed?.version === version ? s.parsed.result : undefined;
-    s.lastRun = { version, report: outcome.report, elapsedMs: outcome.elapsedMs, parsed };
-    this.host.ran(doc, s.lastRun, settings);
-    this.host.runState(uri, version, 'done', { run: s.lastRun });
+    const report: LastRun = { version, report: outcome.report, elapsedMs: outcome.elapsedMs, parsed, frontend: outcome.frontend };
+    s.lastReport = report;
+    // A program that does not compile keeps the last run's findings on screen (and in hovers and lenses).
+    if (!s.lastRun || !compileFailed(outcome.report)) s.lastRun = report;
+    this.host.ran(doc, report, settings);
+    this.host.runState(uri, version, 'done', { run: report });
   }
 
   /** A file changed (an open header edited, or a file on disk): re-analyse its includers. */

@@ -1,16 +1,23 @@
 // The analysis worker: runs one check (parse, simulate, detect) or one litmus exploration per
 // request, off the server's thread, so an edit can stop a stale run by ending the worker.
-// Preferred fixes are checked by re-running the fixed text: a fix stays preferred only if its
-// race is then gone.
-import { parentPort } from 'node:worker_threads';
+// A check takes the path `scord.frontend` chooses: the hand-written front end, or clang
+// (compiled to WebAssembly, loaded on first use) for the program the document belongs to.
+// Preferred fixes are checked by re-running the fixed text on the same path: a fix stays
+// preferred only if its race is then gone.
+import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { readSourceFile } from '../sourceFiles';
-import { checkSource, type CheckReport } from '../../sims/check';
+import { checkSource, type CheckOptions, type CheckReport } from '../../sims/check';
+import { checkProgram, leavesToClang } from '../../sims/clang/check';
+import { SourceRanges } from '../../sims/clang/ranges';
+import { compileDevice, compileHost, type TranslationUnitSpec } from '../../sims/clang/toolchain';
+import { runTool } from '../../sims/clang/toolchain/wasm';
 import { applyEdits } from '../../sims/fixes/apply';
 import { judgeFix } from '../../sims/fixes/verify';
 import { parse } from '../../sims/frontend/index';
 import { declaredOutcomes, runLitmus } from '../../sims/litmus/run';
-import { MAX_EXPANDED_TOKENS, type AnalysisRequest, type AnalysisResponse } from './messages';
+import { MAX_EXPANDED_TOKENS, type AnalysisRequest, type AnalysisResponse, type ReportFrontend, type WorkerControl } from './messages';
+import { resolveProgram, withText, type ResolvedProgram } from './program';
 
 /** Preferred fixes checked per run at most (each costs a run). */
 const MAX_VERIFIED = 16;
@@ -32,42 +39,123 @@ function exploreLitmus(req: AnalysisRequest & { litmus: NonNullable<AnalysisRequ
   post({ id: req.id, kind: 'litmus', report, elapsedMs: performance.now() - t0 });
 }
 
-function analyse(req: AnalysisRequest): void {
+/** A request the server has dropped (an edit made it stale): given up between compiles. */
+class Dropped extends Error {}
+const dropped = new Set<number>();
+
+/** Gives the server's `cancel` a chance to arrive (it queues behind the compile), then honours it. */
+async function checkpoint(id: number): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (dropped.has(id)) throw new Dropped();
+}
+
+/** Files that are included, not compiled. */
+const HEADER = /\.(h|hh|hpp|hxx|cuh|inl|inc)$/i;
+
+interface PathReport {
+  report: CheckReport;
+  frontend: ReportFrontend;
+}
+
+async function analyse(req: AnalysisRequest): Promise<void> {
   const t0 = performance.now();
   const read = readerFor(req);
   const files = new Set<string>();
+  // Every file the run reads from an open document or the disk is a dependency: an edit to
+  // it re-analyses this document.
   const readFile = (p: string): string | undefined => {
     files.add(p);
     return read(p);
   };
-  const check = (text: string): CheckReport => {
+  const openText = (p: string): string | undefined => {
+    files.add(p);
+    return p === req.fileName ? req.text : req.openFiles[p];
+  };
+  const program: ResolvedProgram | undefined = req.frontend === 'builtin' ? undefined : resolveProgram(req, openText, new SourceRanges((p) => (p === req.fileName ? req.text : read(p))));
+  for (const f of program?.files ?? []) files.add(f);
+
+  const options = (text: string): CheckOptions => {
     // Parsed here with the server's expansion limit, so a runaway macro ends the run at once
     // (as an error, as the server shows it) instead of expanding until the time budget.
-    const { defines = [], undefines = [], includePaths = [] } = req.options;
+    // With a compile_commands.json entry, the file's own flags.
+    const unit = program?.unit;
+    const defines = unit ? unit.defines : (req.options.defines ?? []);
+    const undefines = unit ? (unit.undefines ?? []) : (req.options.undefines ?? []);
+    const includePaths = unit ? unit.includeDirs : (req.options.includePaths ?? []);
     const parsed = parse(text, { fileName: req.fileName, defines, undefines, includePaths, readFile, maxOutputTokens: MAX_EXPANDED_TOKENS });
-    return checkSource({ ...req.options, fileName: req.fileName, text, readFile, parsed });
+    return { ...req.options, defines, undefines, includePaths, fileName: req.fileName, text, readFile, parsed };
   };
-  const report = check(req.text);
+  const viaClang = async (text: string): Promise<CheckReport> => {
+    const clangProgram = withText(program!.options, req.fileName, text);
+    post({ id: req.id, kind: 'compiling' });
+    await compileAhead(req.id, clangProgram.units);
+    post({ id: req.id, kind: 'compiled' });
+    return checkProgram(options(text), clangProgram, 'clang');
+  };
+  // A header on its own is no program for clang to compile: the hand-written front end reads it.
+  const headerAlone = req.frontend === 'auto' && !!program?.alone && HEADER.test(req.fileName);
+  // The choice checkProgram makes (sims/clang/check.ts), made here step by step so that the
+  // server knows which front end's report it shows, and a drop can stop it between steps.
+  const check = async (text: string, path?: ReportFrontend): Promise<PathReport> => {
+    // Each check (the first, and each fix's re-run) starts by honouring a drop.
+    await checkpoint(req.id);
+    let result: PathReport;
+    if (req.frontend === 'builtin' || path === 'builtin') result = { report: checkSource(options(text)), frontend: 'builtin' };
+    else if (req.frontend === 'clang' || path === 'clang' || !program!.alone) result = { report: await viaClang(text), frontend: 'clang' };
+    else {
+      // It ran the file, or could not for its launch or a syntax error (a half-typed line, which
+      // clang rejects too): its report. Anything else it cannot run is clang's to judge.
+      const builtin = checkSource(options(text));
+      result = headerAlone || !leavesToClang(builtin) ? { report: builtin, frontend: 'builtin' } : { report: await viaClang(text), frontend: 'clang' };
+    }
+    // What kept parts of the program out (a bad database, an unreadable stdin file) comes first.
+    if (program?.problems.length) result.report.diagnostics.unshift(...program.problems);
+    return result;
+  };
+
+  const first = await check(req.text);
+  const { report } = first;
+  const reply = (): AnalysisResponse => ({ id: req.id, kind: 'report', report, elapsedMs: performance.now() - t0, includes: [...files], frontend: first.frontend, ...(program?.flags ? { flags: program.flags } : {}) });
   if (!req.verifyFixes) {
-    post({ id: req.id, kind: 'report', report, elapsedMs: performance.now() - t0, includes: [...files] });
+    post(reply());
     return;
   }
   // The findings go out at once, with no fix preferred until it has been checked.
   const claimed = report.findings.map((f) => f.fixes.map((x) => x.preferred));
   for (const f of report.findings) for (const x of f.fixes) x.preferred = false;
-  post({ id: req.id, kind: 'report', report, elapsedMs: performance.now() - t0, includes: [...files] });
-  post({ id: req.id, kind: 'verified', preferred: verifyPreferredFixes(req.text, report, claimed, check) });
+  post(reply());
+  post({ id: req.id, kind: 'verified', preferred: await verifyPreferredFixes(req.text, report, claimed, async (text) => (await check(text, first.frontend)).report) });
+}
+
+/**
+ * Compiles the units' passes one by one before the check (which then finds them in the
+ * in-memory cache), so that a dropped request stops between compiles instead of running.
+ */
+async function compileAhead(id: number, units: TranslationUnitSpec[]): Promise<void> {
+  await checkpoint(id);
+  for (const unit of units) {
+    const device = await compileDevice(unit);
+    await checkpoint(id);
+    if (!device.ok) return;
+    const host = await compileHost(unit);
+    await checkpoint(id);
+    if (!host.ok) return;
+  }
 }
 
 /** For each finding and fix: preferred, and its race gone when the fixed text is re-run. */
-function verifyPreferredFixes(text: string, report: CheckReport, claimed: boolean[][], check: (text: string) => CheckReport): boolean[][] {
+async function verifyPreferredFixes(text: string, report: CheckReport, claimed: boolean[][], check: (text: string) => Promise<CheckReport>): Promise<boolean[][]> {
   let checked = 0;
-  return report.findings.map((finding, i) =>
-    finding.fixes.map((fix, j) => {
-      if (!claimed[i][j] || checked++ >= MAX_VERIFIED) return false;
-      return judgeFix(report, finding, fix.edits, check(applyEdits(text, fix.edits))).ok;
-    }),
-  );
+  const out: boolean[][] = [];
+  for (const [i, finding] of report.findings.entries()) {
+    const verdicts: boolean[] = [];
+    for (const [j, fix] of finding.fixes.entries()) {
+      if (!claimed[i][j] || checked++ >= MAX_VERIFIED) verdicts.push(false);
+      else verdicts.push(judgeFix(report, finding, fix.edits, await check(applyEdits(text, fix.edits))).ok);
+    }
+    out.push(verdicts);
+  }
+  return out;
 }
 
 function post(m: AnalysisResponse): void {
@@ -86,13 +174,40 @@ try {
   // Only a warm-up: a real run reports its own failures.
 }
 
-parentPort!.on('message', (req: AnalysisRequest) => {
+/**
+ * Loads clang (its 75 MB module takes over a second to compile) while the worker waits for a
+ * run. Clang's calls are queued, so a compile that comes meanwhile waits for this one.
+ */
+let clangLoaded = false;
+function warmClang(): void {
+  if (clangLoaded) return;
+  clangLoaded = true;
+  void runTool(['clang', '--version'], {});
+}
+if ((workerData as { warmClang?: boolean } | undefined)?.warmClang) warmClang();
+
+// One request at a time: a request that arrives during another's compile waits its turn.
+let queue: Promise<void> = Promise.resolve();
+
+async function serve(req: AnalysisRequest): Promise<void> {
   post({ id: req.id, kind: 'started' });
   try {
     if (req.litmus) exploreLitmus({ ...req, litmus: req.litmus });
-    else analyse(req);
+    else await analyse(req);
   } catch (e) {
-    // An engine bug: say what failed; the server reports it and goes on.
-    post({ id: req.id, kind: 'failed', message: e instanceof Error ? e.message : String(e) });
+    // Dropped: the server has moved on. Otherwise an engine bug: say what failed; the server reports it and goes on.
+    if (e instanceof Dropped) post({ id: req.id, kind: 'dropped' });
+    else post({ id: req.id, kind: 'failed', message: e instanceof Error ? e.message : String(e) });
+  } finally {
+    dropped.delete(req.id);
   }
+}
+
+parentPort!.on('message', (m: AnalysisRequest | WorkerControl) => {
+  if ('control' in m) {
+    if (m.control === 'cancel') dropped.add(m.id);
+    else warmClang();
+    return;
+  }
+  queue = queue.then(() => serve(m));
 });

@@ -1,14 +1,36 @@
 // Analysis workers: each run gets a worker thread with a time and memory budget. A worker
 // that finishes goes back to wait for the next run (loading the engine takes a while, so one
-// is always kept warm); a run that is cancelled, overruns its time or memory, or crashes ends
-// its worker, and the next run starts on a fresh one.
+// is always kept warm); a run that overruns its time or memory, or crashes, ends its worker,
+// and the next run starts on a fresh one.
+//
+// A cancelled run (an edit made it stale) ends its worker too, unless the worker has clang: a
+// worker that has loaded clang (a 75 MB WebAssembly module whose compilation, and the tiering
+// up of its hot code, cost seconds of CPU in every new thread) is worth more than the rest of a
+// compile or a short run. It is told to drop the run at its next point between compiles and
+// runs, and the next run waits for it; a run that does not get there within a second is ended
+// after all. Once documents use clang, fresh workers load it as they start, ahead of their
+// first run.
 import { Worker } from 'node:worker_threads';
 import type { CheckReport } from '../../sims/check';
 import type { LitmusOptions, LitmusReport } from '../../sims/litmus/types';
-import type { AnalysisRequest, AnalysisResponse } from './messages';
+import type { AnalysisRequest, AnalysisResponse, ReportFrontend, WorkerControl } from './messages';
 
 /** How long a fresh worker may take to load the engine before its run's budget starts. */
 const WORKER_START_ALLOWANCE_MS = 10_000;
+/**
+ * How long clang may compile one program (cold, with <iostream> and no cache, several
+ * seconds on a slow machine). Compiles do not count against the run's time budget: they are
+ * cached, and stopping one would only repeat it on the next run.
+ */
+export const COMPILE_ALLOWANCE_MS = 120_000;
+/** How long a stale run (not a compile) of a worker with clang may take to stop by itself. */
+const RUN_GRACE_MS = 1_000;
+
+/**
+ * The worker's stack: clang in WebAssembly recurses on the JavaScript stack, and Node's 4 MB
+ * default overflows on a 10,000-term expression that clang itself compiles fine.
+ */
+const STACK_MB = 64;
 
 /** A run that gave no report, and why. */
 export type AnalysisFailure =
@@ -17,7 +39,17 @@ export type AnalysisFailure =
   | { kind: 'out-of-memory'; limitMb: number }
   | { kind: 'failed'; message: string };
 
-export type AnalysisOutcome = { kind: 'report'; report: CheckReport; elapsedMs: number; includes: string[] } | AnalysisFailure;
+export type AnalysisOutcome =
+  | {
+      kind: 'report';
+      report: CheckReport;
+      elapsedMs: number;
+      includes: string[];
+      frontend: ReportFrontend;
+      /** The checked file's flags from its compile_commands.json entry. */
+      flags?: { defines: string[]; undefines: string[]; includeDirs: string[] };
+    }
+  | AnalysisFailure;
 
 export type LitmusOutcome = { kind: 'litmus'; report: LitmusReport; elapsedMs: number } | AnalysisFailure;
 
@@ -41,26 +73,37 @@ export interface LitmusHandle {
   cancel(): void;
 }
 
-interface WarmWorker {
+interface PoolWorker {
   worker: Worker;
   memoryLimitMb: number;
+  /** Told to load clang (at start or since). */
+  clang: boolean;
+}
+
+/** A worker finishing a compile for a cancelled run, and the run waiting to go next on it. */
+interface Draining {
+  pool: PoolWorker;
+  waiter?: (pool: PoolWorker | undefined) => void;
 }
 
 export class AnalysisWorkers {
-  private warm: WarmWorker | undefined;
+  private warm: PoolWorker | undefined;
+  private draining: Draining | undefined;
   private nextId = 1;
   private readonly live = new Set<Worker>();
+  /** Some run has compiled with clang: workers load it ahead of their runs. */
+  private clangInUse = false;
 
   constructor(private readonly script: string) {}
 
-  private spawn(memoryLimitMb: number): WarmWorker {
-    const worker = new Worker(this.script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } });
+  private spawn(memoryLimitMb: number): PoolWorker {
+    const worker = new Worker(this.script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb, stackSizeMb: STACK_MB }, workerData: { warmClang: this.clangInUse } });
     // An idle worker must not keep the server alive, nor crash it by failing while idle.
     worker.unref();
     worker.on('error', () => undefined);
     this.live.add(worker);
     worker.once('exit', () => this.live.delete(worker));
-    return { worker, memoryLimitMb };
+    return { worker, memoryLimitMb, clang: this.clangInUse };
   }
 
   /** Starts a worker ahead of the next run. */
@@ -68,6 +111,17 @@ export class AnalysisWorkers {
     if (!this.warm || this.warm.memoryLimitMb !== memoryLimitMb) {
       if (this.warm) void this.warm.worker.terminate();
       this.warm = this.spawn(memoryLimitMb);
+    }
+  }
+
+  /** A run compiles with clang (in `pool`): from now on workers load it ahead of their first run. */
+  private clangUsed(pool: PoolWorker): void {
+    pool.clang = true;
+    if (this.clangInUse) return;
+    this.clangInUse = true;
+    if (this.warm && !this.warm.clang) {
+      this.warm.clang = true;
+      this.warm.worker.postMessage({ control: 'warm-clang' } satisfies WorkerControl);
     }
   }
 
@@ -85,24 +139,92 @@ export class AnalysisWorkers {
     return { outcome, cancel: started.cancel };
   }
 
+  /**
+   * A worker for a run: the warm one, else the one finishing a dropped compile (clang loaded;
+   * the run waits for it), else a fresh one. Returns a function that withdraws a wait.
+   */
+  private acquire(memoryLimitMb: number, use: (pool: PoolWorker) => void): () => void {
+    if (this.warm && this.warm.memoryLimitMb === memoryLimitMb) {
+      const pool = this.warm;
+      this.warm = undefined;
+      use(pool);
+      return () => undefined;
+    }
+    const d = this.draining;
+    if (d && !d.waiter && d.pool.memoryLimitMb === memoryLimitMb) {
+      d.waiter = (pool) => use(pool ?? this.spawn(memoryLimitMb));
+      return () => {
+        if (d.waiter) d.waiter = undefined;
+      };
+    }
+    use(this.spawn(memoryLimitMb));
+    return () => undefined;
+  }
+
+  /** A worker is free again: to the run waiting for it, else kept warm, else ended. */
+  private release(pool: PoolWorker): void {
+    pool.worker.unref();
+    if (this.warm === pool) return;
+    // One idle worker is kept: the one with clang loaded, if either has it.
+    if (this.warm && this.warm.memoryLimitMb === pool.memoryLimitMb && pool.clang && !this.warm.clang) {
+      void this.warm.worker.terminate();
+      this.warm = undefined;
+    }
+    if (!this.warm) this.warm = pool;
+    else void pool.worker.terminate();
+  }
+
+  /**
+   * Lets a worker with clang finish the step it is in for a cancelled run (request `id`): it
+   * drops the run at its next point between compiles and runs. A compile may take its
+   * allowance; a stale run (the request's own, or past its compiles) has RUN_GRACE_MS, after
+   * which the worker is ended.
+   */
+  private drain(pool: PoolWorker, id: number, verifyFixes: boolean, compiling: boolean): void {
+    if (this.draining) {
+      // One at a time: a second would hold a second copy of clang.
+      void pool.worker.terminate();
+      this.prewarm(pool.memoryLimitMb);
+      return;
+    }
+    const d: Draining = { pool };
+    this.draining = d;
+    const { worker } = pool;
+    const finish = (keep: boolean): void => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('exit', onExit);
+      if (this.draining === d) this.draining = undefined;
+      if (!keep) void worker.terminate();
+      const waiter = d.waiter;
+      d.waiter = undefined;
+      if (waiter) waiter(keep ? pool : undefined);
+      else if (keep) this.release(pool);
+      else this.prewarm(pool.memoryLimitMb);
+    };
+    const onMessage = (m: AnalysisResponse): void => {
+      if (m.id !== id) return;
+      // Past its compiles into a stale run, which may be long: it has a moment to end.
+      if (m.kind === 'compiled') {
+        clearTimeout(timer);
+        timer = setTimeout(() => finish(false), RUN_GRACE_MS);
+      } else if (m.kind === 'dropped' || m.kind === 'failed' || m.kind === 'verified' || m.kind === 'litmus') finish(true);
+      // Only a report without fixes to check is a request's last word.
+      else if (m.kind === 'report' && !verifyFixes) finish(true);
+    };
+    const onExit = (): void => finish(false);
+    let timer = setTimeout(() => finish(false), compiling ? COMPILE_ALLOWANCE_MS : RUN_GRACE_MS);
+    worker.on('message', onMessage);
+    worker.on('exit', onExit);
+    worker.postMessage({ control: 'cancel', id } satisfies WorkerControl);
+  }
+
   private start(request: Omit<AnalysisRequest, 'id'>, limits: RunLimits): { outcome: Promise<WorkerOutcome>; verified: Promise<boolean[][] | undefined>; cancel(): void } {
     const id = this.nextId++;
-    const taken = this.warm && this.warm.memoryLimitMb === limits.memoryLimitMb ? this.warm : this.spawn(limits.memoryLimitMb);
-    if (taken === this.warm) this.warm = undefined;
-    const { worker } = taken;
     let settle: (o: WorkerOutcome) => void = () => undefined;
     let settleVerified: (v: boolean[][] | undefined) => void = () => undefined;
     const verified = new Promise<boolean[][] | undefined>((resolve) => (settleVerified = resolve));
     let done = false;
-    // The worker is busy until the report and, when fixes are checked, their verdicts are in.
-    let finished = false;
-    const detach = (): void => {
-      finished = true;
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-    };
     const outcome = new Promise<WorkerOutcome>((resolve) => {
       settle = (o) => {
         if (done) return;
@@ -110,43 +232,114 @@ export class AnalysisWorkers {
         resolve(o);
       };
     });
+    // Until a worker is assigned, a cancel only withdraws the wait.
+    let cancel: () => void = () => {
+      withdraw();
+      finished = true;
+      settle({ kind: 'cancelled' });
+      settleVerified(undefined);
+    };
+    // The worker is busy until the report and, when fixes are checked, their verdicts are in.
+    let finished = false;
+    const withdraw = this.acquire(limits.memoryLimitMb, (pool) => {
+      if (finished) {
+        this.release(pool);
+        return;
+      }
+      cancel = this.dispatch(pool, id, request, limits, {
+        settle: (o) => settle(o),
+        settleVerified: (v) => settleVerified(v),
+        finished: () => (finished = true),
+      });
+    });
+    return { outcome, verified, cancel: () => cancel() };
+  }
+
+  /** Sends a request to a worker and follows it to its end; returns its cancel. */
+  private dispatch(
+    pool: PoolWorker,
+    id: number,
+    request: Omit<AnalysisRequest, 'id'>,
+    limits: RunLimits,
+    result: { settle(o: WorkerOutcome): void; settleVerified(v: boolean[][] | undefined): void; finished(): void },
+  ): () => void {
+    const { worker } = pool;
+    let finished = false;
+    /** Between `compiling` and `compiled`: clang is at work, and a cancel lets it finish. */
+    let compiling = false;
+    // The budget counts the run, not clang's compiles: it pauses while they go on.
+    let budgetLeft = limits.timeBudgetMs;
+    let runningSince: number | undefined;
+    const detach = (): void => {
+      finished = true;
+      result.finished();
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
     const end = (o: WorkerOutcome): void => {
       if (finished) return;
       detach();
-      settle(o);
-      settleVerified(undefined);
+      result.settle(o);
+      result.settleVerified(undefined);
       void worker.terminate();
       // Keep one worker warm for the next edit.
       this.prewarm(limits.memoryLimitMb);
     };
+    const runBudget = (): void => {
+      clearTimeout(timer);
+      runningSince = Date.now();
+      timer = setTimeout(overBudget, Math.max(0, budgetLeft));
+    };
+    const pauseBudget = (): void => {
+      clearTimeout(timer);
+      if (runningSince !== undefined) budgetLeft -= Date.now() - runningSince;
+      runningSince = undefined;
+      timer = setTimeout(overCompile, COMPILE_ALLOWANCE_MS);
+    };
     const onMessage = (m: AnalysisResponse): void => {
       if (m.id !== id) return;
-      if (m.kind === 'started') {
-        // The budget is the run's: a fresh worker's start (loading the engine) is not counted.
-        clearTimeout(timer);
-        timer = setTimeout(overBudget, limits.timeBudgetMs);
-        return;
+      switch (m.kind) {
+        case 'started':
+          // The budget is the run's: a fresh worker's start (loading the engine) is not counted.
+          runBudget();
+          return;
+        case 'compiling':
+          compiling = true;
+          this.clangUsed(pool);
+          pauseBudget();
+          return;
+        case 'compiled':
+          compiling = false;
+          runBudget();
+          return;
+        case 'dropped':
+          return;
+        case 'failed':
+          end({ kind: 'failed', message: m.message });
+          return;
+        case 'report':
+          result.settle({ kind: 'report', report: m.report, elapsedMs: m.elapsedMs, includes: m.includes, frontend: m.frontend, ...(m.flags ? { flags: m.flags } : {}) });
+          if (request.verifyFixes) return; // the verdicts on its fixes follow
+          break;
+        case 'litmus':
+          result.settle({ kind: 'litmus', report: m.report, elapsedMs: m.elapsedMs });
+          break;
+        case 'verified':
+          result.settleVerified(m.preferred);
+          break;
       }
-      if (m.kind === 'failed') {
-        end({ kind: 'failed', message: m.message });
-        return;
-      }
-      if (m.kind === 'report') {
-        settle({ kind: 'report', report: m.report, elapsedMs: m.elapsedMs, includes: m.includes });
-        if (request.verifyFixes) return; // the verdicts on its fixes follow
-      } else if (m.kind === 'litmus') settle({ kind: 'litmus', report: m.report, elapsedMs: m.elapsedMs });
-      else settleVerified(m.preferred);
       detach();
-      settleVerified(undefined);
-      worker.unref();
-      if (!this.warm) this.warm = taken;
-      else void worker.terminate();
+      result.settleVerified(undefined);
+      this.release(pool);
     };
     const onError = (e: Error & { code?: string }): void => {
       end(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'out-of-memory', limitMb: limits.memoryLimitMb } : { kind: 'failed', message: e.message });
     };
     const onExit = (code: number): void => end({ kind: 'failed', message: `the analysis worker exited with code ${code}` });
     const overBudget = (): void => end({ kind: 'timeout', budgetMs: limits.timeBudgetMs });
+    const overCompile = (): void => end({ kind: 'failed', message: `clang did not finish compiling the program within ${COMPILE_ALLOWANCE_MS / 1000} s` });
     // Until the worker says it has started, allow for it to load the engine as well.
     let timer = setTimeout(overBudget, limits.timeBudgetMs + WORKER_START_ALLOWANCE_MS);
     worker.on('message', onMessage);
@@ -154,11 +347,23 @@ export class AnalysisWorkers {
     worker.on('exit', onExit);
     worker.ref();
     worker.postMessage({ ...request, id } satisfies AnalysisRequest);
-    return { outcome, verified, cancel: () => end({ kind: 'cancelled' }) };
+    return () => {
+      if (finished) return;
+      // A worker without clang is cheap to replace.
+      if (!compiling && !pool.clang) {
+        end({ kind: 'cancelled' });
+        return;
+      }
+      detach();
+      result.settle({ kind: 'cancelled' });
+      result.settleVerified(undefined);
+      this.drain(pool, id, request.verifyFixes, compiling);
+    };
   }
 
   dispose(): void {
     for (const w of this.live) void w.terminate();
     this.warm = undefined;
+    this.draining = undefined;
   }
 }

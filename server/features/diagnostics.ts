@@ -1,14 +1,17 @@
-// Engine results as LSP diagnostics: the front end's problems, and the findings of the last
-// run at the racing instruction's exact range, with the other access (and the lock acquire,
-// for lock races) as related information and `data` for code actions. Problems and findings
-// in an included header are shown in the header and at the #include line of the file.
+// Engine results as LSP diagnostics: the front end's problems, clang's (on the clang path,
+// where clang decides what is an error), and the findings of the last run at the racing
+// instruction's exact range, with the other access (and the lock acquire, for lock races) as
+// related information and `data` for code actions. Problems and findings in an included
+// header, or in another file of the program, are shown in that file, and at the #include
+// line of the checked file when there is one.
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
-import type { CheckFinding, CheckReport } from '../../sims/check';
+import type { CheckDiagnostic, CheckFinding, CheckReport } from '../../sims/check';
 import type { ParseResult } from '../../sims/frontend/index';
 import type { Diagnostic as FrontendDiagnostic } from '../../sims/frontend/diagnostics';
 import type { Range } from '../../sims/frontend/source';
 import { helpUri } from '../../sims/report/sarif';
+import { RUN_LEVEL_CODES } from '../analysis/scheduler';
 import type { RaceDiagnosticData, ScordSettings } from '../protocol';
 
 export function lspRange(r: Range): Diagnostic['range'] {
@@ -77,17 +80,67 @@ export interface RunContext {
   settings: ScordSettings;
 }
 
-/** What a run adds to the front end's diagnostics: unsupported constructs and findings, by URI. */
-export function runDiagnostics(ctx: RunContext): DiagnosticsByUri {
+/**
+ * What a hand-written front end's run adds to the front end's diagnostics: why it could not
+ * run (unsupported constructs, no main; `not-supported` unless `notSupported` is false, for
+ * where clang decides) and its findings (unless `findings` is false), by URI.
+ */
+export function runDiagnostics(ctx: RunContext, options: { notSupported?: boolean; findings?: boolean } = {}): DiagnosticsByUri {
   const { report, fileName, uri } = ctx;
   const out: DiagnosticsByUri = new Map([[uri, []]]);
-  // The report starts with the front end's diagnostics; the run's own come after them.
+  // The report starts with the front end's diagnostics (shown from its parse); the run's own come after them.
+  const own = new Set(ctx.parsed?.diagnostics.map((d) => `${d.code}@${d.range.file}:${d.range.start.offset}:${d.message}`));
   for (const d of report.diagnostics) {
-    if (!d.range || d.code !== 'not-supported' && d.code !== 'no-main' && d.code !== 'no-kernel') continue;
+    if (!d.range || !RUN_LEVEL_CODES.has(d.code ?? '') || (d.code === 'not-supported' && options.notSupported === false)) continue;
+    if (own.has(`${d.code}@${d.range.file}:${d.range.start.offset}:${d.message}`)) continue;
     push(out, d.range.file === fileName ? uri : uriOf(d.range.file), { range: lspRange(d.range), severity: SEVERITY[d.severity], code: d.code ?? 'error', source: 'scord', message: d.message });
   }
-  report.findings.forEach((f, i) => addFinding(out, f, i, ctx));
+  if (options.findings !== false) report.findings.forEach((f, i) => addFinding(out, f, i, ctx));
   return out;
+}
+
+/** The findings of a run, by URI (a run kept on screen beside a newer report's errors). */
+export function findingDiagnostics(ctx: RunContext): DiagnosticsByUri {
+  const out: DiagnosticsByUri = new Map([[ctx.uri, []]]);
+  ctx.report.findings.forEach((f, i) => addFinding(out, f, i, ctx));
+  return out;
+}
+
+/**
+ * Every diagnostic of a report from the clang path — clang's errors and warnings (code
+ * `clang`), the program's problems, why it could not run — in the checked file, in headers
+ * and other files of the program (and at the #include line that reaches a header).
+ */
+export function reportDiagnostics(report: CheckReport, parsed: ParseResult | undefined, fileName: string, uri: string): DiagnosticsByUri {
+  const out: DiagnosticsByUri = new Map([[uri, []]]);
+  for (const d of report.diagnostics) addReported(out, d, parsed, fileName, uri);
+  return out;
+}
+
+function addReported(out: DiagnosticsByUri, d: CheckDiagnostic, parsed: ParseResult | undefined, fileName: string, uri: string): void {
+  const code = d.code ?? 'error';
+  const href = helpUri(code);
+  const base: Diagnostic = {
+    range: d.range ? lspRange(d.range) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: SEVERITY[d.severity],
+    code,
+    source: 'scord',
+    message: d.message,
+    ...(href ? { codeDescription: { href } } : {}),
+  };
+  const file = d.range?.file ?? fileName;
+  if (file === fileName) {
+    push(out, uri, base);
+    return;
+  }
+  if (file.startsWith('/')) push(out, uriOf(file), base);
+  const site = includeSite(parsed, fileName, file);
+  if (site) push(out, uri, { ...base, range: lspRange(site), message: `${d.message} (in ${file}:${(d.range?.start.line ?? 0) + 1})` });
+}
+
+/** Only the diagnostics `keep` accepts, by URI. */
+export function filterDiagnostics(byUri: DiagnosticsByUri, keep: (d: Diagnostic) => boolean): DiagnosticsByUri {
+  return new Map([...byUri].map(([k, v]) => [k, v.filter(keep)]));
 }
 
 /** Both lists merged by URI. */

@@ -4,6 +4,7 @@
 // fixed sleep.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
   StreamMessageReader,
@@ -36,8 +37,12 @@ export class LspTestClient {
     this.settings = settings;
   }
 
-  static async start(settings: Record<string, unknown> = {}): Promise<LspTestClient> {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  /**
+   * Starts the server. `workspaceFolder` (an absolute path) is announced as the workspace's
+   * folder; `env` is the server process's environment (default: this process's).
+   */
+  static async start(settings: Record<string, unknown> = {}, options: { workspaceFolder?: string; env?: NodeJS.ProcessEnv } = {}): Promise<LspTestClient> {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], ...(options.env ? { env: options.env } : {}) });
     const conn = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspTestClient(child, conn, settings);
     child.stderr!.setEncoding('utf8').on('data', (d: string) => client.messages.push(d));
@@ -57,9 +62,11 @@ export class LspTestClient {
     conn.onRequest('workspace/codeLens/refresh', () => null);
     conn.onRequest('window/workDoneProgress/create', () => null);
     conn.listen();
+    const folder = options.workspaceFolder ? pathToFileURL(options.workspaceFolder).toString() : null;
     await conn.sendRequest('initialize', {
       processId: process.pid,
-      rootUri: null,
+      rootUri: folder,
+      ...(folder ? { workspaceFolders: [{ uri: folder, name: path.basename(options.workspaceFolder!) }] } : {}),
       capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, codeLens: { refreshSupport: true } }, window: { workDoneProgress: true } },
     });
     await conn.sendNotification('initialized', {});

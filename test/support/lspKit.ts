@@ -93,8 +93,8 @@ export interface Session {
   events: { kind: 'diagnostics' | 'state'; index: number }[];
 }
 
-export async function startSession(settings: Record<string, unknown> = {}): Promise<Session> {
-  const client = await LspTestClient.start(settings);
+export async function startSession(settings: Record<string, unknown> = {}, options: Parameters<typeof LspTestClient.start>[1] = {}): Promise<Session> {
+  const client = await LspTestClient.start(settings, options);
   const session: Session = { client, shown: [], perUri: new Map(), events: recordOrder(client) };
   client.conn.onRequest('window/showMessageRequest', (p: { type: number; message: string }) => {
     session.shown.push({ type: p.type, message: p.message });
