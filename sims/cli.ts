@@ -466,14 +466,10 @@ async function runThroughClang(args: Args, io: Output): Promise<number> {
   }
   for (const d of compiled.diagnostics.filter((x) => x.severity === 'warning')) io.stderr(`${formatLocation(clangDiagnostic(d, ranges).range!)}: warning: ${d.message}\n`);
   const options = {
-    device: args.preset,
-    ...(args.scheduler ? { scheduler: args.scheduler } : {}),
-    ...(args.model ? { model: args.model } : {}),
-    ...(args.seed !== undefined ? { seed: args.seed } : {}),
-    ...(args.fairness ? { fairness: args.fairness } : {}),
+    ...runOptionsOf(args),
     ...(program.options.argv ? { argv: program.options.argv } : {}),
     ...(program.options.stdin ? { stdin: program.options.stdin } : {}),
-    rangeOf: (loc: { file: string; line: number; column: number } | undefined) => (loc ? ranges.rangeAt(loc.file, loc.line, loc.column) : ranges.rangeAt(program.file, 1, 1)),
+    rangeOf: (loc: { file: string; line: number; column: number } | undefined) => ranges.rangeOfLocation(loc, program.file),
   };
   const once = (o: RunOptions) => runClangProgram({ ...(compiled.wasm ? { wasm: compiled.wasm } : {}), device: compiled.device }, { ...options, ...o });
   return printRun(runOnceOrMany(once, args.schedules, options), args.file || program.file, args.preset, io);
@@ -599,18 +595,23 @@ function runCommand(result: ParseResult, args: Args, io: Output): number | 'not-
     io.stderr(`scord: ${args.file} has errors; it cannot run\n`);
     return 1;
   }
-  const options = {
+  const options = runOptionsOf(args);
+  const once = (o: RunOptions) => runProgram(result, o);
+  // --schedules N: N seeded random interleavings; the output shown is the first run's.
+  const run = runOnceOrMany(once, args.schedules, options);
+  if (args.frontend === 'auto' && run.findings.some((f) => f.kind === 'not-supported')) return 'not-run';
+  return printRun(run, args.file, args.preset, io);
+}
+
+/** What `run` passes to a run from the command line, on either front end. */
+function runOptionsOf(args: Args): RunOptions {
+  return {
     device: args.preset,
     ...(args.scheduler ? { scheduler: args.scheduler } : {}),
     ...(args.model ? { model: args.model } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.fairness ? { fairness: args.fairness } : {}),
   };
-  const once = (o: RunOptions) => runProgram(result, o);
-  // --schedules N: N seeded random interleavings; the output shown is the first run's.
-  const run = runOnceOrMany(once, args.schedules, options);
-  if (args.frontend === 'auto' && run.findings.some((f) => f.kind === 'not-supported')) return 'not-run';
-  return printRun(run, args.file, args.preset, io);
 }
 
 /** One run, or with `schedules` > 1 that many seeded random interleavings: the first run's output with every run's findings. */

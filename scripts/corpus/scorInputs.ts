@@ -1,18 +1,8 @@
 // Small, deterministic inputs for ScoR's seven applications, in the format each one's main reads
 // from standard input (`cin >>` or `scanf`). Sizes are a few thousand elements or edges: enough
 // for every block to have work, small enough for a simulated run.
+import { seededRandom } from '../../sims/gpu/executor';
 
-/** A fixed-seed generator (mulberry32): the same input on every machine and every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function ints(count: number, below: number, random: () => number): number[] {
   return Array.from({ length: count }, () => Math.floor(random() * below));

@@ -17,7 +17,6 @@ import type { DeviceConfig } from '../gpu/devices';
 import type { EntryRequest } from '../host/entry';
 import type { KernelHeader } from '../host/kernelHeader';
 import { runClangProgram } from './host/runProgram';
-import { readWasm } from './host/wasmBinary';
 
 /** The program a check runs: its translation units (the checked file among them) and how it runs. */
 export interface ClangProgramOptions {
@@ -43,7 +42,7 @@ export interface CompiledProgram {
 
 /**
  * Compiles every unit in both passes and links the host objects. Errors stop it (the result has
- * them); a program without `main` links to no host program and runs kernels directly.
+ * them); a program without `main` has no host program and runs kernels directly.
  */
 export async function compileProgram(units: TranslationUnitSpec[]): Promise<CompiledProgram | { failed: ClangDiagnostic[] }> {
   const diagnostics: ClangDiagnostic[] = [];
@@ -65,14 +64,10 @@ export async function compileProgram(units: TranslationUnitSpec[]): Promise<Comp
     objects.push({ object: h.object, file: unit.file });
   }
   const linked = await linkHost(objects);
+  if (!linked.ok) return { failed: [...diagnostics, ...linked.diagnostics] };
   // Without a main the link still succeeds (the start code calls a weak undefined main): a
   // kernel-only program (GPUVerify-style files), run from its launch header.
-  if (linked.ok) return definesMain(linked.wasm) ? { wasm: linked.wasm, device, diagnostics: [...diagnostics, ...linked.diagnostics] } : { device, diagnostics };
-  // No main anywhere: a kernel-only program (GPUVerify-style files); other link errors are errors.
-  if (linked.diagnostics.some((d) => /undefined symbol: (__main_argc_argv|main)\b/.test(d.message)) && linked.diagnostics.every((d) => d.severity !== 'error' || /undefined symbol: (__main_argc_argv|main)\b/.test(d.message))) {
-    return { device, diagnostics };
-  }
-  return { failed: [...diagnostics, ...linked.diagnostics] };
+  return linked.mainFile !== undefined ? { wasm: linked.wasm, device, diagnostics: [...diagnostics, ...linked.diagnostics] } : { device, diagnostics };
 }
 
 function sameDiagnostic(a: ClangDiagnostic, b: ClangDiagnostic): boolean {
@@ -125,7 +120,7 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
     (run) =>
       runClangProgram(
         { ...(compiled.wasm ? { wasm: compiled.wasm } : {}), device: compiled.device },
-        { ...run, ...(entry ? { entry } : {}), sourceText: readText, programName: programNameOf(options.fileName), rangeOf: (loc) => (loc ? ranges.rangeAt(loc.file, loc.line, loc.column) : ranges.rangeAt(options.fileName, 1, 1)), ...(program.argv ? { argv: program.argv } : {}), ...(program.stdin ? { stdin: program.stdin } : {}) },
+        { ...run, ...(entry ? { entry } : {}), sourceText: readText, programName: programNameOf(options.fileName), rangeOf: (loc) => ranges.rangeOfLocation(loc, options.fileName), ...(program.argv ? { argv: program.argv } : {}), ...(program.stdin ? { stdin: program.stdin } : {}) },
       ),
     parsed,
     options,
@@ -187,12 +182,4 @@ function programNameOf(file: string): string {
   const base = file.slice(file.lastIndexOf('/') + 1);
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;
-}
-
-/** Whether a linked program has a main of its own (not the weak undefined stub the linker left). */
-function definesMain(wasm: Uint8Array): boolean {
-  const names = [...readWasm(wasm).functionNames.values()];
-  // clang renames main for WASI (`__original_main`, `__main_argc_argv`); without one, the start
-  // code's call goes to a stub the linker names `undefined_weak:main`.
-  return !names.some((n) => /^undefined_weak:(main|__main_argc_argv|__original_main)$/.test(n));
 }

@@ -47,6 +47,11 @@ export class SourceRanges {
     return empty(file, l, character, offset);
   }
 
+  /** The range of a !dbg location, or the start of `fallback` for code clang gave no place. */
+  rangeOfLocation(loc: { file: string; line: number; column: number } | undefined, fallback: string): Range {
+    return loc ? this.rangeAt(loc.file, loc.line, loc.column) : this.rangeAt(fallback, 1, 1);
+  }
+
   private index(file: string): FileIndex | undefined {
     let index = this.files.get(file);
     if (index === undefined) {
