@@ -149,7 +149,11 @@ export function leavesToClang(report: CheckReport): boolean {
   if (report.analysed) return false;
   const errors = report.diagnostics.filter((d) => d.severity === 'error');
   if (errors.some((d) => LAUNCH_PROBLEMS.has(d.code))) return false;
-  return !errors.some((d) => d.code !== 'not-supported' && d.code !== undefined && isKnownCode(d.code) && SYNTAX_STAGES.has(DIAGNOSTIC_CODES[d.code].stage));
+  // A syntax error after a construct the hand-written parser does not know is usually its
+  // cascade (the parser resynchronised somewhere clang would not), so only a file whose every
+  // construct is known keeps its syntax errors here.
+  if (report.diagnostics.some((d) => d.code === 'not-supported' || d.code === 'unknown-system-header')) return true;
+  return !errors.some((d) => d.code !== undefined && isKnownCode(d.code) && SYNTAX_STAGES.has(DIAGNOSTIC_CODES[d.code].stage));
 }
 
 const SYNTAX_STAGES: ReadonlySet<string> = new Set(['lexer', 'parser']);
