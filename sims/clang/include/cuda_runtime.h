@@ -28,6 +28,18 @@
 
 #include "host_defines.h"
 
+/* The PTX system calls behind printf, malloc, free and assert in device code. They precede the
+ * standard headers: clang's <new> wrapper defines the device operator new with ::malloc as soon
+ * as <new> is included. */
+#include <stddef.h>
+extern "C" {
+__device__ int vprintf(const char *, const char *);
+__device__ void free(void *) __attribute__((nothrow));
+__device__ void *malloc(size_t) __attribute__((nothrow)) __attribute__((malloc));
+__device__ void __assertfail(const char *__message, const char *__file, unsigned __line,
+                             const char *__function, size_t __charSize);
+}
+
 /* Device declarations of the C math functions; must precede <cmath>. */
 #include <__clang_cuda_math_forward_declares.h>
 
@@ -66,12 +78,6 @@ typedef uint64_t cuuint64_t;
 #include <__clang_cuda_math.h>
 
 extern "C" {
-/* The PTX system calls behind printf, malloc, free and assert in device code. */
-__device__ int vprintf(const char *, const char *);
-__device__ void free(void *) __attribute__((nothrow));
-__device__ void *malloc(size_t) __attribute__((nothrow)) __attribute__((malloc));
-__device__ void __assertfail(const char *__message, const char *__file, unsigned __line,
-                             const char *__function, size_t __charSize);
 /* assert() of the C library calls __assert_fail; in device code it reaches __assertfail. */
 __device__ static inline void __assert_fail(const char *__message, const char *__file, int __line,
                                             const char *__function) {
@@ -377,14 +383,67 @@ static __inline__ __host__ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGr
   if (pErrorNode) *pErrorNode = 0;
   return ::cudaGraphInstantiate(pGraphExec, graph, 0);
 }
+/* The graph and capture functions of CUDA 12, without edge data (the declarations are CUDA 13's). */
 static __inline__ __host__ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                                                 enum cudaStreamCaptureStatus *captureStatus_out,
                                                                 unsigned long long *id_out, cudaGraph_t *graph_out,
                                                                 const cudaGraphNode_t **dependencies_out,
-                                                                const cudaGraphEdgeData **edgeData_out,
                                                                 size_t *numDependencies_out) {
-  return ::cudaStreamGetCaptureInfo_v3(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
-                                       numDependencies_out);
+  return ::cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, 0,
+                                    numDependencies_out);
+}
+static __inline__ __host__ cudaError_t cudaStreamGetCaptureInfo_v3(
+    cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out = 0,
+    cudaGraph_t *graph_out = 0, const cudaGraphNode_t **dependencies_out = 0,
+    const cudaGraphEdgeData **edgeData_out = 0, size_t *numDependencies_out = 0) {
+  return ::cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
+                                    numDependencies_out);
+}
+static __inline__ __host__ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                                           cudaGraphNode_t *dependencies,
+                                                                           size_t numDependencies,
+                                                                           unsigned int flags = 0) {
+  return ::cudaStreamUpdateCaptureDependencies(stream, dependencies, 0, numDependencies, flags);
+}
+static __inline__ __host__ cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream,
+                                                                              cudaGraphNode_t *dependencies,
+                                                                              const cudaGraphEdgeData *dependencyData,
+                                                                              size_t numDependencies,
+                                                                              unsigned int flags = 0) {
+  return ::cudaStreamUpdateCaptureDependencies(stream, dependencies, dependencyData, numDependencies, flags);
+}
+static __inline__ __host__ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                                         size_t *numEdges) {
+  return ::cudaGraphGetEdges(graph, from, to, 0, numEdges);
+}
+static __inline__ __host__ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                                                    size_t *pNumDependencies) {
+  return ::cudaGraphNodeGetDependencies(node, pDependencies, 0, pNumDependencies);
+}
+static __inline__ __host__ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
+                                                                      cudaGraphNode_t *pDependentNodes,
+                                                                      size_t *pNumDependentNodes) {
+  return ::cudaGraphNodeGetDependentNodes(node, pDependentNodes, 0, pNumDependentNodes);
+}
+static __inline__ __host__ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                                const cudaGraphNode_t *to, size_t numDependencies) {
+  return ::cudaGraphAddDependencies(graph, from, to, 0, numDependencies);
+}
+static __inline__ __host__ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                                   const cudaGraphNode_t *to, size_t numDependencies) {
+  return ::cudaGraphRemoveDependencies(graph, from, to, 0, numDependencies);
+}
+static __inline__ __host__ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                        const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                        struct cudaGraphNodeParams *nodeParams) {
+  return ::cudaGraphAddNode(pGraphNode, graph, pDependencies, 0, numDependencies, nodeParams);
+}
+static __inline__ __host__ cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                           const cudaGraphNode_t *pDependencies,
+                                                           const cudaGraphEdgeData *dependencyData,
+                                                           size_t numDependencies,
+                                                           struct cudaGraphNodeParams *nodeParams) {
+  return ::cudaGraphAddNode(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams);
 }
 static __inline__ __host__ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                                                      struct cudaMemLocation location) {

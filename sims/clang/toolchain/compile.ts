@@ -95,6 +95,8 @@ function preparePass(pass: Pass, unit: TranslationUnitSpec): PreparedPass | { re
   return { pass, unit, sources, headers, arch, pchs, extra };
 }
 
+const RELOCATABLE_NEEDED = /requires relocatable device code/;
+
 /** Runs one pass over one unit. */
 export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promise<PassOutput> {
   const prepared = preparePass(pass, unit);
@@ -103,7 +105,9 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
   const input = toVirtual(unit.file);
   const output = '-'; // to stdout: see wasm.ts
   const debugInfo = options.debugInfo;
-  const command = (withPch: boolean): string[] => clangCommand({ pass, unit, headerFolder: headers, arch, input, output, ...(debugInfo ? { debugInfo } : {}), ...(withPch ? { pch: PCH_PATH } : {}) });
+  let relocatable = false;
+  const command = (withPch: boolean): string[] =>
+    clangCommand({ pass, unit, headerFolder: headers, arch, input, output, relocatable, ...(debugInfo ? { debugInfo } : {}), ...(withPch ? { pch: PCH_PATH } : {}) });
 
   for (let round = 0; ; round++) {
     // A result made with or without a precompiled header is the same result: any key hits.
@@ -148,6 +152,12 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     }
     if (run.exitCode !== 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push({ severity: 'error', message: `clang failed: ${run.stderr.trim() || `exit status ${run.exitCode}`}`, file: unit.file, line: 1, column: 1, unlocated: true });
     if (run.exitCode !== 0 && round < MAX_INCLUDE_ROUNDS && findMissedIncludes(diagnostics, sources)) continue;
+    if (run.exitCode !== 0 && !relocatable && diagnostics.some((d) => RELOCATABLE_NEEDED.test(d.message))) {
+      // A kernel launched from device code: compiled again as relocatable device code, as a
+      // build for dynamic parallelism (nvcc -rdc=true) would be.
+      relocatable = true;
+      continue;
+    }
     explainRefusals(diagnostics, sources);
     const produced = run.exitCode === 0 && run.stdout.length > 0 ? run.stdout : undefined;
     const ok = produced !== undefined;

@@ -16,7 +16,18 @@ import type { TranslationUnitSpec, UnitLanguage } from './unit';
 export const CUDA_VERSION = { major: 12, minor: 8, build: 0 };
 /** The GPU architecture compiled for unless a unit says otherwise (sm_70: Volta, the first with independent thread scheduling). */
 export const DEFAULT_ARCH = 70;
-export const DEFAULT_STD = 'c++17';
+/**
+ * nvcc reads host code with the host compiler's default dialect, GNU C++17 for g++ 11 and later;
+ * wasi-libc also declares some POSIX names (`uint`, `ushort`) only in GNU mode.
+ */
+export const DEFAULT_STD = 'gnu++17';
+
+/**
+ * wasi-libc declares mmap, signal, clock() and getpid() only when their emulations are asked for;
+ * programs use them (timers, helper headers), so both passes ask and the link adds the libraries.
+ */
+const WASI_EMULATIONS = ['mman', 'signal', 'process-clocks', 'getpid'];
+const WASI_EMULATION_DEFINES = WASI_EMULATIONS.map((e) => `_WASI_EMULATED_${e.toUpperCase().replace(/-/g, '_')}`);
 
 export type Pass = 'device' | 'host';
 export type DebugInfo = 'line-tables-only' | 'constructor';
@@ -84,6 +95,11 @@ export interface CommandInputs {
   emitPch?: boolean;
   /** Device debug info: locations only, or also variables (`#dbg_declare` records naming locals). */
   debugInfo?: DebugInfo;
+  /**
+   * Relocatable device code (nvcc -rdc, clang -fgpu-rdc): needed by kernels that launch kernels
+   * (dynamic parallelism); clang says so when a unit needs it.
+   */
+  relocatable?: boolean;
   /** Virtual input and output paths. */
   input: string;
   output: string;
@@ -105,6 +121,7 @@ export function clangCommand(c: CommandInputs): string[] {
     if (cuda) args.push('-aux-triple', 'nvptx-nvidia-cuda', '-fcuda-include-gpubinary', GPU_BINARY);
   }
   if (cuda) args.push(`-target-sdk-version=${CUDA_VERSION.major}.${CUDA_VERSION.minor}`);
+  if (cuda && c.relocatable) args.push('-fgpu-rdc');
   args.push(c.emitPch ? '-emit-pch' : c.pass === 'device' ? '-emit-llvm' : '-emit-obj');
   args.push('-x', cuda ? 'cuda' : lang === 'c' ? 'c' : 'c++', `-std=${standardOf(c.unit)}`);
   // A precompiled header is shared by every unit with the same flags: it names no unit.
@@ -112,6 +129,7 @@ export function clangCommand(c: CommandInputs): string[] {
   if (lang !== 'c') args.push('-fcxx-exceptions', '-fexceptions');
   args.push('-fno-caret-diagnostics', '-fdiagnostics-print-source-range-info', '-fmessage-length=0', '-ferror-limit', '20');
   if (cuda) for (const d of nvccDefines(c.arch)) args.push('-D', d);
+  for (const d of WASI_EMULATION_DEFINES) args.push('-D', d);
   for (const d of c.unit.defines) args.push('-D', d);
   for (const u of c.unit.undefines ?? []) args.push('-U', u);
   for (const dir of includeDirsOf(c.unit)) args.push('-I', toVirtual(dir));
@@ -162,6 +180,7 @@ export function linkCommand(objects: string[], output: string, exports: string[]
     '-lc++',
     '-lc++abi',
     '-lc',
+    ...WASI_EMULATIONS.map((e) => `-lwasi-emulated-${e}`),
     '/usr/lib/wasm32-unknown-wasip1/libclang_rt.builtins.a',
     // CUDA runtime calls, and the rest the sysroot does not define, become `env` imports.
     '--allow-undefined',

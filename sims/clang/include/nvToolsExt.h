@@ -1,0 +1,2 @@
+/* NVTX of CUDA 11 and older: the same annotations as nvtx3. */
+#include "nvtx3/nvToolsExt.h"

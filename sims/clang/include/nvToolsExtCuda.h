@@ -1,0 +1,1 @@
+#include "nvtx3/nvToolsExtCuda.h"

@@ -1,0 +1,2 @@
+/* NVTX for CUDA code: see nvToolsExt.h. */
+#include "nvToolsExt.h"
