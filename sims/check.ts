@@ -2,6 +2,7 @@
 // watching, and turn races and the run's other findings into one report with 1-based
 // locations and fixes. The CLI prints this report; the language server publishes it.
 import { parse, type ParseResult } from './frontend/index';
+import type { ReadSourceFile } from './frontend/preprocessor';
 import type { Range } from './frontend/source';
 import { DEFAULT_DEVICE } from './gpu/devices';
 import type { SchedulerKind } from './gpu/executor';
@@ -105,7 +106,7 @@ export interface CheckOptions {
   defines?: string[];
   undefines?: string[];
   includePaths?: string[];
-  readFile?: (path: string) => string | undefined;
+  readFile?: ReadSourceFile;
   device?: string;
   scheduler?: SchedulerKind;
   model?: 'independent' | 'lockstep';

@@ -51,6 +51,9 @@ import { programFromCompileCommands, programFromFiles, type ProgramResult } from
 import { checkWithClang, compileProgram, clangDiagnostic, leavesToClang, FRONTENDS, type ClangProgramOptions, type Frontend } from './clang/check';
 import { runClangProgram } from './clang/host/runProgram';
 import { SourceRanges } from './clang/ranges';
+import { DEFAULT_MAX_FILE_MB, limitsForFileMb, MB, readBounded, SourceReader } from './files/policy';
+import { DEFAULT_MEMORY_LIMIT } from './gpu/memory';
+import { replaceIfUnchanged } from './files/replace';
 
 const PRESETS = Object.keys(DEVICE_PRESETS).join('|');
 const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format text|json|sarif] [--no-detect]
@@ -126,13 +129,17 @@ interface Args {
   stdin?: string;
   /** `--program-arg ARG` (repeatable) and the words after `--`: the program's argv after its name. */
   programArgs: string[];
+  /** `--max-file-mb N`: the largest source file read (the program's sources: eight times it, at least 64 MB). */
+  maxFileMb: number;
+  /** `--memory-limit SIZE`: bytes the run may hold (default 2 GB). */
+  memoryLimit: number;
 }
 
 function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') throw new UsageError(USAGE);
   if (!['parse', 'preprocess', 'run', 'check', 'fix', 'litmus'].includes(command)) throw new UsageError(`unknown command '${command}'\n${USAGE}`);
-  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true, hardwareFaithful: false, entry: { args: {} }, dryRun: false, exhaustive: false, switches: {}, files: [], frontend: 'auto', programArgs: [] };
+  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true, hardwareFaithful: false, entry: { args: {} }, dryRun: false, exhaustive: false, switches: {}, files: [], frontend: 'auto', programArgs: [], maxFileMb: DEFAULT_MAX_FILE_MB, memoryLimit: DEFAULT_MEMORY_LIMIT };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     // -DNAME and -D NAME; --flag VALUE and --flag=VALUE.
@@ -191,6 +198,14 @@ function parseArgs(argv: string[]): Args {
       const v = Number(text);
       if (!/^\d+$/.test(text) || !GRANULARITIES.includes(v)) throw new UsageError(`--granularity must be one of ${GRANULARITIES.join(', ')} (bytes per metadata entry), not '${text}'`);
       args.granularity = v;
+    } else if (flag === '--max-file-mb') {
+      args.maxFileMb = integer(1, 'positive');
+    } else if (flag === '--memory-limit') {
+      const text = optionValue();
+      const m = /^(\d+(?:\.\d+)?)\s*([kmg]?)b?$/i.exec(text.trim());
+      const bytes = m ? Number(m[1]) * 1024 ** ({ '': 2, k: 1, m: 2, g: 3 } as Record<string, number>)[m[2].toLowerCase()] : NaN;
+      if (!Number.isFinite(bytes) || bytes < MB) throw new UsageError(`--memory-limit needs a size such as 512M or 2G (megabytes when no unit; at least 1M), not '${text}'`);
+      args.memoryLimit = Math.floor(bytes);
     } else if (flag === '--max-steps') {
       args.maxSteps = integer(1, 'positive');
     } else if ((flag === '--model' && command === 'litmus') || flag === '--memory-model') {
@@ -296,31 +311,51 @@ function notListed(file: string | undefined, database: string): ProgramResult {
   return { program: { units: [] }, errors: [{ message: `${file ?? 'the file'} has no entry in this compilation database`, file: at, line: 1, column: 1 }], origin: 'compile-commands', compileCommands: at };
 }
 
+/** The command's reader of source files, under the one file policy (sims/files/policy.ts). */
+let sources = new SourceReader();
+
+/** An included file's text, undefined when there is none, or why the policy refused it. */
+function readSource(p: string): string | undefined | { refused: string } {
+  const r = sources.read(p);
+  return r === undefined ? undefined : 'text' in r ? r.text : r;
+}
+
+/** A file's text when the policy lets it be read. */
 function readFileOrUndefined(p: string): string | undefined {
-  try {
-    return fs.readFileSync(p, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const r = sources.read(p);
+  return r && 'text' in r ? r.text : undefined;
+}
+
+/** The file named on the command line, as bytes (`fix` compares them before writing), or why not. */
+function readMainFile(file: string): { bytes: Uint8Array; text: string } | { reason: string } {
+  const why = sources.precheck(file);
+  if (why) return { reason: why };
+  const read = readBounded(file, sources.limits.maxFileBytes, sources.limits);
+  if ('reason' in read) return read;
+  const text = Buffer.from(read.buffer, read.byteOffset, read.byteLength).toString('utf8');
+  sources.account(file, text);
+  return { bytes: read, text };
 }
 
 async function main(argv: string[], io: Output): Promise<number> {
   const args = parseArgs(argv);
+  sources = new SourceReader({ limits: limitsForFileMb(args.maxFileMb) });
   if (needsClang(args)) {
     if (args.command === 'check') return printCheck(await checkThroughClang(args), args, io);
     if (args.command === 'run') return runThroughClang(args, io);
   }
-  const text = readFileOrUndefined(args.file);
-  if (text === undefined) {
-    io.stderr(`scord: cannot read '${args.file}': ${fs.existsSync(args.file) ? 'permission denied or not a file' : 'no such file'}\n`);
+  const main = readMainFile(args.file);
+  if ('reason' in main) {
+    io.stderr(`scord: cannot read '${args.file}': ${main.reason}\n`);
     return 2;
   }
+  const text = main.text;
   const common = {
     fileName: args.file,
     defines: args.defines,
     undefines: args.undefines,
     includePaths: args.includePaths.map((p) => path.resolve(p)),
-    readFile: readFileOrUndefined,
+    readFile: readSource,
   };
   if (args.command === 'preprocess') {
     const r = preprocess({ ...common, text, deviceSide: args.device });
@@ -329,7 +364,7 @@ async function main(argv: string[], io: Output): Promise<number> {
     return r.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   }
   if (args.command === 'check') return printCheck(await analyseAny(args, text, common), args, io);
-  if (args.command === 'fix') return fixCommand(args, text, common, io);
+  if (args.command === 'fix') return fixCommand(args, main, common, io);
   if (args.command === 'litmus') return litmusCommand(args, text, common, io);
   const result = parse(text, common);
   if (args.command === 'run') {
@@ -376,7 +411,7 @@ function checkOptionsOf(args: Args, fileName: string, text: string): CheckOption
   return {
     fileName,
     text,
-    readFile: readFileOrUndefined,
+    readFile: readSource,
     defines: args.defines,
     undefines: args.undefines,
     includePaths: args.includePaths.map((p) => path.resolve(p)),
@@ -392,6 +427,7 @@ function checkOptionsOf(args: Args, fileName: string, text: string): CheckOption
     ...(args.memoryModel ? { memoryModel: args.memoryModel, weakSwitches: args.switches } : {}),
     ...(args.fairness ? { fairness: args.fairness } : {}),
     detect: args.detect,
+    deviceMemoryLimit: args.memoryLimit,
   };
 }
 
@@ -510,7 +546,8 @@ async function analyseAny(args: Args, text: string, common: ParseOptions): Promi
  * then checks the result again. `--dry-run` prints the change as a unified diff instead.
  * Exit 0: nothing is left to report; 1: findings remain; 2: not analysed.
  */
-async function fixCommand(args: Args, text: string, common: ParseOptions, io: Output): Promise<number> {
+async function fixCommand(args: Args, read: { bytes: Uint8Array; text: string }, common: ParseOptions, io: Output): Promise<number> {
+  const text = read.text;
   const report = await analyseAny(args, text, common);
   if (!report.analysed) return printCheck(report, { ...args, format: 'text' }, io);
   const result = applyPreferredFixes(text, args.file, report.findings.map((f) => f.fixes));
@@ -520,7 +557,13 @@ async function fixCommand(args: Args, text: string, common: ParseOptions, io: Ou
     io.stderr(`scord: ${result.applied.length} fix${result.applied.length === 1 ? '' : 'es'} would be applied to ${args.file}; ${unfixed} finding${unfixed === 1 ? '' : 's'} without one\n`);
     return report.findings.length > 0 ? 1 : 0;
   }
-  if (result.text !== text) fs.writeFileSync(args.file, result.text);
+  if (result.text !== text) {
+    const written = replaceIfUnchanged(args.file, read.bytes, result.text);
+    if (!written.ok) {
+      io.stderr(`scord: ${args.file} ${written.changed ? 'changed since it was read; run again' : `was not fixed: ${written.reason}`}\n`);
+      return 2;
+    }
+  }
   for (const f of result.applied) io.stdout(`${args.file}: fixed: ${f.title}\n`);
   // What is left after the edits, as `check` would print it.
   const after = await analyseAny(args, result.text, common);
@@ -611,6 +654,7 @@ function runOptionsOf(args: Args): RunOptions {
     ...(args.model ? { model: args.model } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.fairness ? { fairness: args.fairness } : {}),
+    deviceMemoryLimit: args.memoryLimit,
   };
 }
 

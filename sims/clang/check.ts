@@ -93,7 +93,8 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
     if (p === options.fileName) return options.text;
     const unit = program.units.find((u) => u.file === p);
     if (unit?.text !== undefined) return unit.text;
-    return options.readFile?.(p);
+    const read = options.readFile?.(p);
+    return typeof read === 'string' ? read : undefined;
   };
   const ranges = new SourceRanges(readText);
   const compiled = await compileProgram(program.units);

@@ -11,6 +11,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, { stage: Stage; summary: 
   'stray-character': { stage: 'lexer', summary: 'a character that cannot appear in C++ source' },
   // preprocessor
   'include-not-found': { stage: 'preprocessor', summary: 'an #include "…" names a file found neither next to the includer nor in the -I paths' },
+  'include-refused': { stage: 'preprocessor', summary: 'an #include of a file that exists but is not read: a device, pipe or kernel file, too large, or outside an untrusted workspace' },
   'include-cycle': { stage: 'preprocessor', summary: 'headers include each other in a cycle' },
   'include-depth': { stage: 'preprocessor', summary: 'includes nest deeper than the limit' },
   'include-in-macro-args': { stage: 'preprocessor', summary: 'a directive appears inside the arguments of a macro call' },

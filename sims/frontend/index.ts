@@ -7,7 +7,7 @@
 import type * as A from './ast';
 import { compareDiagnostics, type Diagnostic } from './diagnostics';
 import { parseTokens } from './parser';
-import { preprocess, type IncludeEdge, type PreprocessResult } from './preprocessor';
+import { preprocess, type IncludeEdge, type PreprocessResult, type ReadSourceFile } from './preprocessor';
 import { analyze, type InstantiatedFunction } from './sema/analyzer';
 import { preludeScope } from './sema/preludeScope';
 import type { Range } from './source';
@@ -22,7 +22,7 @@ export interface ParseOptions {
   /** -I: directories searched for `#include "…"` after the including file's directory. */
   includePaths?: string[];
   /** How included files are read; the engine never touches the file system itself. */
-  readFile?: (path: string) => string | undefined;
+  readFile?: ReadSourceFile;
   /** Stop a runaway macro expansion after this many tokens (the preprocessor's default is 5M;
    *  an editor wants an answer sooner). */
   maxOutputTokens?: number;

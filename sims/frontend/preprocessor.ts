@@ -22,12 +22,18 @@ import { spanRanges, type Range } from './source';
 import { SYSTEM_HEADERS } from './systemHeaders';
 import { macroNote, type MacroExpansion, type Token } from './token';
 
+/** A file's text, undefined when there is no such file, or why the file policy refused it. */
+export type ReadSourceFile = (path: string) => string | undefined | { refused: string };
+
 export interface PreprocessOptions {
   /** Path of the main file, used as given in ranges. */
   fileName: string;
   text: string;
-  /** Returns a file's text, or undefined when it does not exist; the engine never touches fs. */
-  readFile: (path: string) => string | undefined;
+  /**
+   * Returns a file's text, undefined when it does not exist, or why it may not be read (the
+   * file policy of sims/files/policy.ts refused it); the preprocessor never touches fs.
+   */
+  readFile: ReadSourceFile;
   /** -D: "NAME" (=1), "NAME=value" or "F(x)=x+1". */
   defines?: string[];
   /** -U NAME, applied after the predefined macros and -D. */
@@ -171,6 +177,8 @@ interface FileState {
   presumedName: string;
   /** Index of the -I directory the file was found in (for #include_next); -1 otherwise. */
   dirIndex: number;
+  /** The header name of the #include that opened this file (none for the main file). */
+  includedAt?: Range;
 }
 
 interface Invocation {
@@ -356,6 +364,8 @@ class Preprocessor {
   private collecting = 0;
   private directiveDepth = 0;
   private readonly lexCache = new Map<string, LexedFile | null>();
+  /** Files the file policy refused, with why. */
+  private readonly refusedFiles = new Map<string, string>();
   private readonly files: string[] = [];
   private readonly problemsReported = new Set<string>();
   private readonly includes: IncludeEdge[] = [];
@@ -489,8 +499,9 @@ class Preprocessor {
   // -------------------------------------------------------------------------------------------
   // Files
 
-  private pushFile(l: LexedFile, dirIndex: number): void {
+  private pushFile(l: LexedFile, dirIndex: number, includedAt?: Range): void {
     const f: FileState = {
+      ...(includedAt ? { includedAt } : {}),
       lexed: l,
       path: l.path,
       tokens: l.tokens,
@@ -518,13 +529,14 @@ class Preprocessor {
   private loadFile(path: string): LexedFile | null {
     const cached = this.lexCache.get(path);
     if (cached !== undefined) return cached;
-    let text: string | undefined;
+    let text: string | undefined | { refused: string };
     try {
       text = this.opts.readFile(path);
     } catch {
       text = undefined;
     }
     if (typeof text !== 'string') {
+      if (text !== undefined) this.refusedFiles.set(path, text.refused);
       this.lexCache.set(path, null);
       return null;
     }
@@ -1778,7 +1790,9 @@ class Preprocessor {
     }
     const r = this.resolveInclude(header, angle, dir.text === 'include_next');
     if (r.found === null) {
-      if (angle) {
+      if (r.refused) {
+        this.sink.error('include-refused', `'${header}' is not read: ${r.refused.reason} (${r.refused.path})`, range);
+      } else if (angle) {
         this.sink.warning('unknown-system-header', `not supported yet: system header <${header}>; its declarations are unknown`, range);
       } else {
         this.sink.error(
@@ -1799,13 +1813,18 @@ class Preprocessor {
       const chain = this.fileStack.slice(at).map((s) => s.path);
       chain.push(l.path);
       this.sink.error('include-cycle', `#include cycle: ${chain.join(' -> ')}`, range);
+      // Said in the main file too, at its #include that leads into the cycle.
+      const entry = this.fileStack[1]?.includedAt;
+      if (this.fileStack.length > 1 && entry && this.file !== this.fileStack[0]) {
+        this.sink.error('include-cycle', `headers included here include each other in a cycle: ${chain.join(' -> ')}`, entry);
+      }
       return;
     }
     if (this.fileStack.length >= this.maxDepth) {
       this.sink.error('include-depth', `#include nested depth ${this.fileStack.length} exceeds maximum of ${this.maxDepth}`, range);
       return;
     }
-    this.pushFile(l, r.dirIndex);
+    this.pushFile(l, r.dirIndex, range);
   }
 
   /** Finds a header: "x" in the includer's directory, then -I, then the built-in headers;
@@ -1814,7 +1833,7 @@ class Preprocessor {
     name: string,
     angle: boolean,
     next: boolean,
-  ): { found: LexedFile | null; dirIndex: number; searched: string[] } {
+  ): { found: LexedFile | null; dirIndex: number; searched: string[]; refused?: { path: string; reason: string } } {
     const P = this.path;
     const searched: string[] = [];
     const cur = this.file;
@@ -1822,20 +1841,33 @@ class Preprocessor {
       searched.push(p);
       return this.loadFile(p);
     };
+    // A file that exists but is refused ends the search, as a found file does.
+    const refusal = (p: string): { path: string; reason: string } | undefined => {
+      const reason = this.refusedFiles.get(p);
+      return reason === undefined ? undefined : { path: p, reason };
+    };
     if (P.isAbsolute(name)) {
-      const l = tryPath(P.normalize(name));
-      return { found: l, dirIndex: -1, searched };
+      const p = P.normalize(name);
+      const l = tryPath(p);
+      const refused = refusal(p);
+      return { found: l, dirIndex: -1, searched, ...(refused ? { refused } : {}) };
     }
     let start = 0;
     if (next) start = cur.dirIndex + 1;
     else if (!angle && !cur.lexed.builtin) {
       const dir = P.dirname(cur.path);
-      const l = tryPath(P.join(dir, name));
+      const p = P.join(dir, name);
+      const l = tryPath(p);
       if (l) return { found: l, dirIndex: -1, searched };
+      const refused = refusal(p);
+      if (refused) return { found: null, dirIndex: -1, searched, refused };
     }
     for (let i = start; i < this.includePaths.length; i++) {
-      const l = tryPath(P.join(this.includePaths[i], name));
+      const p = P.join(this.includePaths[i], name);
+      const l = tryPath(p);
       if (l) return { found: l, dirIndex: i, searched };
+      const refused = refusal(p);
+      if (refused) return { found: null, dirIndex: -1, searched, refused };
     }
     const text = SYSTEM_HEADERS.get(name);
     if (text !== undefined && !(next && cur.path === `<${name}>`)) {

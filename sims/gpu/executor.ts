@@ -8,7 +8,8 @@ import { WARP, type Block, type CompiledFunction, type EventListener, type Lanes
 import { DeviceFault } from './access';
 import { immediatePostDominators } from '../ir/postdominators';
 import { occupancy, type DeviceConfig } from './devices';
-import type { Memory } from './memory';
+import { pointerAllocation, type Memory } from './memory';
+import { formatBytes, MemoryLimitExceeded } from './memoryAccount';
 import { randomChooser, type Chooser, type WeakMemory } from './weakMemory';
 
 const READY = 1;
@@ -316,6 +317,12 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     return { completed: false, steps: 0, findings };
   }
   const occ = refused;
+  const tooBig = launchMemoryProblem(req, kernel, threads, Math.min(blocks, occ.residentBlocks), env.memory);
+  if (tooBig) {
+    findings.push({ kind: 'memory-limit', message: tooBig, range: req.range });
+    env.runtime.launchFailed('cudaErrorMemoryAllocation');
+    return { completed: false, steps: 0, findings };
+  }
 
   const scheduler = options.scheduler ?? 'round-robin';
   const chooser = options.chooser ?? randomChooser(seededRandom(options.seed ?? 1));
@@ -388,6 +395,11 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             if (pick && (!kernel.blocks[ran].visible || weak?.lastAccessPrivate) && q + 1 >= quantum && invisible++ < INVISIBLE_RUN) q--;
           }
         } catch (e) {
+          if (e instanceof MemoryLimitExceeded) {
+            findings.push({ kind: 'memory-limit', message: e.message, range: e.range ?? req.range, block: b.index });
+            env.runtime.deviceFault('cudaErrorLaunchFailure');
+            return { completed: false, steps, findings };
+          }
           if (!(e instanceof DeviceFault)) throw e;
           const lane = e.lane ?? w.group[0];
           findings.push({
@@ -445,6 +457,8 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     for (let i = resident.length - 1; i >= 0; i--) {
       if (resident[i].warps.every((w) => w.status.every((s) => s === 0 || s === EXITED))) {
         events?.({ kind: 'block-end', block: resident[i].ctx.blockLinear });
+        // Under a weak model, values still held for the block's memory drain at the launch's end.
+        if (!weak) releaseBlock(resident[i], env.memory);
         resident.splice(i, 1);
       }
     }
@@ -461,6 +475,32 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     weak.endLaunch();
   }
   return { completed: true, steps, findings };
+}
+
+/**
+ * Why the blocks that run at once would not fit in the run's memory (their shared memory and
+ * every thread's local memory), said before anything is allocated; undefined when they fit.
+ */
+function launchMemoryProblem(req: LaunchRequest, kernel: CompiledFunction, threads: number, concurrent: number, memory: Memory): string | undefined {
+  const shared = kernel.sharedSize + req.dynamicShared;
+  const local = kernel.frameSize * threads * concurrent;
+  const need = local + shared * concurrent;
+  if (memory.account.fits(need)) return undefined;
+  const parts: string[] = [];
+  if (kernel.frameSize > 0) parts.push(`${formatBytes(kernel.frameSize)} of local memory per thread × ${threads * concurrent} threads = ${formatBytes(local)}`);
+  if (shared > 0) parts.push(`${formatBytes(shared)} of shared memory per block × ${concurrent} blocks = ${formatBytes(shared * concurrent)}`);
+  const held = memory.account.allocatedBytes;
+  return `this launch of ${kernel.name} needs ${parts.join(' and ')}${held > 0 ? `, beside the ${formatBytes(held)} the program holds` : ''}; the memory limit is ${formatBytes(memory.account.limit)}`;
+}
+
+/** A finished block's shared memory and its threads' local memory go back to the account. */
+function releaseBlock(b: BlockState, memory: Memory): void {
+  const retire = (p: number): void => {
+    const a = memory.allocation(pointerAllocation(p));
+    if (a) memory.retire(a);
+  };
+  retire(b.ctx.shared);
+  for (const w of b.warps) for (let l = 0; l < WARP; l++) if (w.frame[l]) retire(w.frame[l]);
 }
 
 function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, kernel: CompiledFunction, threads: number, stats: { exited: number }): BlockState {

@@ -8,6 +8,11 @@
 // stray address would have landed. The null pointer is 0.
 import type { Range } from '../frontend/source';
 import type { Type } from '../frontend/types';
+import { MemoryAccount, MemoryLimitExceeded } from './memoryAccount';
+
+/** The memory a run may hold when nobody says otherwise (the CLI's `--memory-limit` default). */
+export const DEFAULT_MEMORY_LIMIT = 2 ** 31;
+const EMPTY = new Uint8Array(0);
 
 export type MemorySpace = 'global' | 'constant' | 'managed' | 'shared' | 'local' | 'host';
 
@@ -100,14 +105,24 @@ export class Memory {
   private readonly allocations: (Allocation | undefined)[] = [undefined];
   private readonly nextBase = new Map<MemorySpace, number>();
 
+  /** Allocations over bytes that live elsewhere: not charged, never dropped. */
+  private readonly adopted = new Set<number>();
+
+  constructor(readonly account = new MemoryAccount(DEFAULT_MEMORY_LIMIT)) {}
+
   /**
    * A new allocation of `size` zeroed bytes, or over `adopt` when given: bytes that live
    * elsewhere (a WebAssembly program's linear memory, which host code reads directly).
+   * Charged to the run's memory account first: MemoryLimitExceeded (at the allocation's
+   * origin) when it does not fit.
    */
   allocate(space: MemorySpace, size: number, info: AllocationInfo, adopt?: Uint8Array): number {
+    const over = this.account.charge(adopt ? 0 : size, `${space === 'host' ? 'host ' : ''}${info.label}`);
+    if (over) throw new MemoryLimitExceeded(over, info.origin);
     const id = this.allocations.length;
     const base = this.nextBase.get(space) ?? SPACE_BASES[space];
     this.nextBase.set(space, base + Math.max(ALIGN, Math.ceil(size / ALIGN) * ALIGN));
+    if (adopt) this.adopted.add(id);
     const bytes = adopt ?? new Uint8Array(size);
     this.allocations.push({ id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), ...info });
     return makePointer(id, 0);
@@ -131,8 +146,21 @@ export class Memory {
     if ((heap === 'host') !== hostHeap && a.space !== 'managed') {
       return { kind: 'invalid-free', message: `${describe(a)} is ${hostHeap ? 'host' : 'device'} memory; free it with ${hostHeap ? 'free()' : 'cudaFree()'}`, allocation: a };
     }
-    a.freed = true;
+    this.retire(a);
     return undefined;
+  }
+
+  /**
+   * Marks an allocation freed and gives its bytes back to the account; its record stays, so a
+   * later access is still reported as a use after free.
+   */
+  retire(a: Allocation): void {
+    if (a.freed) return;
+    a.freed = true;
+    if (this.adopted.has(a.id)) return;
+    this.account.release(a.size);
+    a.bytes = EMPTY;
+    a.view = new DataView(EMPTY.buffer);
   }
 
   /**
@@ -209,7 +237,13 @@ export class Memory {
       const a = this.allocations[i];
       if (!a) continue;
       const bytes = s.bytes[i];
-      if (bytes) a.bytes.set(bytes);
+      if (bytes && a.bytes.length === bytes.length) a.bytes.set(bytes);
+      else if (bytes) {
+        // Freed since the snapshot (its bytes were given back): live again with its contents.
+        this.account.charge(bytes.length, a.label);
+        a.bytes = bytes;
+        a.view = new DataView(bytes.buffer);
+      }
       a.freed = s.freed[i];
     }
     this.nextBase.clear();

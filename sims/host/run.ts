@@ -13,7 +13,8 @@ import { runGrid, seededRandom, type GridFinding, type SchedulerKind } from '../
 import { DEFAULT_SEARCH_STEPS, fairnessChecker, type Fairness } from '../gpu/fairness';
 import { randomChooser, WeakMemory, weakModelConfig, type Chooser, type WeakObservation, type WeakStep } from '../gpu/weakMemory';
 import type { MemoryModelName, WeakModelSwitches } from '../litmus/types';
-import { Memory, pointerAllocation, pointerOffset, type MemorySpace } from '../gpu/memory';
+import { DEFAULT_MEMORY_LIMIT, Memory, pointerAllocation, pointerOffset, type MemorySpace } from '../gpu/memory';
+import { MemoryAccount, MemoryLimitExceeded } from '../gpu/memoryAccount';
 import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
 import { FunctionLowerer, isAggregate, normalizer, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
 import { resetWide } from '../ir/wide';
@@ -40,7 +41,10 @@ export interface RunOptions {
   seed?: number;
   /** Launches of more threads than this are refused up front. */
   maxThreads?: number;
-  /** Bytes of device memory the program may hold at once (cudaMalloc fails beyond). */
+  /**
+   * Bytes the run's memory account allows (every allocation: device, shared, local, host heap;
+   * cudaMalloc and malloc fail beyond, a launch that cannot fit is a finding). Default 2 GB.
+   */
   deviceMemoryLimit?: number;
   /** Receives every memory access, fence, barrier and launch (the detector attaches here). */
   events?: EventListener;
@@ -104,7 +108,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   const model = options.memoryModel ?? 'sc';
   const scheduler = model === 'sc' ? options.scheduler : 'random';
   resetWide();
-  const memory = new Memory();
+  const memory = new Memory(new MemoryAccount(options.deviceMemoryLimit ?? DEFAULT_MEMORY_LIMIT));
   const chooser = options.chooser ?? (model === 'sc' ? undefined : randomChooser(seededRandom((options.seed ?? 1) * 7919 + 17)));
   // Sequential consistency needs no model, unless each access is to be traced.
   const weak = model === 'sc' && !options.weakTrace ? undefined : new WeakMemory(memory, weakModelConfig(model, options.weakSwitches), chooser ?? randomChooser(seededRandom(options.seed ?? 1)), options.weakTrace, options.sharedAddresses);
@@ -248,6 +252,10 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     if (e instanceof DeviceFault) {
       findings.push({ kind: e.fault.kind, message: `host code: ${e.fault.message}`, range: e.range });
       return result(139);
+    }
+    if (e instanceof MemoryLimitExceeded) {
+      findings.push({ kind: 'memory-limit', message: e.message, ...(e.range ? { range: e.range } : {}) });
+      return result(137);
     }
     throw e;
   }

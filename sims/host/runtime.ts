@@ -3,7 +3,7 @@
 // for cudaGetLastError; after a device fault the error is sticky and every later call
 // returns it, as on a real GPU.
 import type { Range } from '../frontend/source';
-import { describe, Memory, pointerAllocation, pointerOffset, type Allocation, type MemorySpace, type NamedRegion } from '../gpu/memory';
+import { DEFAULT_MEMORY_LIMIT, describe, Memory, pointerAllocation, pointerOffset, type Allocation, type MemorySpace, type NamedRegion } from '../gpu/memory';
 import { CUDA_ERRORS, type CudaErrorName } from './cudaErrors';
 
 /** cudaMemcpyKind values as the program passes them. */
@@ -31,7 +31,7 @@ const deviceSpaces: ReadonlySet<MemorySpace> = new Set(['global', 'managed', 'co
  * Device memory a simulated program may hold by default: the simulator keeps it in the
  * analysing process's own memory, so a program cannot have the gigabytes of a real GPU.
  */
-export const DEFAULT_DEVICE_MEMORY_LIMIT = 2 ** 31;
+export const DEFAULT_DEVICE_MEMORY_LIMIT = DEFAULT_MEMORY_LIMIT;
 
 export class CudaRuntime {
   readonly findings: RuntimeFinding[] = [];
@@ -101,7 +101,7 @@ export class CudaRuntime {
   malloc(size: number, label: string, at?: Range, space: 'global' | 'managed' = 'global', layout?: NamedRegion[], adopt?: (size: number) => Uint8Array | undefined): { error: number; pointer: number } {
     if (this.stickyError) return { error: this.stickyError, pointer: 0 };
     if (!Number.isFinite(size) || size < 0) return { error: this.result('cudaErrorInvalidValue'), pointer: 0 };
-    if (size > 1 << 30 || this.allocatedBytes + size > this.deviceMemoryLimit) return { error: this.result('cudaErrorMemoryAllocation'), pointer: 0 };
+    if (size > 1 << 30 || this.allocatedBytes + size > this.deviceMemoryLimit || (!adopt && !this.memory.account.fits(size))) return { error: this.result('cudaErrorMemoryAllocation'), pointer: 0 };
     const bytes = adopt?.(size);
     if (adopt && !bytes) return { error: this.result('cudaErrorMemoryAllocation'), pointer: 0 };
     // cudaMalloc(&p, 0) succeeds; give it a distinct, empty allocation.

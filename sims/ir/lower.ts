@@ -1392,7 +1392,8 @@ export class FunctionLowerer {
         const space = this.side === 'host' ? 'host' : 'global';
         this.emit((w, l) => {
           const n = name === 'calloc' ? w.regs[os[0] + l] * w.regs[os[1] + l] : w.regs[os[0] + l];
-          w.regs[ro + l] = w.ctx.memory.allocate(space, n, { label: `${name}(${n})`, origin: range });
+          // Beyond the run's memory, malloc returns NULL as on a machine without that memory.
+          w.regs[ro + l] = w.ctx.memory.account.fits(n) ? w.ctx.memory.allocate(space, n, { label: `${name}(${n})`, origin: range }) : 0;
         }, range);
         return result;
       }
@@ -1669,6 +1670,11 @@ export class FunctionLowerer {
         this.emit((w, l) => {
           const old = w.regs[p + l];
           const size = w.regs[n + l];
+          if (!w.ctx.memory.account.fits(size)) {
+            // realloc that cannot grow returns NULL and leaves the old block alone.
+            w.regs[ro + l] = 0;
+            return;
+          }
           const fresh = w.ctx.memory.allocate('host', size, { label: `realloc(${size})`, origin: range });
           if (old !== 0) {
             const a = w.ctx.memory.allocation(Math.floor(old / 2 ** 32));

@@ -378,10 +378,16 @@ describe('#include', () => {
     const files = { '/src/a.h': 'a1\n#include "b.h"\na2\n', '/src/b.h': 'b1\n  #include "a.h"\nb2\n' };
     const r = pp('#include "a.h"\n', { files });
     assert.equal(spellings(r), 'a1 b1 b2 a2');
-    const d = one(r, 'include-cycle');
+    const cycles = r.diagnostics.filter((x) => x.code === 'include-cycle');
+    assert.equal(cycles.length, 2, JSON.stringify(cycles));
+    const [d, inMain] = cycles;
     assert.equal(d.severity, 'error');
     assert.equal(d.message, '#include cycle: /src/a.h -> /src/b.h -> /src/a.h');
     assert.equal(where(d.range), '/src/b.h:1:11-1:16');
+    // The main file shows it too, at its #include that leads into the cycle.
+    assert.equal(inMain.severity, 'error');
+    assert.match(inMain.message, /cycle: \/src\/a\.h -> \/src\/b\.h -> \/src\/a\.h/);
+    assert.equal(where(inMain.range), '/src/main.cu:0:9-0:14');
   });
 
   it('does not report a cycle through guarded headers', () => {

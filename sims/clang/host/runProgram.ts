@@ -13,7 +13,8 @@ import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../../gpu/devic
 import { seededRandom } from '../../gpu/executor';
 import { DEFAULT_SEARCH_STEPS, fairnessChecker } from '../../gpu/fairness';
 import { FlatAddresses } from '../../gpu/flat';
-import { Memory } from '../../gpu/memory';
+import { DEFAULT_MEMORY_LIMIT, Memory } from '../../gpu/memory';
+import { MemoryAccount } from '../../gpu/memoryAccount';
 import { randomChooser, WeakMemory, weakModelConfig } from '../../gpu/weakMemory';
 import { LowerError } from '../../ir/ir';
 import { resetWide } from '../../ir/wide';
@@ -92,7 +93,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
   const scheduler = model === 'sc' ? options.scheduler : 'random';
   const rangeOf = options.rangeOf ?? pointRange;
   resetWide();
-  const memory = new Memory();
+  const memory = new Memory(new MemoryAccount(options.deviceMemoryLimit ?? DEFAULT_MEMORY_LIMIT));
   const chooser = options.chooser ?? (model === 'sc' ? undefined : randomChooser(seededRandom((options.seed ?? 1) * 7919 + 17)));
   const weak = model === 'sc' && !options.weakTrace ? undefined : new WeakMemory(memory, weakModelConfig(model, options.weakSwitches), chooser ?? randomChooser(seededRandom(options.seed ?? 1)), options.weakTrace, options.sharedAddresses);
   options.attach?.(memory);

@@ -3,21 +3,18 @@
 // clang in WebAssembly reads only the tree it is given, so the unit's files are found first:
 // its #include lines are followed transitively (relative to the including file, then the -I
 // folders, then the project's CUDA headers), over-approximating (an include inside `#if 0` is
-// collected too; a name not found is left for clang to report). Reading is bounded: regular
-// files only, at most 8 MB each and 64 MB in all, never /proc, /sys or /dev, never a pipe or a
-// device (opened without blocking, checked with fstat), so a hostile `#include` cannot hang or
-// exhaust the analysis; what is refused is remembered and explained where clang reports it.
+// collected too; a name not found is left for clang to report). Reading follows the one file
+// policy (sims/files/policy.ts): regular files only, at most 8 MB each and 64 MB in all, never
+// /proc, /sys or /dev, never a pipe or a device (opened without blocking, checked with fstat),
+// so a hostile `#include` cannot hang or exhaust the analysis; what is refused is remembered and explained where clang reports it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DEFAULT_LIMITS, MAX_FILES, readBounded, specialPath, type Refusal } from '../../files/policy';
 
-export const MAX_FILE_BYTES = 8 * 1024 * 1024;
-export const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
-export const MAX_FILES = 4096;
-
-/** Folders whose files are not files: reading them can block, never end, or leak the machine. */
-const SPECIAL_ROOTS = ['/proc', '/sys', '/dev'];
-/** Windows device names, reserved in every folder. */
-const WINDOWS_DEVICES = /^(con|prn|aux|nul|com\d|lpt\d|conin\$|conout\$)(\..*)?$/i;
+export { readBounded, specialPath, type Refusal };
+export const MAX_FILE_BYTES = DEFAULT_LIMITS.maxFileBytes;
+export const MAX_TOTAL_BYTES = DEFAULT_LIMITS.maxTotalBytes;
+export { MAX_FILES };
 
 export interface SourceSearch {
   /** -I folders, absolute, in order. */
@@ -26,11 +23,6 @@ export interface SourceSearch {
   systemDirs: string[];
   /** Text that replaces a file's contents on disk (an editor's unsaved buffer); undefined: read the disk. */
   overlay?: (file: string) => string | undefined;
-}
-
-/** Why a file was not read. */
-export interface Refusal {
-  reason: string;
 }
 
 /** The unit's files: real absolute path → bytes; and the paths refused, with why. */
@@ -185,22 +177,6 @@ export function includeDirectives(text: string): IncludeDirective[] {
   return out;
 }
 
-/** Why a path is never read, or undefined when it may be. */
-export function specialPath(file: string): string | undefined {
-  const inSpecial = (p: string): boolean => SPECIAL_ROOTS.some((r) => p === r || p.startsWith(r + '/'));
-  if (inSpecial(path.posix.normalize(file.replace(/\\/g, '/')))) return 'it is in a system folder of devices and kernel files, not a source file';
-  if (/^[\\/]{2}[.?][\\/]/.test(file)) return 'it names a device, not a source file';
-  if (process.platform === 'win32' && WINDOWS_DEVICES.test(path.basename(file))) return 'it names a device, not a source file';
-  let real: string;
-  try {
-    real = fs.realpathSync(file);
-  } catch {
-    return undefined;
-  }
-  if (real !== file && inSpecial(real)) return `it leads to ${real}, a system folder of devices and kernel files`;
-  return undefined;
-}
-
 /**
  * Files read before, by identity (device, inode, size, modification time): a header read for
  * every compile is read once while it does not change. A path that now leads elsewhere (a
@@ -233,41 +209,6 @@ function probe(file: string): 'missing' | 'folder' | 'other' {
     return st.isDirectory() ? 'folder' : 'other';
   } catch {
     return 'other';
-  }
-}
-
-/**
- * A regular file's bytes, at most `limit` of them. Opened non-blocking and checked on the open
- * descriptor, so a pipe, socket or device swapped in after a check is still refused.
- */
-export function readBounded(file: string, limit: number): Uint8Array | Refusal {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { reason: code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'no such file' : `it cannot be opened (${code ?? 'error'})` };
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { reason: st.isFIFO() ? 'it is a pipe, not a source file' : st.isDirectory() ? 'it is a folder' : 'it is a device or socket, not a source file' };
-    if (st.size > limit) return { reason: st.size > MAX_FILE_BYTES ? `it is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` : `the program's sources would exceed ${MAX_TOTAL_BYTES / 1024 / 1024} MB` };
-    // Read to the end, not to st.size: a file may grow, and some report size 0.
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - total));
-      const n = fs.readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      total += n;
-      if (total > limit) return { reason: `it is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB, or grows while read` };
-      chunks.push(chunk.subarray(0, n));
-    }
-    return new Uint8Array(Buffer.concat(chunks, total));
-  } catch (e) {
-    return { reason: `it cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

@@ -1,0 +1,55 @@
+// One memory account per run: the program's memory, charged before its bytes exist — global,
+// constant, managed, shared per block, local per thread, the host heap — each allocation with
+// the cost of its record. Past the limit the allocation is refused: cudaMalloc and malloc fail
+// as on a full machine, and a launch or variable that cannot fit stops the run with a located
+// finding that says what was asked for and what the limit is.
+import type { Range } from '../frontend/source';
+
+/** Bytes each allocation costs beyond its contents (its record, its slot in the address space). */
+export const ALLOCATION_OVERHEAD = 256;
+
+export class MemoryLimitExceeded extends Error {
+  constructor(
+    message: string,
+    readonly range?: Range,
+  ) {
+    super(message);
+  }
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 2 ** 30) return `${+(n / 2 ** 30).toFixed(n % 2 ** 30 === 0 ? 0 : 1)} GB`;
+  if (n >= 2 ** 20) return `${+(n / 2 ** 20).toFixed(n % 2 ** 20 === 0 ? 0 : 1)} MB`;
+  if (n >= 2 ** 10) return `${+(n / 2 ** 10).toFixed(n % 2 ** 10 === 0 ? 0 : 1)} KB`;
+  return `${n} bytes`;
+}
+
+export class MemoryAccount {
+  /** Bytes of allocations held now. */
+  private allocated = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Allocations held now. */
+  get allocatedBytes(): number {
+    return this.allocated;
+  }
+
+  /** Whether `bytes` more would fit (without counting them). */
+  fits(bytes: number): boolean {
+    return Number.isFinite(bytes) && bytes >= 0 && this.allocated + bytes + ALLOCATION_OVERHEAD <= this.limit;
+  }
+
+  /** Counts an allocation of `bytes` for `what`, or says why it does not fit. */
+  charge(bytes: number, what: string): string | undefined {
+    if (!this.fits(bytes)) {
+      return `${what} needs ${formatBytes(bytes)}, and the run already holds ${formatBytes(this.allocated)}; the memory limit is ${formatBytes(this.limit)}`;
+    }
+    this.allocated += bytes + ALLOCATION_OVERHEAD;
+    return undefined;
+  }
+
+  release(bytes: number): void {
+    this.allocated = Math.max(0, this.allocated - bytes - ALLOCATION_OVERHEAD);
+  }
+}
