@@ -1,4 +1,5 @@
 // Device presets and occupancy: the numbers that decide which blocks run at once.
+import { deviceProperties } from '../../sims/clang/host/deviceProperties';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset, occupancy } from '../../sims/gpu/devices';
@@ -23,4 +24,15 @@ test('occupancy follows the tightest limit', () => {
   const volta = DEVICE_PRESETS.volta;
   assert.deepEqual(occupancy(volta, 256, 0), { blocksPerSM: 8, residentBlocks: 640, limitedBy: 'warps' });
   assert.deepEqual(occupancy(DEVICE_PRESETS.hopper, 32, 0), { blocksPerSM: 32, residentBlocks: 4224, limitedBy: 'blocks' });
+});
+
+test('a device reports the capability it executes, and the features that capability brings', () => {
+  // Code is compiled for sm_70 and runs with independent thread scheduling on every preset.
+  for (const preset of Object.values(DEVICE_PRESETS)) assert.ok(preset.computeCapability[0] >= 7, preset.name);
+  const paper = deviceProperties(DEVICE_PRESETS['scord-paper'], 1 << 30);
+  const ampere = deviceProperties(DEVICE_PRESETS.ampere, 1 << 30);
+  assert.deepEqual([paper.major, paper.minor], [7, 0]);
+  // Persisting L2 accesses came with 8.0: a program that waives without them runs on ampere.
+  assert.equal(paper.persistingL2CacheMaxSize, 0);
+  assert.ok((ampere.persistingL2CacheMaxSize as number) > 0 && (ampere.accessPolicyMaxWindowSize as number) > 0);
 });

@@ -394,7 +394,7 @@ int main() {
   return 0;
 }`);
   assert.deepEqual(r.findings, []);
-  assert.equal(r.stdout, 'Simulated GPU (scord-paper): sm_20, 15 SMs (15), 1 device(s), 1024 threads/block\n5.50|2147483659 15 41 256 0.0\n');
+  assert.equal(r.stdout, 'Simulated GPU (scord-paper): sm_70, 15 SMs (15), 1 device(s), 1024 threads/block\n5.50|2147483659 15 41 256 0.0\n');
 });
 
 test('runtime queries answer through their pointer arguments', () => {

@@ -56,6 +56,8 @@ export function devicePropLayout(): { offsets: Map<string, number>; size: number
 const SIZE_T_MAX = 0xffff_ffff;
 /** The default per-block limit of static shared memory; more takes the opt-in attribute. */
 const DEFAULT_SHARED_PER_BLOCK = 48 * 1024;
+/** The L2 cache the device reports (the simulator has no caches; programs size tiles by it). */
+const L2_BYTES = 6 * 1024 * 1024;
 /** The simulated clock runs a thread-step per nanosecond: a 1 GHz device. */
 const CLOCK_KHZ = 1_000_000;
 
@@ -107,7 +109,10 @@ export function deviceProperties(device: DeviceConfig, totalMemory: number): Rec
     unifiedAddressing: 1,
     memoryClockRate: 877000,
     memoryBusWidth: 4096,
-    l2CacheSize: 6 * 1024 * 1024,
+    l2CacheSize: L2_BYTES,
+    // Persisting L2 accesses (cudaStreamAttributeAccessPolicyWindow) came with compute capability 8.0.
+    persistingL2CacheMaxSize: major >= 8 ? (L2_BYTES * 3) / 4 : 0,
+    accessPolicyMaxWindowSize: major >= 8 ? 128 * 1024 * 1024 - 4096 : 0,
     maxThreadsPerMultiProcessor: device.maxThreadsPerSM,
     streamPrioritiesSupported: 1,
     globalL1CacheSupported: 1,
