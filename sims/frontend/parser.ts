@@ -62,6 +62,18 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * How deeply brackets, blocks, statements and prefix operators may nest (compilers bound
+ * brackets at 256 too), and how many operators of one precedence a chain may have: every
+ * later pass walks the tree recursively, so the tree's depth is bounded here, where the
+ * error can say where.
+ */
+export const MAX_NESTING = 256;
+export const MAX_CHAIN = 1024;
+
+/** Thrown when the bound is passed; the parse stops there, reported once. */
+class NestingTooDeep extends Error {}
+
 export function parseTokens(tokens: Token[], fileName: string): ParseResult {
   const p = new Parser(tokens, fileName);
   const ast = p.parseTranslationUnit();
@@ -76,6 +88,10 @@ class Parser {
   private readonly scopes: Map<string, NameKind>[] = [new Map()];
   /** >0 while parsing template arguments: a bare `>` closes the list instead of comparing. */
   private templateDepth = 0;
+  /** Brackets, blocks, statements and prefix operators open now (see MAX_NESTING). */
+  private depth = 0;
+  /** Binary operators of the chains open now, nested ones included (see MAX_CHAIN). */
+  private chained = 0;
 
   constructor(
     private tokens: Token[],
@@ -222,7 +238,14 @@ class Parser {
     const decls: A.Decl[] = [];
     while (!this.atEnd()) {
       const before = this.pos;
-      decls.push(...this.parseExternalDeclaration());
+      try {
+        decls.push(...this.parseExternalDeclaration());
+      } catch (e) {
+        if (!(e instanceof NestingTooDeep)) throw e;
+        // Said where it happened; nothing after it is read.
+        this.pos = this.tokens.length - 1;
+        break;
+      }
       if (this.pos === before) this.skipJunkAtFileScope();
     }
     // The unit covers the whole main file, wherever its first token came from (a header).
@@ -1059,7 +1082,21 @@ class Parser {
     return { kind: 'CompoundStmt', range: this.rangeFrom(open), body };
   }
 
+  /** One level deeper at `at`; past MAX_NESTING the parse stops with a located error. */
+  private enter(at: Token): void {
+    if (++this.depth <= MAX_NESTING) return;
+    this.error('nesting-too-deep', `the code nests more than ${MAX_NESTING} levels deep here (parentheses, blocks, else-if chains, operators); the rest of the file is not read (split it into functions or variables)`, at);
+    throw new NestingTooDeep();
+  }
+
   private parseStatement(): A.Stmt | undefined {
+    this.enter(this.tok);
+    const s = this.parseStatementAt();
+    this.depth--;
+    return s;
+  }
+
+  private parseStatementAt(): A.Stmt | undefined {
     const t = this.tok;
     if (t.kind === 'punct') {
       if (t.text === '{') return this.parseCompound();
@@ -1334,7 +1371,9 @@ class Parser {
     const t = this.tok;
     if (t.kind === 'punct' && ASSIGN_OPS.has(t.text)) {
       this.next();
+      this.enter(t);
       const value = this.is('{') ? this.parseInitList() : this.parseAssignment();
+      this.depth--;
       return { kind: 'Assign', range: this.rangeFrom(start), op: t.text as A.AssignOp, target, value, opRange: t.range };
     }
     return target;
@@ -1350,23 +1389,32 @@ class Parser {
     const then = this.parseExpression();
     this.templateDepth = saved;
     this.expect(':', "in the conditional expression (after '?')");
+    this.enter(start);
     const elseExpr = this.parseAssignment();
+    this.depth--;
     return { kind: 'Conditional', range: this.rangeFrom(start), condition, then, else: elseExpr };
   }
 
   private parseBinary(minPrec: number): A.Expr {
     const start = this.tok;
     let left = this.parseUnary();
+    let chain = 0;
     for (;;) {
       const t = this.tok;
       if (t.kind !== 'punct') break;
       const prec = BINARY_PRECEDENCE[t.text];
       if (prec === undefined || prec < minPrec) break;
       if (this.templateDepth > 0 && (t.text === '>' || t.text === '>>')) break;
+      chain++;
+      if (++this.chained > MAX_CHAIN) {
+        this.error('nesting-too-deep', `an expression chains more than ${MAX_CHAIN} operators here; the rest of the file is not read (split it into several statements)`, t);
+        throw new NestingTooDeep();
+      }
       this.next();
       const right = this.parseBinary(prec + 1);
       left = { kind: 'Binary', range: this.rangeFrom(start), op: t.text as A.BinaryOp, left, right, opRange: t.range };
     }
+    this.chained -= chain;
     return left;
   }
 
@@ -1383,7 +1431,9 @@ class Parser {
         case '*':
         case '&': {
           this.next();
+          this.enter(t);
           const operand = this.parseUnary();
+          this.depth--;
           return { kind: 'Unary', range: this.rangeFrom(t), op: t.text as A.UnaryOp, operand };
         }
         case '&&':
@@ -1435,7 +1485,9 @@ class Parser {
       const list = this.parseInitList();
       return { kind: 'Construct', range: this.rangeFrom(open), target, args: list.kind === 'InitList' ? list.elements.map((e) => e.value) : [list], braces: true };
     }
+    this.enter(open);
     const operand = this.parseUnary();
+    this.depth--;
     return { kind: 'Cast', range: this.rangeFrom(open), style: 'c', target, operand };
   }
 
@@ -1578,6 +1630,13 @@ class Parser {
   }
 
   private parseInitList(): A.Expr {
+    this.enter(this.tok);
+    const list = this.parseInitListAt();
+    this.depth--;
+    return list;
+  }
+
+  private parseInitListAt(): A.Expr {
     const open = this.next(); // {
     const elements: A.InitElement[] = [];
     const saved = this.templateDepth;
@@ -1652,7 +1711,9 @@ class Parser {
           this.next();
           const saved = this.templateDepth;
           this.templateDepth = 0;
+          this.enter(t);
           const inner = this.is(')') ? this.expressionExpected() : this.parseExpression();
+          this.depth--;
           this.templateDepth = saved;
           this.expect(')', 'to close the parenthesis', t);
           return { kind: 'Paren', range: this.rangeFrom(t), inner };

@@ -47,6 +47,8 @@ export interface PreprocessOptions {
   maxIncludeDepth?: number;
   /** Cap on the number of output tokens (default 5,000,000); `expansion-limit` when reached. */
   maxOutputTokens?: number;
+  /** Time macro expansion may take, in milliseconds (default 5,000); `expansion-limit` after. */
+  maxMillis?: number;
 }
 
 export interface IncludeEdge {
@@ -226,6 +228,10 @@ const CPP_OPERATOR_NAMES = new Set([
 const HAS_FEATURE_OPERATORS = new Set(['__has_cpp_attribute', '__has_attribute', '__has_builtin']);
 
 const DEFAULT_MAX_OUTPUT = 5_000_000;
+/** Time macro expansion may take (default of `maxMillis`). */
+const DEFAULT_MAX_MILLIS = 5_000;
+/** Tokens produced between two looks at the clock. */
+const CLOCK_CHECK_TOKENS = 65_536;
 
 // Lexed texts of built-in headers and predefined-macro files, shared by all runs (tokens are
 // never mutated, so sharing is safe).
@@ -381,6 +387,9 @@ class Preprocessor {
   private readonly maxDepth: number;
   private readonly maxOutput: number;
   private readonly maxWork: number;
+  private readonly maxMillis: number;
+  private readonly startedAt = Date.now();
+  private nextClockCheck = CLOCK_CHECK_TOKENS;
 
   constructor(private readonly opts: PreprocessOptions) {
     const winLike = /^[A-Za-z]:[\\/]/.test(opts.fileName) || (opts.fileName.includes('\\') && !opts.fileName.includes('/'));
@@ -389,6 +398,7 @@ class Preprocessor {
     this.maxDepth = opts.maxIncludeDepth ?? 200;
     this.maxOutput = opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT;
     this.maxWork = this.maxOutput * 10;
+    this.maxMillis = opts.maxMillis ?? DEFAULT_MAX_MILLIS;
   }
 
   run(): PreprocessResult {
@@ -808,8 +818,15 @@ class Preprocessor {
     }
     this.work += toks.length;
     if (this.work > this.maxWork) {
-      this.sink.error('expansion-limit', `macro expansion stopped: more than ${this.maxWork} tokens produced` + macroNote(name), name.range);
+      this.sink.error('expansion-limit', `macro expansion of '${name.text}' stopped: more than ${this.maxWork} tokens produced` + macroNote(name), name.range);
       throw new LimitExceeded();
+    }
+    if (this.work >= this.nextClockCheck) {
+      this.nextClockCheck = this.work + CLOCK_CHECK_TOKENS;
+      if (Date.now() - this.startedAt > this.maxMillis) {
+        this.sink.error('expansion-limit', `macro expansion of '${name.text}' stopped: preprocessing took more than ${this.maxMillis / 1000} s` + macroNote(name), name.range);
+        throw new LimitExceeded();
+      }
     }
     this.pushContext(toks, m, null);
   }
