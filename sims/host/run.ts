@@ -98,8 +98,6 @@ export interface RunResult {
 
 const DEFAULT_STEP_BUDGET = 200_000_000;
 
-/** Findings for undefined operations after which the run goes on. */
-const WARNING_KINDS: ReadonlySet<string> = new Set(['division-by-zero', 'invalid-shift']);
 
 export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunResult {
   const device: DeviceConfig = devicePreset(options.device ?? DEFAULT_DEVICE) ?? devicePreset(DEFAULT_DEVICE)!;
@@ -165,10 +163,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     stdout: runtime.output.filter((o) => o.stream === 'stdout').map((o) => o.text).join(''),
     stderr: runtime.output.filter((o) => o.stream === 'stderr').map((o) => o.text).join(''),
     exitCode,
-    findings: [...findings, ...runtime.findings.map((f) => ({ kind: f.kind, message: f.message, ...(f.at ? { range: f.at } : {}) }))].map((f) => ({
-      ...f,
-      severity: WARNING_KINDS.has(f.kind) ? ('warning' as const) : ('error' as const),
-    })),
+    findings: [...findings.map((f): RunFinding => ({ ...f, severity: 'error' })), ...runtime.reportedFindings()],
     steps,
     launches,
   });

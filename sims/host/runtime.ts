@@ -5,6 +5,18 @@
 import type { Range } from '../frontend/source';
 import { DEFAULT_MEMORY_LIMIT, describe, Memory, pointerAllocation, pointerOffset, type Allocation, type MemorySpace, type NamedRegion } from '../gpu/memory';
 import { CUDA_ERRORS, type CudaErrorName } from './cudaErrors';
+import { isBoxed, unbox } from '../ir/wide';
+
+/**
+ * A size_t count as the program passed it: a byte count, or why it is not one (negative: an
+ * int that converts to a size near 2^64; beyond what any allocation can hold).
+ */
+function byteCount(count: number): number | string {
+  if (isBoxed(count)) return `${BigInt.asUintN(64, unbox(count))} bytes is more than any allocation holds`;
+  if (!Number.isFinite(count) || !Number.isInteger(count)) return `${count} is not a byte count`;
+  if (count < 0) return `a count of ${count} is negative (as size_t it is ${BigInt.asUintN(64, BigInt(count))})`;
+  return count;
+}
 
 /** cudaMemcpyKind values as the program passes them. */
 export const MEMCPY_KIND = { HostToHost: 0, HostToDevice: 1, DeviceToHost: 2, DeviceToDevice: 3, Default: 4 } as const;
@@ -16,7 +28,13 @@ export interface RuntimeFinding {
   kind: RuntimeFindingKind;
   message: string;
   at?: Range;
+  /** How many times the run met it at this operation (undefined operations: every thread that did). */
+  count?: number;
 }
+
+/** Undefined operations the run survives: warnings; faults and misuse are errors. */
+export type UndefinedOperation = 'division-by-zero' | 'invalid-shift';
+const UNDEFINED_OPERATIONS: ReadonlySet<string> = new Set<UndefinedOperation>(['division-by-zero', 'invalid-shift']);
 
 export interface OutputChunk {
   stream: 'stdout' | 'stderr';
@@ -122,11 +140,16 @@ export class CudaRuntime {
     return this.result(fault.kind === 'invalid-free' && !fault.allocation ? 'cudaErrorInvalidDevicePointer' : 'cudaErrorInvalidValue');
   }
 
-  memcpy(dst: number, src: number, count: number, kind: number, at?: Range): number {
+  memcpy(dst: number, src: number, bytes: number, kind: number, at?: Range, fn = 'cudaMemcpy'): number {
     if (this.stickyError) return this.stickyError;
     if (kind < 0 || kind > 4) return this.result('cudaErrorInvalidMemcpyDirection');
-    const d = this.range('destination', dst, count, at);
-    const s = this.range('source', src, count, at);
+    const count = byteCount(bytes);
+    if (typeof count === 'string') {
+      this.finding('memcpy-out-of-bounds', `${fn}: ${count}`, at);
+      return this.result('cudaErrorInvalidValue');
+    }
+    const d = this.range(fn, 'destination', dst, count, at);
+    const s = d && this.range(fn, 'source', src, count, at);
     if (!d || !s) return this.result('cudaErrorInvalidValue');
     if (kind !== MEMCPY_KIND.Default) {
       const wantDst = kind === MEMCPY_KIND.HostToDevice || kind === MEMCPY_KIND.DeviceToDevice ? 'device' : 'host';
@@ -135,7 +158,7 @@ export class CudaRuntime {
       for (const [which, a, want] of [['destination', d, wantDst], ['source', s, wantSrc]] as const) {
         const actual = side(a);
         if (actual !== 'either' && actual !== want) {
-          this.finding('memcpy-direction', `cudaMemcpy: the ${which} ${describe(a)} is ${actual} memory, but the copy kind says ${want} memory`, at);
+          this.finding('memcpy-direction', `${fn}: the ${which} ${describe(a)} is ${actual} memory, but the copy kind says ${want} memory`, at);
           return this.result('cudaErrorInvalidValue');
         }
       }
@@ -144,9 +167,14 @@ export class CudaRuntime {
     return 0;
   }
 
-  memset(dst: number, value: number, count: number, at?: Range): number {
+  memset(dst: number, value: number, bytes: number, at?: Range): number {
     if (this.stickyError) return this.stickyError;
-    const d = this.range('destination', dst, count, at);
+    const count = byteCount(bytes);
+    if (typeof count === 'string') {
+      this.finding('memcpy-out-of-bounds', `cudaMemset: ${count}`, at);
+      return this.result('cudaErrorInvalidValue');
+    }
+    const d = this.range('cudaMemset', 'destination', dst, count, at);
     if (!d) return this.result('cudaErrorInvalidValue');
     if (!deviceSpaces.has(d.space)) {
       this.finding('memcpy-direction', `cudaMemset: ${describe(d)} is host memory; use memset`, at);
@@ -165,20 +193,20 @@ export class CudaRuntime {
   }
 
   /** The allocation a copy of `count` bytes at `p` touches, or undefined after a finding. */
-  private range(which: string, p: number, count: number, at?: Range): Allocation | undefined {
+  private range(fn: string, which: string, p: number, count: number, at?: Range): Allocation | undefined {
     if (count === 0 && p === 0) return undefined;
     const a = this.memory.allocation(pointerAllocation(p));
     if (!a) {
-      this.finding('memcpy-out-of-bounds', `cudaMemcpy: the ${which} pointer does not point into any allocation${p === 0 ? ' (it is null)' : ''}`, at);
+      this.finding('memcpy-out-of-bounds', `${fn}: the ${which} pointer does not point into any allocation${p === 0 ? ' (it is null)' : ''}`, at);
       return undefined;
     }
     if (a.freed) {
-      this.finding('use-after-free', `cudaMemcpy: the ${which} ${describe(a)} was already freed`, at);
+      this.finding('use-after-free', `${fn}: the ${which} ${describe(a)} was already freed`, at);
       return undefined;
     }
     const off = pointerOffset(p);
     if (off < 0 || off + count > a.size) {
-      this.finding('memcpy-out-of-bounds', `cudaMemcpy: copying ${count} bytes at offset ${off} overruns the ${which} ${describe(a)} by ${off + count - a.size} bytes`, at);
+      this.finding('memcpy-out-of-bounds', `${fn}: ${fn === 'cudaMemset' ? 'setting' : 'copying'} ${count} bytes at offset ${off} overruns the ${which} ${describe(a)} by ${off + count - a.size} bytes`, at);
       return undefined;
     }
     return a;
@@ -186,6 +214,33 @@ export class CudaRuntime {
 
   private finding(kind: RuntimeFindingKind, message: string, at?: Range): void {
     this.findings.push({ kind, message, ...(at ? { at } : {}) });
+  }
+
+  /**
+   * An undefined operation at `at` (the operation's range, one object per lowered operation).
+   * Every thread of a grid may meet it, so it is one finding per operation with a count: a
+   * million reports of one line would drown the rest and hold memory.
+   */
+  undefinedOperation(kind: UndefinedOperation, message: string, at: Range): void {
+    const seen = this.undefinedAt.get(at);
+    if (seen?.kind === kind) {
+      seen.count = (seen.count ?? 1) + 1;
+      return;
+    }
+    const finding: RuntimeFinding = { kind, message, at, count: 1 };
+    this.undefinedAt.set(at, finding);
+    this.findings.push(finding);
+  }
+  private readonly undefinedAt = new Map<Range, RuntimeFinding>();
+
+  /** The findings as a run reports them: severity by kind, a repeated operation's count in its message. */
+  reportedFindings(): { kind: RuntimeFindingKind; message: string; range?: Range; severity: 'error' | 'warning' }[] {
+    return this.findings.map((f) => ({
+      kind: f.kind,
+      message: f.count && f.count > 1 ? `${f.message}; met ${f.count} times here (the first is shown)` : f.message,
+      ...(f.at ? { range: f.at } : {}),
+      severity: UNDEFINED_OPERATIONS.has(f.kind) ? 'warning' : 'error',
+    }));
   }
 }
 

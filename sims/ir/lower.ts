@@ -1496,7 +1496,7 @@ export class FunctionLowerer {
         this.emit((w, l) => {
           const symbol = w.regs[so + l] + (off === undefined ? 0 : w.regs[off + l]);
           const [dst, src] = toSymbol ? [symbol, w.regs[other + l]] : [w.regs[other + l], symbol];
-          w.regs[ro + l] = w.ctx.runtime.memcpy(dst, src, w.regs[n + l], 4, range);
+          w.regs[ro + l] = w.ctx.runtime.memcpy(dst, src, w.regs[n + l], 4, range, name);
         }, range);
         return result;
       }
@@ -2185,13 +2185,13 @@ function arithmetic(op: string, t: T.Type, range: Range): (a: number, b: number,
     return (a, b) => (c(a, b) ? 1 : 0);
   }
   const divByZero = (w: Lanes): number => {
-    w.ctx.runtime.findings.push({ kind: 'division-by-zero', message: 'integer division by zero (the result is undefined; the run goes on with 0)', at: range });
+    w.ctx.runtime.undefinedOperation('division-by-zero', 'integer division by zero (the result is undefined; the run goes on with 0)', range);
     return 0;
   };
   // A shift by a negative amount or by the width or more is undefined in C; the GPU clamps
   // the amount to the width (shl gives 0, a signed shr gives the sign).
   const badShift = (w: Lanes, amount: number, bits: number): number => {
-    w.ctx.runtime.findings.push({ kind: 'invalid-shift', message: `shift by ${amount}, outside 0..${bits - 1} for a ${bits}-bit value (undefined in C; the GPU clamps it)`, at: range });
+    w.ctx.runtime.undefinedOperation('invalid-shift', `shift by ${amount}, outside 0..${bits - 1} for a ${bits}-bit value (undefined in C; the GPU clamps it)`, range);
     return amount < 0 ? 0 : bits;
   };
   if (t.kind === 'float') {

@@ -89,6 +89,15 @@ int main() { int *p; int h[3]; cudaMalloc(&p, 12); k<<<1, 1>>>(p, 32); cudaMemcp
     assert.equal(r.stdout, '0 -1 40\n');
   });
 
+  test('an undefined operation every thread meets is one finding at the operation, with its count', () => {
+    const r = run(`__global__ void k(unsigned *p) { atomicOr(p, 1u << threadIdx.x); if (threadIdx.x > 40) p[1] = 1 / (threadIdx.x - threadIdx.x); }
+int main() { unsigned *p; cudaMalloc(&p, 8); k<<<2, 64>>>(p); cudaDeviceSynchronize(); return 0; }`);
+    // Threads 32..63 of both blocks shift by 32 or more; threads 41..63 of both blocks divide by zero.
+    assert.deepEqual(r.findings.map((f) => f.kind), ['invalid-shift', 'division-by-zero']);
+    assert.match(r.findings[0].message, /shift by 32, .*; met 64 times here/);
+    assert.match(r.findings[1].message, /; met 46 times here/);
+  });
+
   test('host code dereferencing a device pointer is a fault at the access', () => {
     const r = run(`int main() { int *d; cudaMalloc(&d, 4); return d[0]; }`);
     assert.equal(r.findings[0].kind, 'host-dereferences-device');

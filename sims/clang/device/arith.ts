@@ -15,12 +15,12 @@ export type Binary = (a: number, b: number, w: Lanes) => number;
 
 /** Reports undefined operations the run survives (division by zero, oversized shifts). */
 function divisionByZero(w: Lanes, range: Range): number {
-  w.ctx.runtime.findings.push({ kind: 'division-by-zero', message: 'integer division by zero (the result is undefined; the run goes on with 0)', at: range });
+  w.ctx.runtime.undefinedOperation('division-by-zero', 'integer division by zero (the result is undefined; the run goes on with 0)', range);
   return 0;
 }
 
 function badShift(w: Lanes, amount: number, bits: number, range: Range): number {
-  w.ctx.runtime.findings.push({ kind: 'invalid-shift', message: `shift by ${amount}, outside 0..${bits - 1} for a ${bits}-bit value (undefined in C; the GPU clamps it)`, at: range });
+  w.ctx.runtime.undefinedOperation('invalid-shift', `shift by ${amount}, outside 0..${bits - 1} for a ${bits}-bit value (undefined in C; the GPU clamps it)`, range);
   return amount < 0 ? 0 : bits;
 }
 

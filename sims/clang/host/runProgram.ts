@@ -70,8 +70,6 @@ export interface ClangProgram {
 
 const DEFAULT_STEP_BUDGET = 200_000_000;
 const WASM_PAGE = 65536;
-/** Findings for undefined operations after which the run goes on (as sims/host/run.ts). */
-const WARNING_KINDS: ReadonlySet<string> = new Set(['division-by-zero', 'invalid-shift']);
 
 /** Compiled modules and what was read from them, per program (a run per schedule reuses them). */
 const compiled = new WeakMap<Uint8Array, { module: WebAssembly.Module; info: WasmInfo; sites: HostSites }>();
@@ -123,9 +121,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
     stdout: runtime.output.filter((o) => o.stream === 'stdout').map((o) => o.text).join(''),
     stderr: runtime.output.filter((o) => o.stream === 'stderr').map((o) => o.text).join(''),
     exitCode,
-    findings: [...findings, ...runtime.findings.map((f) => ({ kind: f.kind, message: f.message, ...(f.at ? { range: f.at } : {}) }))].map(
-      (f): RunFinding => ({ ...f, severity: WARNING_KINDS.has(f.kind) ? 'warning' : 'error' }),
-    ),
+    findings: [...findings.map((f): RunFinding => ({ ...f, severity: 'error' })), ...runtime.reportedFindings()],
     steps: launcher.steps,
     launches: launcher.launches,
     ...(files ? { files: files.written() } : {}),
