@@ -49,9 +49,14 @@ function budgetFinding(
 ): GridFinding {
   const range = hottestRange(kernel, hot) ?? req.range;
   const waiting = r.blocks - r.started;
-  const residency = waiting > 0
-    ? `; ${waiting} of ${r.blocks} blocks never started: only ${r.occ.residentBlocks} can be resident on ${r.device.name} (${r.occ.blocksPerSM} per SM on ${r.device.smCount} SMs, limited by ${r.occ.limitedBy}), and the resident ones keep running here without finishing — a grid-wide barrier or flag that needs all blocks can never complete`
-    : '';
+  // Blocks started beyond the first resident set took the places of blocks that finished: the
+  // grid was moving, just not done. Only a grid whose first resident set never finishes starves.
+  const finished = Math.max(0, r.started - r.resident);
+  const residency = waiting <= 0
+    ? ''
+    : finished > 0
+      ? `; ${finished} of ${r.blocks} blocks finished and ${waiting} never started: the grid was still making progress (a larger step budget, --max-steps, or a smaller problem lets it finish)`
+      : `; ${waiting} of ${r.blocks} blocks never started: only ${r.occ.residentBlocks} can be resident on ${r.device.name} (${r.occ.blocksPerSM} per SM on ${r.device.smCount} SMs, limited by ${r.occ.limitedBy}), and the resident ones keep running here without finishing — a grid-wide barrier or flag that needs all blocks can never complete`;
   return { kind: 'step-budget', message: `the launch did not finish within ${budget} thread-steps; the hottest code is at line ${range.start.line + 1}${residency}`, range };
 }
 

@@ -89,6 +89,14 @@ int main() { int *p; int h[3]; cudaMalloc(&p, 12); k<<<1, 1>>>(p, 32); cudaMemcp
     assert.equal(r.stdout, '0 -1 40\n');
   });
 
+  test('a grid too big for the step budget is said to be making progress, not to starve', () => {
+    const r = run(`__global__ void k(int *p) { int s = 0; for (int i = 0; i < 200; i++) s += i; p[blockIdx.x] = s; }
+int main() { int *p; cudaMalloc(&p, 600 * sizeof(int)); k<<<600, 32>>>(p); cudaDeviceSynchronize(); return 0; }`, 8_000_000);
+    assert.deepEqual(r.findings.map((f) => f.kind), ['step-budget']);
+    assert.match(r.findings[0].message, /\d+ of 600 blocks finished and \d+ never started: the grid was still making progress/);
+    assert.doesNotMatch(r.findings[0].message, /can never complete/);
+  });
+
   test('an undefined operation every thread meets is one finding at the operation, with its count', () => {
     const r = run(`__global__ void k(unsigned *p) { atomicOr(p, 1u << threadIdx.x); if (threadIdx.x > 40) p[1] = 1 / (threadIdx.x - threadIdx.x); }
 int main() { unsigned *p; cudaMalloc(&p, 8); k<<<2, 64>>>(p); cudaDeviceSynchronize(); return 0; }`);
