@@ -54,6 +54,7 @@ import { SourceRanges } from './clang/ranges';
 import { DEFAULT_MAX_FILE_MB, limitsForFileMb, MB, readBounded, SourceReader } from './files/policy';
 import { DEFAULT_MEMORY_LIMIT } from './gpu/memory';
 import { replaceIfUnchanged } from './files/replace';
+import { escapeControls } from './report/sanitize';
 
 const PRESETS = Object.keys(DEVICE_PRESETS).join('|');
 const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format text|json|sarif] [--no-detect]
@@ -320,6 +321,14 @@ function readSource(p: string): string | undefined | { refused: string } {
   return r === undefined ? undefined : 'text' in r ? r.text : r;
 }
 
+/**
+ * The command line's workspace: the working folder, the checked file's folder and the -I
+ * folders; diagnostics echo little of files outside them.
+ */
+function workspaceRootsOf(args: Args): string[] {
+  return [process.cwd(), path.dirname(path.resolve(args.file)), ...args.includePaths.map((p) => path.resolve(p))];
+}
+
 /** A file's text when the policy lets it be read. */
 function readFileOrUndefined(p: string): string | undefined {
   const r = sources.read(p);
@@ -356,11 +365,12 @@ async function main(argv: string[], io: Output): Promise<number> {
     undefines: args.undefines,
     includePaths: args.includePaths.map((p) => path.resolve(p)),
     readFile: readSource,
+    workspaceRoots: workspaceRootsOf(args),
   };
   if (args.command === 'preprocess') {
     const r = preprocess({ ...common, text, deviceSide: args.device });
     io.stdout(tokensToText(r.tokens) + '\n');
-    for (const d of r.diagnostics) io.stderr(formatDiagnostic(d) + '\n');
+    for (const d of r.diagnostics) io.stderr(escapeControls(formatDiagnostic(d) + '\n'));
     return r.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   }
   if (args.command === 'check') return printCheck(await analyseAny(args, text, common), args, io);
@@ -376,7 +386,7 @@ async function main(argv: string[], io: Output): Promise<number> {
   if (args.json) {
     io.stdout(JSON.stringify({ file: args.file, ...summary, diagnostics: result.diagnostics }, null, 2) + '\n');
   } else {
-    for (const d of result.diagnostics) io.stdout(formatDiagnostic(d) + '\n');
+    for (const d of result.diagnostics) io.stdout(escapeControls(formatDiagnostic(d) + '\n'));
     const list = (label: string, names: string[]): void => {
       io.stdout(`${label.padEnd(18)}${names.length ? names.join(', ') : '(none)'}`.trimEnd() + '\n');
     };
@@ -490,17 +500,17 @@ function renameFile(report: CheckReport, from: string, to: string): CheckReport 
 async function runThroughClang(args: Args, io: Output): Promise<number> {
   const program = clangProgram(args);
   if ('problems' in program) {
-    for (const d of program.problems) io.stderr(`${d.location ? `${d.location.file}:${d.location.line}:${d.location.column}` : args.file}: error: ${d.message}\n`);
+    for (const d of program.problems) io.stderr(escapeControls(`${d.location ? `${d.location.file}:${d.location.line}:${d.location.column}` : args.file}: error: ${d.message}\n`));
     return 2;
   }
   const compiled = await compileProgram(program.options.units);
   const ranges = new SourceRanges((p) => program.options.units.find((u) => u.file === p)?.text ?? readFileOrUndefined(p));
   if ('failed' in compiled) {
-    for (const d of compiled.failed.filter((x) => x.severity === 'error')) io.stderr(`${d.file}:${d.line}:${d.column}: error: ${d.message}\n`);
+    for (const d of compiled.failed.filter((x) => x.severity === 'error')) io.stderr(escapeControls(`${d.file}:${d.line}:${d.column}: error: ${d.message}\n`));
     io.stderr(`scord: ${args.file || program.file} has errors; it cannot run\n`);
     return 1;
   }
-  for (const d of compiled.diagnostics.filter((x) => x.severity === 'warning')) io.stderr(`${formatLocation(clangDiagnostic(d, ranges).range!)}: warning: ${d.message}\n`);
+  for (const d of compiled.diagnostics.filter((x) => x.severity === 'warning')) io.stderr(escapeControls(`${formatLocation(clangDiagnostic(d, ranges).range!)}: warning: ${d.message}\n`));
   const options = {
     ...runOptionsOf(args),
     ...(program.options.argv ? { argv: program.options.argv } : {}),
@@ -608,14 +618,14 @@ function printCheck(report: CheckReport, args: Args, io: Output): number {
     for (const d of report.diagnostics) {
       if (d.severity !== 'error') continue;
       const l = d.location;
-      io.stdout(`${l ? `${l.file}:${l.line}:${l.column}` : args.file}: error: ${d.message} [scord/${d.code ?? 'error'}]\n`);
+      io.stdout(escapeControls(`${l ? `${l.file}:${l.line}:${l.column}` : args.file}: error: ${d.message} [scord/${d.code ?? 'error'}]\n`));
     }
     for (const f of report.findings) {
       const l = f.location;
-      io.stdout(`${l.file}:${l.line}:${l.column}: ${f.severity}: ${f.message} [scord/${f.category}]\n`);
-      for (const r of f.related) io.stdout(`${r.location.file}:${r.location.line}:${r.location.column}: note: ${r.message}\n`);
-      if (f.note) io.stdout(`${l.file}:${l.line}:${l.column}: note: ${f.note}\n`);
-      if (f.observed) io.stdout(`${l.file}:${l.line}:${l.column}: note: ${f.observed}\n`);
+      io.stdout(escapeControls(`${l.file}:${l.line}:${l.column}: ${f.severity}: ${f.message} [scord/${f.category}]\n`));
+      for (const r of f.related) io.stdout(escapeControls(`${r.location.file}:${r.location.line}:${r.location.column}: note: ${r.message}\n`));
+      if (f.note) io.stdout(escapeControls(`${l.file}:${l.line}:${l.column}: note: ${f.note}\n`));
+      if (f.observed) io.stdout(escapeControls(`${l.file}:${l.line}:${l.column}: note: ${f.observed}\n`));
     }
     if (report.analysed) io.stdout(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${args.file}\n`);
     else {
@@ -634,7 +644,7 @@ function runCommand(result: ParseResult, args: Args, io: Output): number | 'not-
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length && args.frontend === 'auto') return 'not-run';
   if (errors.length) {
-    for (const d of errors) io.stderr(formatDiagnostic(d) + '\n');
+    for (const d of errors) io.stderr(escapeControls(formatDiagnostic(d) + '\n'));
     io.stderr(`scord: ${args.file} has errors; it cannot run\n`);
     return 1;
   }
@@ -671,7 +681,7 @@ function printRun(run: RunResult, file: string, preset: string, io: Output): num
   io.stderr(run.stderr);
   const where = (f: RunFinding): string => (f.range ? `${formatLocation(f.range)}: ` : `${file}: `);
   const who = (f: RunFinding): string => (f.block ? ` [block (${f.block.join(', ')}), thread (${f.thread?.join(', ')})]` : '');
-  for (const f of run.findings) io.stderr(`${where(f)}${f.severity}: ${f.kind}: ${f.message}${who(f)}\n`);
+  for (const f of run.findings) io.stderr(escapeControls(`${where(f)}${f.severity}: ${f.kind}: ${f.message}${who(f)}\n`));
   io.stderr(`scord: ${file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'} and ${run.steps} thread-steps on ${preset}; ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}\n`);
   return run.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
@@ -694,7 +704,7 @@ function litmusCommand(args: Args, text: string, common: ParseOptions, io: Outpu
     declared: declaredOutcomes(text),
   });
   if (report.errors.length) {
-    for (const e of report.errors) io.stderr(`${e.range ? formatLocation(e.range) : args.file}: error: ${e.message}\n`);
+    for (const e of report.errors) io.stderr(escapeControls(`${e.range ? formatLocation(e.range) : args.file}: error: ${e.message}\n`));
     io.stderr(`scord: ${args.file} cannot run as a litmus test\n`);
     return 2;
   }

@@ -4,6 +4,7 @@
 // defined. When a file tests `__CUDA_ARCH__`, we do the same and keep both trees: `ast` is
 // the host view, `deviceAst` the device view (the simulator takes device code from it). When
 // the file never looks at `__CUDA_ARCH__` the two are one and the same tree.
+import * as nodePath from 'node:path';
 import type * as A from './ast';
 import { compareDiagnostics, type Diagnostic } from './diagnostics';
 import { parseTokens } from './parser';
@@ -12,6 +13,7 @@ import { analyze, type InstantiatedFunction } from './sema/analyzer';
 import { preludeScope } from './sema/preludeScope';
 import type { Range } from './source';
 import { outermostMacro, type Token } from './token';
+import { clipOutside } from '../report/sanitize';
 
 export interface ParseOptions {
   fileName: string;
@@ -26,6 +28,11 @@ export interface ParseOptions {
   /** Stop a runaway macro expansion after this many tokens (the preprocessor's default is 5M;
    *  an editor wants an answer sooner). */
   maxOutputTokens?: number;
+  /**
+   * Folders of the workspace (and its include paths): a diagnostic about a file outside them
+   * echoes at most 40 characters of any token of it. Undefined: every file is the user's.
+   */
+  workspaceRoots?: string[];
 }
 
 export interface ParseResult {
@@ -63,7 +70,7 @@ export function parse(text: string, options: ParseOptions): ParseResult {
     device = pp(true);
     deviceTree = analyseTokens(device, options.fileName, 'device');
   }
-  const diagnostics = mergeDiagnostics([...host.diagnostics, ...hostTree.diagnostics, ...(device ? [...device.diagnostics, ...deviceTree.diagnostics] : [])]);
+  const diagnostics = clipForeign(mergeDiagnostics([...host.diagnostics, ...hostTree.diagnostics, ...(device ? [...device.diagnostics, ...deviceTree.diagnostics] : [])]), options);
   return {
     ast: hostTree.ast,
     deviceAst: deviceTree.ast,
@@ -103,6 +110,20 @@ function nameMacros(diagnostics: Diagnostic[], tokens: Token[]): Diagnostic[] {
     const m = expansions.get(`${d.range.file}|${d.range.start.offset}|${d.range.end.offset}`);
     return m ? { ...d, message: `${d.message} (in expansion of macro '${m}')` } : d;
   });
+}
+
+/** Diagnostics about files outside the workspace, with what they echo of those files cut short. */
+function clipForeign(diagnostics: Diagnostic[], options: ParseOptions): Diagnostic[] {
+  const roots = options.workspaceRoots;
+  if (!roots) return diagnostics;
+  const inside = (file: string): boolean => file === options.fileName || file.startsWith('<') || roots.some((r) => isInsideFolder(file, r));
+  return diagnostics.map((d) => (inside(d.range.file) ? d : { ...d, message: clipOutside(d.message, d.code === 'error-directive' || d.code === 'warning-directive') }));
+}
+
+/** Whether `file` lies in `folder` (relative paths from the working folder). */
+function isInsideFolder(file: string, folder: string): boolean {
+  const rel = nodePath.relative(nodePath.resolve(folder), nodePath.resolve(file));
+  return rel === '' || (!rel.startsWith('..') && !nodePath.isAbsolute(rel));
 }
 
 function mergeDiagnostics(all: Diagnostic[]): Diagnostic[] {

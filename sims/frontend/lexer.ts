@@ -63,6 +63,24 @@ function isDigit(c: number): boolean {
 /** Removes backslash-newline pairs. `points[k]` is the offset in the spliced text where the
  *  k-th removal happened and `removed[k]` the number of characters removed up to and including
  *  it, so positions can be mapped back to the original text. */
+/**
+ * Where the line that `i` is on ends: the next LF, or a CR that no LF follows (old Mac files);
+ * the text's length when it does not. A CRLF ends at its CR, and the LF is the new line.
+ */
+function lineEnd(text: string, i: number): number {
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return i;
+  }
+  return text.length;
+}
+
+/** Whether the character at `i` starts a new line: an LF, or a CR without an LF after it. */
+function isNewline(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10);
+}
+
 function splice(text: string): { text: string; points: number[]; removed: number[] } {
   const points: number[] = [];
   const removedBefore: number[] = [];
@@ -72,9 +90,11 @@ function splice(text: string): { text: string; points: number[]; removed: number
   let removed = 0;
   for (let i = 0; i < text.length; i++) {
     if (text.charCodeAt(i) !== 92) continue;
+    // The backslash ends its line: LF, CRLF or a lone CR.
     let j = i + 1;
-    if (text.charCodeAt(j) === 13) j++;
-    if (text.charCodeAt(j) !== 10) continue;
+    if (text.charCodeAt(j) === 13) {
+      if (text.charCodeAt(j + 1) === 10) j++;
+    } else if (text.charCodeAt(j) !== 10) continue;
     out += text.slice(last, i);
     removed += j + 1 - i;
     last = j + 1;
@@ -141,7 +161,7 @@ export function lex(original: string, file: string): LexResult {
   while (i < n) {
     const c = text.charCodeAt(i);
     // Newlines end directives, so they are remembered as `lineStart` on the next token.
-    if (c === 10) {
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
       newline(i);
       i++;
       lineStart = true;
@@ -156,8 +176,7 @@ export function lex(original: string, file: string): LexResult {
     if (c === 47 /* / */) {
       const d = text.charCodeAt(i + 1);
       if (d === 47) {
-        const nl = text.indexOf('\n', i);
-        i = nl < 0 ? n : nl;
+        i = lineEnd(text, i);
         spaceBefore = true;
         continue;
       }
@@ -165,10 +184,10 @@ export function lex(original: string, file: string): LexResult {
         const close = text.indexOf('*/', i + 2);
         if (close < 0) {
           problems.push({ code: 'unterminated-comment', message: 'unterminated /* comment', range: rangeOf(i, i + 2) });
-          for (let k = text.indexOf('\n', i + 2); k >= 0; k = text.indexOf('\n', k + 1)) newline(k);
+          for (let k = i + 2; k < n; k++) if (isNewline(text, k)) newline(k);
           i = n;
         } else {
-          for (let k = text.indexOf('\n', i + 2); k >= 0 && k < close; k = text.indexOf('\n', k + 1)) newline(k);
+          for (let k = i + 2; k < close; k++) if (isNewline(text, k)) newline(k);
           i = close + 2;
         }
         spaceBefore = true;
@@ -230,7 +249,7 @@ function scanQuoted(text: string, i: number, quote: number): number {
   while (i < text.length) {
     const c = text.charCodeAt(i);
     if (c === quote) return i + 1;
-    if (c === 10) return i;
+    if (c === 10 || c === 13) return i;
     if (c === 92) i++;
     i++;
   }

@@ -1808,7 +1808,8 @@ class Preprocessor {
     const r = this.resolveInclude(header, angle, dir.text === 'include_next');
     if (r.found === null) {
       if (r.refused) {
-        this.sink.error('include-refused', `'${header}' is not read: ${r.refused.reason} (${r.refused.path})`, range);
+        const where = r.refused.path === header ? '' : ` (${r.refused.path})`;
+        this.sink.error('include-refused', `'${header}' is not read: ${r.refused.reason}${where}`, range);
       } else if (angle) {
         this.sink.warning('unknown-system-header', `not supported yet: system header <${header}>; its declarations are unknown`, range);
       } else {

@@ -6,7 +6,7 @@
 import type { Range } from '../frontend/source';
 
 /** Bytes each allocation costs beyond its contents (its record, its slot in the address space). */
-export const ALLOCATION_OVERHEAD = 256;
+export const ALLOCATION_OVERHEAD = 768;
 
 export class MemoryLimitExceeded extends Error {
   constructor(

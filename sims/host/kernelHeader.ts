@@ -55,7 +55,7 @@ export function parseDim3(text: string): Dim3 | string {
 export function readKernelHeader(text: string): { header: KernelHeader; problems: HeaderProblem[] } {
   const header: KernelHeader = { defines: [] };
   const problems: HeaderProblem[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n];
     const trimmed = line.trimStart();

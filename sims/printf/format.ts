@@ -2,6 +2,12 @@
 // checks that arguments match their conversions (like GCC's -Wformat), and the runtime
 // formats host and device printf output exactly as glibc and CUDA's device printf do.
 
+/**
+ * The widest field and the longest precision printed: `%999999999d` would otherwise make a
+ * gigabyte of spaces of one call's output.
+ */
+export const MAX_FIELD = 4096;
+
 export type Conversion = 'd' | 'i' | 'u' | 'o' | 'x' | 'X' | 'c' | 's' | 'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A' | 'p' | 'n' | '%';
 export type LengthModifier = '' | 'hh' | 'h' | 'l' | 'll' | 'j' | 'z' | 't' | 'L';
 
@@ -126,8 +132,10 @@ export function formatPrintf(format: string, args: PrintfArg[]): string {
       flags += '-';
       width = -width;
     }
+    if (width !== undefined) width = Math.min(width, MAX_FIELD);
     let precision = s.precision === '*' ? Number(asInt(take())) : s.precision;
     if (precision !== undefined && precision < 0) precision = undefined;
+    if (precision !== undefined) precision = Math.min(precision, MAX_FIELD);
     const arg = take();
     out += pad(convert(s, flags, precision, arg, asInt), width, flags, s, precision);
   }
