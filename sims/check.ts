@@ -4,7 +4,9 @@
 import { parse, type ParseResult } from './frontend/index';
 import type { ReadSourceFile } from './frontend/preprocessor';
 import type { Range } from './frontend/source';
-import { DEFAULT_DEVICE } from './gpu/devices';
+import { DEFAULT_DEVICE, devicePreset } from './gpu/devices';
+import { chooseEntry, type EntryRequest } from './host/entry';
+import { headerDefines, readKernelHeader, type KernelHeader } from './host/kernelHeader';
 import type { SchedulerKind } from './gpu/executor';
 import type { Fairness } from './gpu/fairness';
 import { PairIndex, ScordDetector, type DetectorOptions, type DetectorState, type MetadataSnapshot, type RaceFinding } from './detect/scord';
@@ -167,9 +169,45 @@ export function initialStats(options: Pick<CheckOptions, 'device' | 'detect' | '
   };
 }
 
+/**
+ * A file's GPUVerify-style launch header (`//--blockDim=64 --gridDim=2`, `//-DN=4`): the header,
+ * the defines to parse with (the header's, then the caller's, which win), and its problems.
+ */
+export function readLaunchHeader(fileName: string, text: string, defines: readonly string[], undefines: readonly string[]): { header: KernelHeader; defines: string[]; problems: CheckDiagnostic[] } {
+  const { header, problems } = readKernelHeader(text);
+  return {
+    header,
+    defines: [...headerDefines(header, defines, undefines), ...defines],
+    problems: problems.map((p) => ({ severity: 'error', code: 'launch-header', message: p.message, location: { file: fileName, line: p.line, column: p.column, endLine: p.line, endColumn: p.endColumn } })),
+  };
+}
+
+/**
+ * A check of what the file runs: its `main`, or for a kernel-only file (or when `request` names
+ * a kernel or a shape) one kernel launched from the header and the request. A launch refused
+ * up front is the report's reason; a request that contradicts the file is `usage` (the caller's
+ * mistake, not the program's).
+ */
+export function checkParsedEntry(parsed: ParseResult, options: CheckOptions, header: KernelHeader, request: EntryRequest = { args: {} }): CheckReport | { usage: string } {
+  // With errors in the program, checkParsed reports them and runs nothing.
+  if (parsed.diagnostics.some((d) => d.severity === 'error')) return checkParsed(parsed, options);
+  const choice = chooseEntry(parsed, request, header, devicePreset(options.device ?? DEFAULT_DEVICE) ?? devicePreset(DEFAULT_DEVICE)!);
+  if (choice.kind === 'usage') return { usage: choice.message };
+  if (choice.kind === 'problem') {
+    const at = choice.range ? { location: location(choice.range), range: choice.range } : {};
+    return notAnalysed(options, [{ severity: 'error', code: 'launch', message: choice.message, ...at }]);
+  }
+  return checkParsed(parsed, { ...options, parsed, ...(choice.kind === 'entry' ? { entry: choice.entry } : {}) });
+}
+
+/** A report for a file that was not run: only the reasons why. */
+export function notAnalysed(options: Pick<CheckOptions, 'fileName' | 'device' | 'detect' | 'hardwareFaithful' | 'granularity' | 'schedules' | 'engine'>, diagnostics: CheckDiagnostic[]): CheckReport {
+  return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats: initialStats(options) };
+}
+
 export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckReport {
   const diagnostics: CheckDiagnostic[] = parsed.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, location: location(d.range), range: d.range }));
-  if (parsed.diagnostics.some((d) => d.severity === 'error')) return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats: initialStats(options) };
+  if (parsed.diagnostics.some((d) => d.severity === 'error')) return notAnalysed(options, diagnostics);
   return checkRun((o) => runProgram(parsed, o), parsed, options, diagnostics);
 }
 

@@ -34,12 +34,12 @@ import { formatDiagnostic } from './frontend/diagnostics';
 import { parse, type ParseOptions, type ParseResult } from './frontend/index';
 import { formatLocation } from './frontend/source';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
-import { checkParsed, ENGINES, initialStats, location, publicReport, type CheckDiagnostic, type CheckOptions, type CheckReport, type Engine } from './check';
+import { checkParsedEntry, ENGINES, notAnalysed as notAnalysedReport, publicReport, readLaunchHeader, type CheckDiagnostic, type CheckOptions, type CheckReport, type Engine } from './check';
 import type { SchedulerKind } from './gpu/executor';
 import { FAIRNESS_KINDS, isFairness, type Fairness } from './idioms/schedulers';
 import { runProgram, runSchedules, type RunFinding, type RunOptions, type RunResult } from './host/run';
-import { chooseEntry, type EntryRequest } from './host/entry';
-import { parseDim3, readKernelHeader, type Dim3, type KernelHeader } from './host/kernelHeader';
+import type { EntryRequest } from './host/entry';
+import { headerDefines, parseDim3, readKernelHeader, type Dim3 } from './host/kernelHeader';
 import { toSarif } from './report/sarif';
 import { applyPreferredFixes } from './fixes/apply';
 import { createTwoFilesPatch } from 'diff';
@@ -456,7 +456,7 @@ function clangProgram(args: Args): { options: ClangProgramOptions; file: string;
   if (text === undefined) return { problems: [{ severity: 'error', code: 'program', message: `cannot read '${first.file}'` }] };
   const { header, problems } = readKernelHeader(text);
   if (problems.length) return { problems: problems.map((p): CheckDiagnostic => ({ severity: 'error', code: 'launch-header', message: p.message, location: { file: first.file, line: p.line, column: p.column, endLine: p.line, endColumn: p.endColumn } })) };
-  const extra = headerDefines(header, args);
+  const extra = headerDefines(header, args.defines, args.undefines);
   const units = program.units.map((u) => ({ ...u, defines: [...extra, ...u.defines] }));
   const stdin = args.stdin !== undefined ? new Uint8Array(fs.readFileSync(args.stdin)) : undefined;
   return {
@@ -527,21 +527,12 @@ async function runThroughClang(args: Args, io: Output): Promise<number> {
  * header, unsupported constructs and a launch refused up front, with the reasons.
  */
 function analyse(args: Args, text: string, common: ParseOptions): CheckReport {
-  const { header, problems } = readKernelHeader(text);
-  if (problems.length) {
-    const diagnostics = problems.map((p): CheckDiagnostic => ({ severity: 'error', code: 'launch-header', message: p.message, location: { file: args.file, line: p.line, column: p.column, endLine: p.line, endColumn: p.endColumn } }));
-    return notAnalysed(args, diagnostics);
-  }
-  const result = parse(text, { ...common, defines: [...headerDefines(header, args), ...args.defines] });
-  const hasErrors = result.diagnostics.some((d) => d.severity === 'error');
-  // With errors in the program, checkParsed reports them and runs nothing.
-  const choice = hasErrors ? { kind: 'main' as const } : chooseEntry(result, args.entry, header, devicePreset(args.preset)!);
-  if (choice.kind === 'usage') throw new UsageError(choice.message);
-  if (choice.kind === 'problem') {
-    const at = choice.range ? { location: location(choice.range), range: choice.range } : {};
-    return notAnalysed(args, [{ severity: 'error', code: 'launch', message: choice.message, ...at }]);
-  }
-  return checkParsed(result, { ...checkOptionsOf(args, args.file, text), parsed: result, ...(choice.kind === 'entry' ? { entry: choice.entry } : {}) });
+  const launch = readLaunchHeader(args.file, text, args.defines, args.undefines);
+  if (launch.problems.length) return notAnalysed(args, launch.problems);
+  const parsed = parse(text, { ...common, defines: launch.defines });
+  const report = checkParsedEntry(parsed, { ...checkOptionsOf(args, args.file, text), parsed }, launch.header, args.entry);
+  if ('usage' in report) throw new UsageError(report.usage);
+  return report;
 }
 
 /** `analyse` with the auto front end's fallback: what the built-in front end cannot run goes to clang. */
@@ -582,29 +573,9 @@ async function fixCommand(args: Args, read: { bytes: Uint8Array; text: string },
 }
 
 /** The header's -D definitions, less those the command line defines or undefines itself. */
-function headerDefines(header: KernelHeader, args: Args): string[] {
-  const name = (d: string): string => d.split('=')[0];
-  const own = new Set([...args.defines.map(name), ...args.undefines]);
-  return header.defines.filter((d) => !own.has(name(d)));
-}
-
 /** A report for a file that was not run: only the reasons why. */
 function notAnalysed(args: Args, diagnostics: CheckDiagnostic[]): CheckReport {
-  return {
-    file: args.file,
-    analysed: false,
-    findings: [],
-    diagnostics,
-    output: '',
-    stats: initialStats({
-      device: args.preset,
-      detect: args.detect,
-      hardwareFaithful: args.hardwareFaithful,
-      ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
-      ...(args.schedules !== undefined ? { schedules: args.schedules } : {}),
-      ...(args.engine ? { engine: args.engine } : {}),
-    }),
-  };
+  return notAnalysedReport(checkOptionsOf(args, args.file, ''), diagnostics);
 }
 
 /** Prints a check report in the chosen format; returns the exit status. */

@@ -10,6 +10,8 @@ import type { ClangProgramOptions } from '../../sims/clang/check';
 import { programForFile, type LocatedProblem } from '../../sims/clang/program';
 import type { SourceRanges } from '../../sims/clang/ranges';
 import type { TranslationUnitSpec } from '../../sims/clang/toolchain';
+import { DEFAULT_DEVICE, devicePreset } from '../../sims/gpu/devices';
+import { headerDefines, readKernelHeader } from '../../sims/host/kernelHeader';
 import type { AnalysisRequest } from './messages';
 
 /** The largest standard input read (ScoR's inputs are a few MB at most). */
@@ -76,7 +78,17 @@ export function resolveProgram(req: AnalysisRequest, open: (file: string) => str
     units.unshift(unit);
   }
   for (const u of units) files.push(u.file);
-  const options: ClangProgramOptions = { units };
+  // A kernel-only file (GPUVerify's layout) runs one kernel from its header, as `scord check`
+  // does: the header's shape and -D lines, the settings' flags winning over its defines.
+  const { header, problems: headerProblems } = readKernelHeader(req.text);
+  for (const p of headerProblems) problems.push(located({ file: fileName, line: p.line, column: p.column, message: p.message }, 'launch-header'));
+  const extra = headerDefines(header, flags.defines, flags.undefines);
+  if (extra.length) for (const u of units) u.defines = [...extra, ...u.defines];
+  const entry = req.options.entry;
+  const options: ClangProgramOptions = {
+    units,
+    launch: { request: entry ? { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args } : { args: {} }, header, device: devicePreset(req.options.device ?? DEFAULT_DEVICE) ?? devicePreset(DEFAULT_DEVICE)! },
+  };
   if (spec?.argv.length) options.argv = spec.argv;
   if (spec?.stdinFile) {
     files.push(spec.stdinFile);

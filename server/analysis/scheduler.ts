@@ -5,6 +5,7 @@
 // the program because it does not compile (a half-typed line) keeps them too. A change to a
 // header, or to another file of the document's program, re-analyses the open files that
 // read it.
+import { headerDefines, readKernelHeader } from '../../sims/host/kernelHeader';
 import * as path from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
@@ -14,7 +15,9 @@ import type { ScordSettings } from '../protocol';
 import { resolveIncludePaths } from '../settings';
 import { MAX_EXPANDED_TOKENS } from './messages';
 import type { AnalysisRequest, ProgramRequest, ReportFrontend } from './messages';
-import type { AnalysisOutcome, AnalysisWorkers, RunHandle, RunLimits } from './workers';
+import { defaultParallelRuns, type AnalysisOutcome, type AnalysisWorkers, type RunHandle, type RunLimits } from './workers';
+import type { ReadSourceFile } from '../../sims/frontend/preprocessor';
+import { asSourceText, limitsForFileMb, SourceReader } from '../../sims/files/policy';
 
 export interface LastRun {
   version: number;
@@ -61,8 +64,13 @@ export interface SchedulerHost {
   settingsFor(uri: string): Promise<ScordSettings>;
   document(uri: string): TextDocument | undefined;
   openDocuments(): TextDocument[];
-  /** Text of a file: an open document wins over the disk. */
-  readFile(path: string): string | undefined;
+  /**
+   * An #include's file for the front end on the server's thread: an open document wins over
+   * the disk; the disk is read only ahead (`prefetch`), so this never blocks.
+   */
+  readInclude(path: string, settings: ScordSettings, fileName: string): string | undefined | { refused: string };
+  /** Reads ahead, off the main thread, what the document may include. */
+  prefetch(doc: TextDocument, settings: ScordSettings, includePaths: string[]): Promise<void>;
   /** New front-end diagnostics for a document (the last run's findings are kept). */
   parsed(doc: TextDocument, parsed: ParseResult, settings: ScordSettings): void;
   /**
@@ -70,6 +78,8 @@ export interface SchedulerHost {
    * report's own, or the last run's when the report's program did not compile.
    */
   ran(doc: TextDocument, report: LastRun, settings: ScordSettings): void;
+  /** Where a document's runs stand in the queue for workers: lower first (the active editor's, then visible ones). */
+  priority(uri: string): number;
   /** A run could not finish: say so once, keep the previous results. */
   runProblem(doc: TextDocument, message: string): void;
   /** Runs start and end (the status bar and tests follow this). */
@@ -176,17 +186,21 @@ export class AnalysisScheduler {
     const fileName = fileNameOf(doc.uri);
     // The flags clang compiles the file with, once known: the two front ends then read the same text.
     const flags = settings.frontend !== 'builtin' ? s.flags : undefined;
+    const text = doc.getText();
+    const defines = flags?.defines ?? settings.preprocessor.defines;
     const options = {
       fileName,
-      defines: flags?.defines ?? settings.preprocessor.defines,
+      // A kernel-only file's header -D lines, as the run reads them (sims/check.ts readLaunchHeader).
+      defines: [...headerDefines(readKernelHeader(text).header, defines, flags?.undefines ?? []), ...defines],
       ...(flags?.undefines.length ? { undefines: flags.undefines } : {}),
       includePaths: flags?.includeDirs ?? resolveIncludePaths(settings.preprocessor.includePaths, fileName),
-      readFile: (p: string) => this.host.readFile(p),
+      readFile: this.includeReader(settings, fileName),
       maxOutputTokens: MAX_EXPANDED_TOKENS,
+      workspaceRoots: [...workspaceFolders, path.dirname(fileName)],
     };
     let result: ParseResult;
     try {
-      result = parse(doc.getText(), options);
+      result = parse(text, options);
     } catch (e) {
       // The front end can throw where it should report (a few thousand nested parentheses
       // overflow its recursion). This is the server's own thread, and a throw here would end
@@ -200,6 +214,15 @@ export class AnalysisScheduler {
     return result;
   }
 
+  /** Includes for one parse: each file within the file cap, all of them within the program's total. */
+  private includeReader(settings: ScordSettings, fileName: string): ReadSourceFile {
+    const budget = new SourceReader({ limits: limitsForFileMb(settings.limits.maxFileMb) });
+    return (p) => {
+      const r = this.host.readInclude(p, settings, fileName);
+      return typeof r === 'string' ? asSourceText(budget.account(p, r)) : r;
+    };
+  }
+
   /** The document changed (or was opened, or its settings changed). */
   async changed(doc: TextDocument, reason: 'open' | 'change' | 'save' | 'settings' | 'dependency'): Promise<void> {
     // The document object is updated in place: remember which version this change is about.
@@ -207,9 +230,13 @@ export class AnalysisScheduler {
     const settings = await this.host.settingsFor(doc.uri);
     // Changes that arrived meanwhile are coalesced: only the newest one is parsed and run.
     if (reason === 'change') await new Promise((resolve) => setImmediate(resolve));
-    const current = this.host.document(doc.uri);
+    let current = this.host.document(doc.uri);
     if (!current || current.version !== version) return; // a newer change is on its way
     const s = this.state(doc.uri);
+    // What it includes is read first, off this thread; the parse then finds it in memory.
+    await this.host.prefetch(doc, settings, s.flags?.includeDirs ?? resolveIncludePaths(settings.preprocessor.includePaths, fileNameOf(doc.uri)));
+    current = this.host.document(doc.uri);
+    if (!current || current.version !== version) return;
     this.host.parsed(doc, this.parsedNow(doc, settings), settings);
     // An edit makes a running analysis stale: stop it now. So does a change to a header or to
     // the settings, though the version is the same: that run read the old header or settings.
@@ -245,7 +272,8 @@ export class AnalysisScheduler {
     if (s.running?.version === doc.version) return;
     this.cancel(uri);
     const version = doc.version;
-    const handle = this.workers.run(analysisRequest(uri, doc.getText(), settings, this.host.openDocuments(), { inspect: {} }, true), runLimits(settings));
+    this.workers.setMaxParallel(settings.analysis.maxParallelRuns || defaultParallelRuns());
+    const handle = this.workers.run(analysisRequest(uri, doc.getText(), settings, this.host.openDocuments(), { inspect: {} }, true), { ...runLimits(settings), priority: () => this.host.priority(uri) });
     s.running = { version, handle };
     this.host.runState(uri, version, 'running');
     const outcome = await handle.outcome;

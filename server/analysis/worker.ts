@@ -7,14 +7,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { readSourceFile } from '../sourceFiles';
-import { checkSource, type CheckOptions, type CheckReport } from '../../sims/check';
+import { checkParsedEntry, checkSource, notAnalysed, readLaunchHeader, type CheckOptions, type CheckReport } from '../../sims/check';
 import { checkProgram, leavesToClang } from '../../sims/clang/check';
 import { SourceRanges } from '../../sims/clang/ranges';
 import { compileDevice, compileHost, type TranslationUnitSpec } from '../../sims/clang/toolchain';
 import { runTool } from '../../sims/clang/toolchain/wasm';
 import { applyEdits } from '../../sims/fixes/apply';
 import { judgeFix } from '../../sims/fixes/verify';
-import { parse } from '../../sims/frontend/index';
+import { parse, type ParseResult } from '../../sims/frontend/index';
 import { declaredOutcomes, runLitmus } from '../../sims/litmus/run';
 import { MAX_EXPANDED_TOKENS, type AnalysisRequest, type AnalysisResponse, type ReportFrontend, type WorkerControl } from './messages';
 import { resolveProgram, withText, type ResolvedProgram } from './program';
@@ -74,7 +74,7 @@ async function analyse(req: AnalysisRequest): Promise<void> {
   const program: ResolvedProgram | undefined = req.frontend === 'builtin' ? undefined : resolveProgram(req, openText, new SourceRanges((p) => (p === req.fileName ? req.text : read(p))));
   for (const f of program?.files ?? []) files.add(f);
 
-  const options = (text: string): CheckOptions => {
+  const options = (text: string): CheckOptions & { parsed: ParseResult; launch: ReturnType<typeof readLaunchHeader> } => {
     // Parsed here with the server's expansion limit, so a runaway macro ends the run at once
     // (as an error, as the server shows it) instead of expanding until the time budget.
     // With a compile_commands.json entry, the file's own flags.
@@ -82,15 +82,29 @@ async function analyse(req: AnalysisRequest): Promise<void> {
     const defines = unit ? unit.defines : (req.options.defines ?? []);
     const undefines = unit ? (unit.undefines ?? []) : (req.options.undefines ?? []);
     const includePaths = unit ? unit.includeDirs : (req.options.includePaths ?? []);
-    const parsed = parse(text, { fileName: req.fileName, defines, undefines, includePaths, readFile, maxOutputTokens: MAX_EXPANDED_TOKENS });
-    return { ...req.options, defines, undefines, includePaths, fileName: req.fileName, text, readFile, parsed };
+    // A kernel-only file's header adds its -D lines, as `scord check` reads them.
+    const launch = readLaunchHeader(req.fileName, text, defines, undefines);
+    const parsed = parse(text, { fileName: req.fileName, defines: launch.defines, undefines, includePaths, readFile, maxOutputTokens: MAX_EXPANDED_TOKENS });
+    return { ...req.options, defines, undefines, includePaths, fileName: req.fileName, text, readFile, parsed, launch };
+  };
+  /**
+   * The hand-written front end's check: the program's main, or a kernel-only file's kernel
+   * launched from its header (an explicit Run Kernel request names the launch itself).
+   */
+  const builtinCheck = (text: string): CheckReport => {
+    const { launch, ...o } = options(text);
+    if (launch.problems.length) return notAnalysed(o, launch.problems);
+    if (o.entry) return checkSource(o);
+    const report = checkParsedEntry(o.parsed, o, launch.header);
+    return 'usage' in report ? notAnalysed(o, [{ severity: 'error', code: 'launch', message: report.usage }]) : report;
   };
   const viaClang = async (text: string): Promise<CheckReport> => {
     const clangProgram = withText(program!.options, req.fileName, text);
     post({ id: req.id, kind: 'compiling' });
     await compileAhead(req.id, clangProgram.units);
     post({ id: req.id, kind: 'compiled' });
-    return checkProgram(options(text), clangProgram, 'clang');
+    const { launch: _launch, ...o } = options(text);
+    return checkProgram(o, clangProgram, 'clang');
   };
   // A header on its own is no program for clang to compile: the hand-written front end reads it.
   const headerAlone = req.frontend === 'auto' && !!program?.alone && HEADER.test(req.fileName);
@@ -100,12 +114,12 @@ async function analyse(req: AnalysisRequest): Promise<void> {
     // Each check (the first, and each fix's re-run) starts by honouring a drop.
     await checkpoint(req.id);
     let result: PathReport;
-    if (req.frontend === 'builtin' || path === 'builtin') result = { report: checkSource(options(text)), frontend: 'builtin' };
+    if (req.frontend === 'builtin' || path === 'builtin') result = { report: builtinCheck(text), frontend: 'builtin' };
     else if (req.frontend === 'clang' || path === 'clang' || !program!.alone) result = { report: await viaClang(text), frontend: 'clang' };
     else {
       // It ran the file, or could not for its launch or a syntax error (a half-typed line, which
       // clang rejects too): its report. Anything else it cannot run is clang's to judge.
-      const builtin = checkSource(options(text));
+      const builtin = builtinCheck(text);
       result = headerAlone || !leavesToClang(builtin) ? { report: builtin, frontend: 'builtin' } : { report: await viaClang(text), frontend: 'clang' };
     }
     // What kept parts of the program out (a bad database, an unreadable stdin file) comes first.

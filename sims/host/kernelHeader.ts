@@ -121,3 +121,13 @@ function words(line: string, start: number): Word[] {
   }
   return out;
 }
+
+/**
+ * The header's -D lines that the command line or settings do not define or undefine
+ * themselves (their own flags win), to join every unit's flags.
+ */
+export function headerDefines(header: KernelHeader, defines: readonly string[], undefines: readonly string[]): string[] {
+  const name = (d: string): string => d.split('=')[0];
+  const own = new Set([...defines.map(name), ...undefines]);
+  return header.defines.filter((d) => !own.has(name(d)));
+}

@@ -273,3 +273,16 @@ test('the analysis states of a run: running, then done with counts and time', as
   assert.ok(typeof end.elapsedMs === 'number' && end.elapsedMs > 0);
   await session.client.close(uri);
 });
+
+test('a kernel-only file runs its kernel from its GPUVerify header, as scord check does: the race at its line', async () => {
+  // No main: the header gives the launch shape and a -D line the kernel needs.
+  const text = `//--blockDim=64 --gridDim=2 -DSLOT=3
+__global__ void count(int *hits) {
+  atomicAdd_block(&hits[SLOT], 1);
+}
+`;
+  const list = await openAndRun('file:///virtual/kernel-only.cu', text);
+  assert.deepEqual(list.map((d) => [d.code, d.range.start.line]), [['scoped-atomic', 2]], JSON.stringify(list));
+  const bad = await openAndRun('file:///virtual/kernel-only-bad-header.cu', text.replace('--gridDim=2', '--gridDim=two'));
+  assert.deepEqual(bad.map((d) => [d.code, d.range.start.line]), [['launch-header', 0]], JSON.stringify(bad));
+});

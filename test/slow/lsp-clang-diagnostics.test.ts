@@ -174,3 +174,25 @@ test('two files from compile_commands.json: the race is in the kernel’s file, 
   await client.close(mainUri);
   await client.close(uri);
 });
+
+test('a kernel-only file the hand-written front end cannot read runs through clang from its GPUVerify header', async () => {
+  const { client } = session;
+  // A class template with a member function (refused by the hand-written parser), no main: the
+  // header's shape and -D line launch the kernel.
+  const text = `//--blockDim=32 --gridDim=2 -DSLOT=1
+template <class T> struct Counter {
+  T *cells;
+  __device__ void bump(int i) { atomicAdd_block(&cells[i], T(1)); }
+};
+__global__ void count(int *cells) {
+  Counter<int> c{cells};
+  c.bump(SLOT);
+}
+`;
+  const uri = 'file:///virtual/clang-kernel-only.cu';
+  const since = client.states.length;
+  await client.open(uri, text);
+  const done = await doneDiagnostics(client, uri, 1, since, CLANG_MS);
+  assert.deepEqual(races(done.diagnostics), [['scoped-atomic', 3, 1]], JSON.stringify(done.diagnostics));
+  await client.close(uri);
+});
