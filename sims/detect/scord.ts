@@ -84,6 +84,8 @@ export interface RaceFinding {
   orderHint?: OrderHint;
   /** The atomicCAS calls that took a block-scope lock used across blocks. */
   lockAcquires?: Range[];
+  /** The unlock (atomicExch) with no fence before it that left one of the accesses unprotected. */
+  unfencedRelease?: Range;
   /** Global memory: the metadata entry as it was when the race was found. */
   metadata?: MetadataSnapshot;
   /** How often this pair raced. */
@@ -169,6 +171,8 @@ interface AccessRecord {
   /** The memory order the access named, if any, and its scope. */
   order: MemoryOrder | undefined;
   orderScope: Scope | undefined;
+  /** A lock held at the access was released with no fence after it: the unlock (it protected nothing). */
+  unfencedRelease: Range | undefined;
 }
 
 /**
@@ -196,6 +200,8 @@ interface FenceFile {
   lastBlockFence?: Range;
   /** No global access since the last fence: the next strong write publishes (a release). */
   fencedLast: boolean;
+  /** The same for fences of device scope or wider (what a device-scope unlock needs). */
+  fencedLastDev: boolean;
   /** Hardware-faithful: a warp's lanes report one fence each; count it once. */
   lastRange?: Range;
   lastLane: number;
@@ -274,6 +280,18 @@ interface LockEntry {
 interface LockTable {
   entries: LockEntry[];
   held?: Set<string> | number;
+  /**
+   * Accesses made holding a lock, until it is released: an unlock with no fence before it
+   * (the release pattern is a fence, then the atomicExch) publishes none of them, so they lose
+   * the lock, and whoever takes it next races with them.
+   */
+  section?: SectionAccess[];
+}
+
+/** One access in a critical section: the entry whose record it is. */
+interface SectionAccess {
+  md: Meta;
+  range: Range;
 }
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
@@ -291,6 +309,8 @@ const TOUCHED_STRIDE = 2 ** 30;
 const TRACE_LIMIT = 10_000;
 /** Hardware-faithful: entries of a warp's table of synchronized warps. */
 const SYNC_TABLE = 4;
+/** Accesses of one critical section an unfenced unlock can still take the lock from. */
+const SECTION_LIMIT = 64;
 /** Exact: a release passes on what its warp acquired only up to this many entries (cost bound). */
 const TRANSITIVE_LIMIT = 4096;
 /** Strong reads of released locations a warp keeps for its next acquire fence. */
@@ -328,7 +348,7 @@ export class ScordDetector {
   /** The access being checked, before it is stored (reused: most accesses store nothing new). */
   private readonly scratch: AccessRecord = {
     block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: new Set(), range: undefined as never, write: false, release: false,
-    rel: 0, order: undefined, orderScope: undefined,
+    rel: 0, order: undefined, orderScope: undefined, unfencedRelease: undefined,
   };
 
   constructor(
@@ -498,7 +518,7 @@ export class ScordDetector {
     const files = this.fences[block] ?? (this.fences[block] = []);
     // Exact: a fence file per thread; hardware-faithful: per warp, as in the paper.
     const i = this.faithful ? warp : warp * 32 + lane;
-    return files[i] ?? (files[i] = { blk: 0, dev: 0, lastLane: -1, fencedLast: false, order: this.warpOrder(block, warp) });
+    return files[i] ?? (files[i] = { blk: 0, dev: 0, lastLane: -1, fencedLast: false, fencedLastDev: false, order: this.warpOrder(block, warp) });
   }
 
   private warpOrder(block: number, warp: number): WarpOrder {
@@ -521,6 +541,7 @@ export class ScordDetector {
     if (order === 'relaxed') return;
     if (order !== 'acquire') {
       f.fencedLast = true;
+      if (e.scope !== 'block') f.fencedLastDev = true;
       const wrap = this.faithful ? 1 << FENCE_BITS : Infinity;
       if (e.scope === 'block') {
         f.blk = (f.blk + 1) % wrap;
@@ -566,7 +587,7 @@ export class ScordDetector {
     if (table.held !== undefined) return table.held;
     if (this.faithful) {
       let bloom = 0;
-      for (const l of table.entries) if (l.active) bloom |= 1 << (hash(l.key) & 15);
+      for (const l of table.entries) if (l.active) bloom = (bloom | lockBits(l.key)) >>> 0;
       return (table.held = bloom);
     }
     const held = new Set<string>();
@@ -605,8 +626,13 @@ export class ScordDetector {
       const i = table?.entries.findIndex((t) => t.word === word && t.active) ?? -1;
       if (i >= 0) {
         // Released by address: the unlock's own scope does not have to match the lock's.
-        table!.entries.splice(i, 1);
+        const [lock] = table!.entries.splice(i, 1);
         table!.held = undefined;
+        // An atomicExch is relaxed: without a fence of the lock's scope after the critical
+        // section's last access, that access may become visible after the unlock.
+        const f = this.fenceFile(e.block, e.warp, e.lane);
+        if (e.atomic && !(lock.scope === 'block' ? f.fencedLast : f.fencedLastDev)) this.unfencedUnlock(table!, lock, e.range, e);
+        if (!table!.entries.some((t) => t.active)) table!.section = undefined;
         return;
       }
     }
@@ -805,6 +831,7 @@ export class ScordDetector {
     const fence = this.fenceFile(e.block, e.warp, e.lane);
     const release = write && e.strong && fence.fencedLast;
     fence.fencedLast = false;
+    fence.fencedLastDev = false;
     const span = e.size <= this.granularity ? 1 : Math.ceil(e.size / this.granularity);
     for (let k = 0; k < span; k++) {
       this.touched?.add(allocation * TOUCHED_STRIDE + word + k);
@@ -815,16 +842,19 @@ export class ScordDetector {
 
   private check(table: Map<number, Meta>, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean): void {
     const md = table.get(word);
-    // Table III (a): the first access after initialization cannot race; exact mode keeps no
-    // entry for the reads before a word's first write.
-    if (!md && !write) return;
+    // Table III (a): the first access after initialization cannot race. A first read is kept
+    // (with no last write), so a later write from another thread is checked against it: a
+    // write after an unordered read races whichever of the two ran first.
     if (!md) {
       this.entries++;
       const rec = this.record(undefined, e, write, fence, release);
-      table.set(word, { tag: 0, last: rec, lastWrite: rec, modified: true, blkShared: false, devShared: false, strong: e.strong });
+      const created: Meta = { tag: 0, last: rec, lastWrite: write ? rec : undefined, spare: undefined, modified: true, blkShared: false, devShared: false, strong: e.strong };
+      table.set(word, created);
+      if (this.locks.size !== 0) this.inSection(created, e);
       return;
     }
     const prev = write ? md.last : md.lastWrite;
+    if (this.locks.size !== 0) this.inSection(md, e);
     // The same thread again is program order (the common case: no comparison to make).
     if (prev && !(prev.block === e.block && prev.warp === e.warp && prev.lane === e.lane)) {
       const rec = this.record(this.scratch, e, write, fence, release);
@@ -852,16 +882,20 @@ export class ScordDetector {
     const md = table.get(key);
     const rec = this.record(undefined, e, write, fence, release);
     if (!md || md.tag !== tag) {
-      // A new entry, or one that described another of its 16 words: this access starts afresh
-      // with all three flags set, which reads leave set.
+      // A new entry, or one that described another of its 16 words: this access is the first
+      // since (re-)initialization. It leaves the initial state, so the next access by another
+      // warp is checked against it (a write after an unordered read is a race too).
       if (!md) this.entries++;
-      table.set(key, { tag, last: rec, modified: true, blkShared: !write, devShared: !write, strong: e.strong });
+      const created: Meta = { tag, last: rec, modified: write, blkShared: false, devShared: false, strong: e.strong };
+      table.set(key, created);
+      if (this.locks.size !== 0) this.inSection(created, e);
       return;
     }
     const prev = md.last;
     const sameBlock = prev.block === rec.block;
     const initial = md.modified && md.blkShared && md.devShared;
     const ordered = initial || (sameAccessor(prev, rec) && !md.blkShared && !md.devShared) || (sameBlock && rec.barrier !== prev.barrier && !md.devShared);
+    if (this.locks.size !== 0) this.inSection(md, e);
     if (!ordered && !sameAccessor(prev, rec)) this.races(prev, rec, e, md.modified, md.strong && rec.strong);
     if (!rec.write) {
       if (!sameBlock) md.devShared = true;
@@ -884,7 +918,7 @@ export class ScordDetector {
     if (!into) {
       return {
         block: e.block, warp: e.warp, lane: e.lane, divergence, barrier: this.barrierId(e.block), blkFence: fence.blk, devFence: fence.dev,
-        isAtom: !!e.atomic, atomic: e.atomic, strong: e.strong, locks, range: e.range, write, release, rel: fence.order.rel, order, orderScope,
+        isAtom: !!e.atomic, atomic: e.atomic, strong: e.strong, locks, range: e.range, write, release, rel: fence.order.rel, order, orderScope, unfencedRelease: undefined,
       };
     }
     into.block = e.block;
@@ -904,6 +938,7 @@ export class ScordDetector {
     into.rel = fence.order.rel;
     into.order = order;
     into.orderScope = orderScope;
+    into.unfencedRelease = undefined;
     return into;
   }
 
@@ -917,16 +952,20 @@ export class ScordDetector {
     // locked or not, they cannot race.
     if (this.ordering && this.orderedBefore(prev, rec)) return;
     if (!isEmpty(prev.locks) || !isEmpty(held)) {
-      // (e) and (f): conflicting accesses need a common lock.
-      if (hasCommonLock(prev.locks, held)) return;
+      // (e) and (f): conflicting accesses need a common lock. For two threads of one block, a
+      // block-scope and a device-scope lock on the same word are one lock.
+      if (hasCommonLock(prev.locks, held, sameBlock)) return;
       if (!write && !modified) return;
-      const sameWord = this.sameLockWord(prev.locks, held);
+      const sameWord = sameBlock ? undefined : this.sameLockWord(prev.locks, held);
       if (sameWord) this.report('lock-scope', 'device', prev, e, write, sameWord);
-      else this.report('missing-lock', scope, prev, e, write);
+      else this.report('missing-lock', scope, prev, e, write, undefined, undefined, undefined, prev.unfencedRelease ?? rec.unfencedRelease);
       return;
     }
-    // (d) scoped atomics: an atomic of block scope orders nothing for another block.
-    if (!sameBlock && ((prev.isAtom && prev.atomic?.scope === 'block') || (e.atomic?.scope === 'block' && (prev.isAtom || modified)))) {
+    const f = this.fenceFile(prev.block, prev.warp, prev.lane);
+    // (d) scoped atomics: an atomic of block scope orders nothing for another block. A
+    // block-scope atomic after another block's access that was fenced at device scope since
+    // (a hand-over through device-scope flags) is ordered after it.
+    if (!sameBlock && ((prev.isAtom && prev.atomic?.scope === 'block') || (e.atomic?.scope === 'block' && (prev.isAtom || modified) && prev.devFence === f.dev))) {
       this.report('scoped-atomic', 'device', prev, e, write);
       return;
     }
@@ -934,12 +973,14 @@ export class ScordDetector {
     // as atomics are: with each other they do not race. A scope too narrow shows on the data
     // they fail to order, with the narrow release or acquire named.
     if ((prev.orderScope !== undefined && (rec.orderScope !== undefined || rec.isAtom)) || (rec.orderScope !== undefined && prev.isAtom)) return;
-    if (prev.isAtom) return; // atomics are synchronisation: what an atomic wrote may be read
+    // Atomics are synchronisation: with each other they do not race, and what an atomic wrote
+    // may be read (a read followed by an atomic is the same pair the other way round). A store
+    // that is not atomic conflicts with an atomic whichever runs first: the checks below.
+    if (prev.isAtom ? rec.isAtom || !write : rec.isAtom && !prev.write) return;
     // A flag published by a strong write after a fence, polled by strong reads: the flag is
     // the synchronisation (the data it guards is checked on its own words).
     if (prev.strong && rec.strong && (prev.release || rec.release) && prev.write !== rec.write) return;
     if (!write && !modified) return;
-    const f = this.fenceFile(prev.block, prev.warp, prev.lane);
     // (a) a writer in the block, not fenced since; (b) a writer in another block, no device fence since.
     let category: RaceCategory;
     if (sameBlock && prev.blkFence === f.blk && prev.devFence === f.dev) category = 'missing-block-fence';
@@ -956,6 +997,34 @@ export class ScordDetector {
     else this.report(category, scope, prev, e, write);
   }
 
+  /** Notes an access to `md` in the thread's critical section, while it holds a lock. */
+  private inSection(md: Meta, e: Access): void {
+    const table = this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
+    if (!table || !table.entries.some((t) => t.active)) return;
+    const section = table.section ?? (table.section = []);
+    const last = section[section.length - 1];
+    if (last?.md === md && last.range === e.range) return;
+    section.push({ md, range: e.range });
+    if (section.length > SECTION_LIMIT) section.shift();
+  }
+
+  /**
+   * `lock` was released at `release` with no fence after the critical section's last access:
+   * the section's accesses lose the lock, so whoever takes it next races with them. (Sections
+   * that held it before are ordered before this one by their own release.)
+   */
+  private unfencedUnlock(table: LockTable, lock: LockEntry, release: Range, e: Access): void {
+    const holds = (locks: Set<string> | number) => (typeof locks === 'number' ? (locks & lockBits(lock.key)) === lockBits(lock.key) : locks.has(lock.key));
+    const without = (locks: Set<string> | number) => (typeof locks === 'number' ? (locks & ~lockBits(lock.key)) >>> 0 : new Set([...locks].filter((k) => k !== lock.key)));
+    for (const s of table.section ?? []) {
+      for (const r of [s.md.last, s.md.lastWrite]) {
+        if (!r || r.range !== s.range || r.block !== e.block || r.warp !== e.warp || r.lane !== e.lane || !holds(r.locks)) continue;
+        r.locks = without(r.locks);
+        r.unfencedRelease = release;
+      }
+    }
+  }
+
   /** Both sides hold a lock on the same word, taken at block scope in different blocks. */
   private sameLockWord(a: Set<string> | number, b: Set<string> | number): Range[] | undefined {
     if (typeof a === 'number' || typeof b === 'number') return undefined;
@@ -968,7 +1037,7 @@ export class ScordDetector {
     return acquires;
   }
 
-  private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, e: Access, write: boolean, lockAcquires?: Range[], narrowFence?: Range, orderHint?: OrderHint): void {
+  private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, e: Access, write: boolean, lockAcquires?: Range[], narrowFence?: Range, orderHint?: OrderHint, unfencedRelease?: Range): void {
     if (this.counted(category, e, md.range)) return;
     const earlier: AccessSummary = {
       range: md.range, write: md.write, strong: md.strong,
@@ -979,6 +1048,7 @@ export class ScordDetector {
       ...(narrowFence ? { narrowFence } : {}),
       ...(orderHint ? { orderHint } : {}),
       ...(lockAcquires ? { lockAcquires } : {}),
+      ...(unfencedRelease ? { unfencedRelease } : {}),
       metadata: this.snapshot(md, e),
     });
   }
@@ -1003,7 +1073,7 @@ export class ScordDetector {
       kind: 'race',
       category,
       scope,
-      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence, extra.orderHint),
+      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence, extra.orderHint, extra.unfencedRelease),
       previousMessage: `the ${accessName(earlier)}${address ? ` of \`${address}\`` : ''} ${accessorName(them, me)} that it races with`,
       range: e.range,
       previous: earlier.range,
@@ -1036,7 +1106,7 @@ export class ScordDetector {
 
   /** A lockset as names; a hardware-faithful Bloom filter as its bits. */
   private lockNames(locks: Set<string> | number): string[] {
-    if (typeof locks === 'number') return locks ? [`bloom 0x${locks.toString(16).padStart(4, '0')}`] : [];
+    if (typeof locks === 'number') return locks ? [`bloom 0x${locks.toString(16).padStart(8, '0')}`] : [];
     return [...locks].map((k) => this.lockName(k));
   }
 
@@ -1131,11 +1201,33 @@ function isEmpty(l: Set<string> | number): boolean {
   return typeof l === 'number' ? l === 0 : l.size === 0;
 }
 
-function hasCommonLock(a: Set<string> | number, b: Set<string> | number): boolean {
-  if (typeof a === 'number' || typeof b === 'number') return ((typeof a === 'number' ? a : 0) & (typeof b === 'number' ? b : 0)) !== 0;
+/**
+ * Two locksets share a lock. A block-scope lock is keyed `word@block`; between threads of one
+ * block it is the same lock as the device-scope one on that word, so there words are compared.
+ * Hardware-faithful Bloom filters keep the words in the low 16 bits and the keys in the high 16.
+ */
+function hasCommonLock(a: Set<string> | number, b: Set<string> | number, sameBlock: boolean): boolean {
+  if (typeof a === 'number' || typeof b === 'number') {
+    const both = (typeof a === 'number' ? a : 0) & (typeof b === 'number' ? b : 0);
+    return (sameBlock ? both & 0xffff : both >>> 16) !== 0;
+  }
   if (a === b) return a.size > 0;
   for (const l of a) if (b.has(l)) return true;
+  if (!sameBlock || !a.size || !b.size) return false;
+  const words = new Set([...a].map(lockWord));
+  for (const l of b) if (words.has(lockWord(l))) return true;
   return false;
+}
+
+/** The lock word of a lock key (`12` of `12@3`). */
+function lockWord(key: string): string {
+  const at = key.indexOf('@');
+  return at < 0 ? key : key.slice(0, at);
+}
+
+/** A lock's bits in a hardware-faithful lockset: its word's (low half) and its key's (high half). */
+function lockBits(key: string): number {
+  return ((1 << (hash(lockWord(key)) & 15)) | (1 << (16 + (hash(key) & 15)))) >>> 0;
 }
 
 /** `atomicAdd_block`, `atomicCAS`, … as the program wrote it. */
@@ -1161,11 +1253,15 @@ function accessorName(a: Accessor, other: Accessor): string {
   return `by thread ${a.warp * 32 + a.lane} of block ${a.block}`;
 }
 
-function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range, hint?: OrderHint): string {
+function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range, hint?: OrderHint, unfencedRelease?: Range): string {
   const what = `${accessName(current)}${address ? ` of \`${address}\`` : ''} ${accessorName(me, them)}`;
   const other = `the ${accessName(earlier)} at line ${earlier.range.start.line + 1} ${accessorName(them, me)}`;
   const line = (r: Range) => r.start.line + 1;
-  const writer = current.write && !earlier.write ? 'this write' : 'the write';
+  // A write after a read: the reader has to let the writer go (fence, then a flag it waits for).
+  const afterRead = current.write && !earlier.write;
+  // An atomic and a store that is not atomic: the store should be atomic too.
+  const plainStore = current.atomic ? (!earlier.atomic && earlier.write ? earlier : undefined) : earlier.atomic && current.write ? current : undefined;
+  const mixed = plainStore && `the ${accessName(plainStore)} at line ${line(plainStore.range)} is not atomic, so the value that stays is undefined; make it an \`atomicExch\` (or order the two)`;
   const deviceScope = 'give it device scope (`cuda::thread_scope_device`, `.gpu`)';
   const orderAdvice = !hint
     ? undefined
@@ -1179,17 +1275,24 @@ function raceMessage(category: RaceCategory, current: AccessSummary, earlier: Ac
   // An ordered access of block scope (atomic_ref<T, thread_scope_block>, .cta) named by its order.
   const narrowOrdered = current.order?.scope === 'block' ? current : earlier.order?.scope === 'block' ? earlier : undefined;
   const advice: Record<RaceCategory, string> = {
-    'missing-block-fence': `nothing orders them; add \`__threadfence_block()\` after ${writer} (and publish it with a flag), or a \`__syncthreads()\` between them`,
+    'missing-block-fence': afterRead
+      ? `nothing orders the read before this write; the reader should \`__threadfence_block()\` and raise a flag this write waits for, or put a \`__syncthreads()\` between them`
+      : `nothing orders them; add \`__threadfence_block()\` after the write (and publish it with a flag), or a \`__syncthreads()\` between them`,
     'missing-device-fence': narrowFence
       ? `\`__threadfence_block()\` at line ${line(narrowFence)} orders it only for block ${them.block}; use \`__threadfence()\``
-      : `nothing orders them across blocks; add \`__threadfence()\` after ${writer} and publish it with a flag`,
+      : afterRead
+        ? `nothing orders the read before this write across blocks; the reader should \`__threadfence()\` and raise a flag this write waits for`
+        : `nothing orders them across blocks; add \`__threadfence()\` after the write and publish it with a flag`,
     'non-strong-access': `a fence orders only volatile or atomic accesses, and the ${!current.strong ? accessName(current) : accessName(earlier)} is neither; make ${address ? `\`${address.replace(/[[.].*$/, '')}\`` : 'the data'} volatile or use atomics`,
     'scoped-atomic': narrowOrdered
       ? `the ${accessName(narrowOrdered)} at line ${line(narrowOrdered.range)} has block scope, so it is atomic only within its own block; ${deviceScope}`
       : `a \`_block\` atomic is atomic only within its own block; use the device-scope ${current.atomic?.scope === 'block' ? `\`${atomicName({ ...current.atomic, scope: 'device' })}\`` : earlier.atomic ? `\`${atomicName({ ...earlier.atomic, scope: 'device' })}\`` : 'atomic'}`,
-    'missing-lock': `they hold no common lock; take the same lock around both`,
+    'missing-lock': unfencedRelease
+      ? `the lock released at line ${line(unfencedRelease)} has no fence before the release, so the critical section's accesses may become visible after it; add a fence before the unlock`
+      : `they hold no common lock; take the same lock around both`,
     'lock-scope': `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,
     'shared-memory': `no \`__syncthreads()\` separates them`,
   };
-  return `${what} races with ${other}: ${orderAdvice ?? advice[category]}`;
+  const fenceCategory = category === 'missing-block-fence' || category === 'missing-device-fence';
+  return `${what} races with ${other}: ${orderAdvice ?? (fenceCategory && !narrowFence && mixed ? mixed : advice[category])}`;
 }

@@ -30,6 +30,8 @@ export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, t
   const index = SyntaxIndex.of(parsed.deviceAst);
   const ctx: FixContext = { race, index, file, text };
   const candidates: (Fix | undefined)[] = [];
+  /** Offered, but never preferred: they remove the race only together with code around them. */
+  const partial = new Set<Fix | undefined>();
   switch (race.category) {
     case 'scoped-atomic':
       candidates.push(widenAtomics(ctx, [race.current, race.earlier].filter((a) => a.atomic?.scope === 'block').map((a) => a.range)));
@@ -40,10 +42,18 @@ export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, t
     case 'missing-device-fence':
     case 'missing-block-fence':
       candidates.push(promoteToAtomic(ctx));
+      candidates.push(storeAsExchange(ctx));
       // A fence orders only strong accesses: the fence fix makes weak ones volatile too.
       if (race.narrowFence) candidates.push(withStrongAccesses(ctx, widenFence(ctx, race.narrowFence)));
-      // A fence orders a write for a later reader (a read, or an atomic read-modify-write).
-      if (race.current.write !== race.earlier.write || race.current.atomic) candidates.push(withStrongAccesses(ctx, insertFence(ctx)));
+      // A fence orders a write for a later reader (a read, or an atomic read-modify-write). For a
+      // write after a read the fence goes after the read, and orders it only if the reader then
+      // hands over (a flag the writer waits for): offered, not preferred.
+      if (race.earlier.write && (!race.current.write || race.current.atomic)) candidates.push(withStrongAccesses(ctx, insertFence(ctx)));
+      else if (!race.earlier.write && race.current.write) {
+        const fence = withStrongAccesses(ctx, insertFence(ctx));
+        partial.add(fence);
+        candidates.push(fence);
+      }
       if (race.category === 'missing-block-fence') candidates.push(insertBarrier(ctx));
       break;
     case 'non-strong-access':
@@ -54,11 +64,13 @@ export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, t
       candidates.push(insertBarrier(ctx));
       break;
     case 'missing-lock':
-      // Putting code under a lock is a design change, not a text edit we can make safely.
+      // An unlock with no fence before it gets the fence; otherwise putting code under a lock
+      // is a design change, not a text edit we can make safely.
+      if (race.unfencedRelease) candidates.push(fenceBeforeUnlock(ctx, race.unfencedRelease));
       break;
   }
   const fixes = candidates.filter((f): f is Fix => !!f && f.edits.length > 0);
-  return fixes.map((f, i) => ({ ...f, preferred: i === 0 }));
+  return fixes.map((f, i) => ({ ...f, preferred: i === 0 && !partial.has(f) }));
 }
 
 interface FixContext {
@@ -101,12 +113,13 @@ function widenAtomics(ctx: FixContext, ranges: Range[]): Fix | undefined {
 
 /**
  * A block-scope lock shared across blocks: its atomics become device-scope, and so do the
- * block-scope fences of the functions that take it, or the lock would not be held.
+ * block-scope fences of the functions that take or release it, or the lock would not be held
+ * (a device-scope unlock needs a device-scope fence before it).
  */
 function widenLock(ctx: FixContext, acquires: Range[]): Fix | undefined {
   const atomics = widenAtomics(ctx, acquires);
   if (!atomics) return undefined;
-  const functions = new Set(acquires.map((r) => ctx.index.enclosingFunction(r)).filter((f): f is A.FunctionDecl => !!f));
+  const functions = new Set([...acquires, ...atomics.edits.map((e) => e.range)].map((r) => ctx.index.enclosingFunction(r)).filter((f): f is A.FunctionDecl => !!f));
   const fences = ctx.index.calls().filter((c) => calleeName(c) === '__threadfence_block' && functions.has(ctx.index.enclosingFunction(c.range)!));
   const edits = all(fences.map((c) => replace(ctx, c.callee.range, '__threadfence_block', '__threadfence')));
   if (!edits) return undefined;
@@ -119,12 +132,22 @@ function widenFence(ctx: FixContext, fence: Range): Fix | undefined {
   return edit ? { title: `Widen the fence at line ${fence.start.line + 1} to \`__threadfence()\``, preferred: false, edits: [edit] } : undefined;
 }
 
-/** Inserts the fence on its own line after the statement of the earlier access (the producer's store). */
+/** Inserts the fence on its own line after the statement of the earlier access (the producer's store, or the read a write follows). */
 function insertFence(ctx: FixContext): Fix | undefined {
   const fence = ctx.race.category === 'missing-block-fence' ? '__threadfence_block()' : '__threadfence()';
-  const producer = ctx.race.earlier.write || !ctx.race.current.write ? ctx.race.earlier : ctx.race.current;
+  const producer = ctx.race.earlier;
   const edit = insertLine(ctx, producer.range, `${fence};`, 'after');
-  return edit ? { title: `Insert \`${fence}\` after the ${producer.write ? 'write' : 'access'} at line ${producer.range.start.line + 1}`, preferred: false, edits: [edit] } : undefined;
+  return edit ? { title: `Insert \`${fence}\` after the ${producer.write ? 'write' : 'read'} at line ${producer.range.start.line + 1}`, preferred: false, edits: [edit] } : undefined;
+}
+
+/** The release pattern: a fence of the unlock's scope on its own line before the `atomicExch`. */
+function fenceBeforeUnlock(ctx: FixContext, release: Range): Fix | undefined {
+  const call = ctx.index.callAt(release);
+  const name = call && calleeName(call);
+  if (!name) return undefined;
+  const fence = /_block$/.test(name) ? '__threadfence_block()' : '__threadfence()';
+  const edit = insertLine(ctx, release, `${fence};`, 'before');
+  return edit ? { title: `Insert \`${fence}\` before the unlock at line ${release.start.line + 1}`, preferred: false, edits: [edit] } : undefined;
 }
 
 /**
@@ -214,6 +237,28 @@ function promoteToAtomic(ctx: FixContext): Fix | undefined {
   const address = target.type?.volatile ? `(${T.typeToString(t)} *)&${lhs}` : `&${lhs}`;
   const call = `${scoped}(${address}, ${one})`;
   return { title: `Make it atomic: \`${call}\``, preferred: false, edits: [{ range: e.range, newText: call }] };
+}
+
+/**
+ * A plain or volatile store that conflicts with an atomic on the same word becomes an
+ * `atomicExch` of the atomic's scope: atomics do not race with each other.
+ */
+function storeAsExchange(ctx: FixContext): Fix | undefined {
+  const { current, earlier } = ctx.race;
+  const [store, atomic] = current.atomic ? [earlier, current] : [current, earlier];
+  if (!atomic.atomic || store.atomic || !store.write) return undefined;
+  const stmt = ctx.index.enclosingListedStatement(store.range);
+  if (!stmt || stmt.kind !== 'ExprStmt' || stmt.expr.kind !== 'Assign' || stmt.expr.op !== '=') return undefined;
+  const e = stmt.expr;
+  const t = e.target.type && T.unqualified(e.target.type);
+  if (!t || !((t.kind === 'int' && (t.bits === 32 || (t.bits === 64 && !t.signed))) || (t.kind === 'float' && t.bits === 32))) return undefined;
+  const lhs = textAt(ctx, e.target.range);
+  const value = textAt(ctx, e.value.range);
+  if (!lhs || !value || textAt(ctx, e.range) === undefined) return undefined;
+  const name = atomic.atomic.scope === 'block' ? 'atomicExch_block' : atomic.atomic.scope === 'system' ? 'atomicExch_system' : 'atomicExch';
+  const address = e.target.type?.volatile ? `(${T.typeToString(t)} *)&${lhs}` : `&${lhs}`;
+  const call = `${name}(${address}, ${value})`;
+  return { title: `Make the store atomic: \`${call}\``, preferred: false, edits: [{ range: e.range, newText: call }] };
 }
 
 const ATOMIC_FOR: Partial<Record<A.AssignOp, string>> = { '+=': 'atomicAdd', '-=': 'atomicSub', '&=': 'atomicAnd', '|=': 'atomicOr', '^=': 'atomicXor' };
