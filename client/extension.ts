@@ -13,6 +13,7 @@ import type { ScordContext } from './context';
 import { InspectorPanels } from './inspector/panels';
 import { createLanguageClient } from './languageClient';
 import { createStatusBar } from './statusBar';
+import { VisibleDocumentsNotification, WorkspaceTrustNotification } from '../server/protocol';
 
 let client: LanguageClient | undefined;
 
@@ -44,7 +45,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<ScordA
   for (const [id, run] of Object.entries(commands)) context.subscriptions.push(vscode.commands.registerCommand(id, run));
   context.subscriptions.push(serverLog, programOutput, inspector, createStatusBar(client));
   await client.start();
+  followEditors(context, client);
   return { client, inspector };
+}
+
+/**
+ * Tells the server which documents are on screen (runs wait for workers in that order, the
+ * active editor first) and when the workspace becomes trusted.
+ */
+function followEditors(context: vscode.ExtensionContext, started: LanguageClient): void {
+  const send = (): void => {
+    const active = vscode.window.activeTextEditor?.document.uri.toString();
+    const shown = vscode.window.visibleTextEditors.map((e) => e.document.uri.toString());
+    const uris = [...(active ? [active] : []), ...shown.filter((u) => u !== active)];
+    void started.sendNotification(VisibleDocumentsNotification, { uris }).catch(() => undefined);
+  };
+  send();
+  context.subscriptions.push(
+    vscode.window.onDidChangeActiveTextEditor(send),
+    vscode.window.onDidChangeVisibleTextEditors(send),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void started.sendNotification(WorkspaceTrustNotification, { trusted: true }).catch(() => undefined)),
+  );
 }
 
 export async function deactivate(): Promise<void> {

@@ -37,6 +37,8 @@ export function createLanguageClient(context: vscode.ExtensionContext, log: vsco
     documentSelector: [{ language: 'cuda-cpp' }],
     outputChannel: log,
     errorHandler: new RestartAFewTimes(),
+    // In a workspace that is not trusted, #include reads only files inside it.
+    initializationOptions: { trusted: vscode.workspace.isTrusted },
     // Headers changed on disk (by git, another editor) re-analyse the files that include them.
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{cu,cuh,h,hpp,hh,inl}') },
   };

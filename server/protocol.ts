@@ -17,6 +17,12 @@ export interface ScordSettings {
     timeBudgetMs: number;
     /** Memory a run may use: MB of JavaScript heap, and of simulated device memory. */
     memoryLimitMb: number;
+    /** Runs at once, each in its own worker; 0: one fewer than the machine's cores (at least 1). */
+    maxParallelRuns: number;
+  };
+  limits: {
+    /** The largest source file read, in MB (a program's sources together: eight times it, at least 64 MB). */
+    maxFileMb: number;
   };
   preprocessor: {
     defines: string[];
@@ -63,7 +69,8 @@ export interface ScordSettings {
 }
 
 export const DEFAULT_SETTINGS: ScordSettings = {
-  analysis: { trigger: 'onType', debounceMs: 300, timeBudgetMs: 10_000, memoryLimitMb: 1024 },
+  analysis: { trigger: 'onType', debounceMs: 300, timeBudgetMs: 10_000, memoryLimitMb: 1024, maxParallelRuns: 0 },
+  limits: { maxFileMb: 8 },
   preprocessor: { defines: [], includePaths: [] },
   simulator: { device: 'scord-paper', scheduling: 'independent', schedules: 1, seed: 1, stepBudget: 50_000_000, memoryModel: 'sc' },
   detector: { hardwareFaithful: false },
@@ -151,6 +158,25 @@ export interface AnalysisStateParams {
 }
 
 export const AnalysisStateNotification = new NotificationType<AnalysisStateParams>('scord/analysisState');
+
+/**
+ * The client's editors (client → server): the documents visible now, the active one first.
+ * Runs waiting for a worker go in this order.
+ */
+export interface VisibleDocumentsParams {
+  uris: string[];
+}
+export const VisibleDocumentsNotification = new NotificationType<VisibleDocumentsParams>('scord/visibleDocuments');
+
+/**
+ * Whether the workspace is trusted (client → server; also `initializationOptions.trusted`).
+ * In a workspace that is not, `#include` reads only files inside the workspace folders and
+ * the include paths.
+ */
+export interface WorkspaceTrustParams {
+  trusted: boolean;
+}
+export const WorkspaceTrustNotification = new NotificationType<WorkspaceTrustParams>('scord/workspaceTrust');
 
 export interface KernelsParams {
   uri: string;

@@ -30,8 +30,10 @@ import { kernelsOf } from './features/kernels';
 import { litmusHandler } from './features/litmus';
 import { editedDiagnostics, reportedDiagnostics, type DocumentView, type Misreadings } from './features/shownDiagnostics';
 import { beginProgress, listenForProgressCancel } from './features/progress';
-import { AnalysisStateNotification, InspectRequest, KernelsRequest, LitmusRequest, RunRequest, type InspectResult, type RunResult, type ScordSettings } from './protocol';
-import { SettingsStore } from './settings';
+import { AnalysisStateNotification, InspectRequest, KernelsRequest, LitmusRequest, RunRequest, VisibleDocumentsNotification, WorkspaceTrustNotification, type InspectResult, type RunResult, type ScordSettings } from './protocol';
+import { resolveIncludePaths, SettingsStore } from './settings';
+import { IncludeFiles, type IncludePolicy } from './includeFiles';
+import { asSourceText, limitsForFileMb } from '../sims/files/policy';
 import { readSourceFile } from './sourceFiles';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -45,6 +47,23 @@ function readFile(filePath: string): string | undefined {
   const open = documents.get(URI.file(filePath).toString());
   if (open) return open.getText();
   return readSourceFile(filePath);
+}
+
+/** The workspace is trusted (the client says so); else includes stay inside it. */
+let trusted = true;
+/** Documents visible in the client's editors, the active one first. */
+let visible: string[] = [];
+const includeFiles = new IncludeFiles((file) => scheduler.dependencyChanged(file));
+
+/**
+ * Where a document's includes may come from: anywhere in a trusted workspace (compilers read
+ * any file they are told to); otherwise the workspace folders, the include paths and the
+ * document's own folder.
+ */
+function includePolicy(settings: ScordSettings, fileName: string): IncludePolicy {
+  const limits = limitsForFileMb(settings.limits.maxFileMb);
+  if (trusted) return { limits };
+  return { limits, allowedRoots: [...workspaceFolders, path.dirname(fileName), ...resolveIncludePaths(settings.preprocessor.includePaths, fileName)] };
 }
 
 /**
@@ -115,7 +134,19 @@ const scheduler = new AnalysisScheduler(
     settingsFor: (uri) => settings.get(uri),
     document: (uri) => documents.get(uri),
     openDocuments: () => documents.all(),
-    readFile,
+    readInclude: (file, s, fileName) => {
+      const open = documents.get(URI.file(file).toString());
+      if (open) return open.getText();
+      return asSourceText(includeFiles.read(file, includePolicy(s, fileName)));
+    },
+    prefetch: (doc, s, includePaths) => {
+      const fileName = fileNameOf(doc.uri);
+      return includeFiles.prefetch(fileName, doc.getText(), includePaths, includePolicy(s, fileName), (f) => documents.get(URI.file(f).toString())?.getText());
+    },
+    priority: (uri) => {
+      const at = visible.indexOf(uri);
+      return at >= 0 ? at : visible.length + 1;
+    },
     // A new parse shows at once, beside the last report's diagnostics and the last run's
     // findings until the next report replaces them.
     parsed: (doc, parsed, s) => show(doc.uri, editedDiagnostics(viewOf(doc.uri, s), parsed)),
@@ -165,6 +196,7 @@ connection.onInitialize((params) => {
   setWorkspaceFolders(params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []));
   canFollowFolders = !!params.capabilities.workspace?.workspaceFolders;
   canRefreshLenses = !!params.capabilities.workspace?.codeLens?.refreshSupport;
+  trusted = (params.initializationOptions as { trusted?: unknown } | undefined)?.trusted !== false;
   workers.prewarm(1024);
   return {
     capabilities: {
@@ -188,6 +220,16 @@ connection.onInitialized(() => {
       scheduler.all('settings');
     });
   }
+});
+
+connection.onNotification(WorkspaceTrustNotification, (p) => {
+  if (trusted === p.trusted) return;
+  trusted = p.trusted;
+  scheduler.all('settings');
+});
+
+connection.onNotification(VisibleDocumentsNotification, (p) => {
+  visible = Array.isArray(p.uris) ? p.uris.filter((u): u is string => typeof u === 'string') : [];
 });
 
 connection.onDidChangeConfiguration((change) => {
@@ -229,6 +271,7 @@ documents.onDidClose((e) => {
 connection.onDidChangeWatchedFiles((e) => {
   for (const change of e.changes) {
     const u = URI.parse(change.uri);
+    if (u.scheme === 'file') includeFiles.invalidate(u.fsPath);
     if (u.scheme === 'file' && !documents.get(change.uri)) scheduler.dependencyChanged(u.fsPath);
   }
 });
@@ -300,7 +343,8 @@ connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
     ...(o.memoryModel !== undefined ? { memoryModel: oneOf('memoryModel', o.memoryModel, MEMORY_MODELS) } : {}),
     ...(entry ? { entry: { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args ?? {} } } : {}),
   };
-  const handle = workers.run(analysisRequest(params.uri, text, s, documents.all(), overrides, false), runLimits(s));
+  // Asked for by the user: ahead of the runs that edits start.
+  const handle = workers.run(analysisRequest(params.uri, text, s, documents.all(), overrides, false), { ...runLimits(s), priority: () => -1 });
   const progress = beginProgress(connection, params.workDoneToken, `Running ${entry ? entry.kernel : path.basename(fileName)}`, () => handle.cancel());
   const onCancel = token.onCancellationRequested(() => handle.cancel());
   const outcome = await handle.outcome;
@@ -319,7 +363,7 @@ connection.onRequest(InspectRequest, async (params, token): Promise<InspectResul
   // The accesses to one address: a run with that address traced.
   const s = await settings.get(params.uri);
   // One run is enough for a trace, whatever the schedules setting.
-  const handle = workers.run(analysisRequest(params.uri, doc.getText(), s, documents.all(), { schedules: 1, inspect: { trace: params.address } }, false), runLimits(s));
+  const handle = workers.run(analysisRequest(params.uri, doc.getText(), s, documents.all(), { schedules: 1, inspect: { trace: params.address } }, false), { ...runLimits(s), priority: () => -1 });
   const onCancel = token.onCancellationRequested(() => handle.cancel());
   const outcome = await handle.outcome;
   onCancel.dispose();

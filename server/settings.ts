@@ -34,7 +34,9 @@ export function normalizeSettings(raw: Raw): ScordSettings {
       debounceMs: pick(a.debounceMs, isNumberIn(0, 60_000), D.analysis.debounceMs),
       timeBudgetMs: pick(a.timeBudgetMs, isNumberIn(50, 600_000), D.analysis.timeBudgetMs),
       memoryLimitMb: pick(a.memoryLimitMb, isNumberIn(16, 16_384), D.analysis.memoryLimitMb),
+      maxParallelRuns: pick(a.maxParallelRuns, isNumberIn(0, 256), D.analysis.maxParallelRuns),
     },
+    limits: { maxFileMb: pick(section('limits').maxFileMb, isNumberIn(1, 1024), D.limits.maxFileMb) },
     preprocessor: {
       defines: pick(p.defines, isStrings, D.preprocessor.defines),
       includePaths: pick(p.includePaths, isStrings, D.preprocessor.includePaths),

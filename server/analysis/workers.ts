@@ -10,6 +10,10 @@
 // runs, and the next run waits for it; a run that does not get there within a second is ended
 // after all. Once documents use clang, fresh workers load it as they start, ahead of their
 // first run.
+//
+// At most `maxParallel` runs hold a worker at once (each may use the memory limit); the others
+// wait in a queue, the most urgent first (the active editor's document, then visible ones).
+import * as os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CheckReport } from '../../sims/check';
 import type { LitmusOptions, LitmusReport } from '../../sims/litmus/types';
@@ -59,6 +63,24 @@ type WorkerOutcome = AnalysisOutcome | LitmusOutcome;
 export interface RunLimits {
   timeBudgetMs: number;
   memoryLimitMb: number;
+  /**
+   * Where the run stands in the queue when workers are all busy: lower goes first (read when a
+   * worker frees up, so a document that becomes visible moves ahead). Default 0.
+   */
+  priority?: () => number;
+}
+
+/** `scord.analysis.maxParallelRuns`'s default: one fewer than the machine's cores, at least 1. */
+export function defaultParallelRuns(): number {
+  return Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
+}
+
+/** A run waiting for a worker. */
+interface Waiting {
+  priority: () => number;
+  /** Arrival order, so equal priorities go first come, first served. */
+  order: number;
+  go(): void;
 }
 
 export interface RunHandle {
@@ -93,6 +115,11 @@ export class AnalysisWorkers {
   private readonly live = new Set<Worker>();
   /** Some run has compiled with clang: workers load it ahead of their runs. */
   private clangInUse = false;
+  /** Runs holding a worker now, and the most allowed. */
+  private active = 0;
+  private maxParallel = defaultParallelRuns();
+  private readonly queue: Waiting[] = [];
+  private arrivals = 0;
 
   constructor(private readonly script: string) {}
 
@@ -122,6 +149,34 @@ export class AnalysisWorkers {
     if (this.warm && !this.warm.clang) {
       this.warm.clang = true;
       this.warm.worker.postMessage({ control: 'warm-clang' } satisfies WorkerControl);
+    }
+  }
+
+  /** How many runs may hold a worker at once (`scord.analysis.maxParallelRuns`). */
+  setMaxParallel(n: number): void {
+    this.maxParallel = Math.max(1, Math.floor(n));
+    this.pump();
+  }
+
+  /** Runs holding a worker, and runs waiting for one (the server's tests and status follow these). */
+  get load(): { active: number; queued: number } {
+    return { active: this.active, queued: this.queue.length };
+  }
+
+  /** Starts the most urgent waiting runs while there is room. */
+  private pump(): void {
+    while (this.active < this.maxParallel && this.queue.length > 0) {
+      let best = 0;
+      for (let i = 1; i < this.queue.length; i++) {
+        const a = this.queue[i];
+        const b = this.queue[best];
+        const pa = a.priority();
+        const pb = b.priority();
+        if (pa < pb || (pa === pb && a.order < b.order)) best = i;
+      }
+      const [next] = this.queue.splice(best, 1);
+      this.active++;
+      next.go();
     }
   }
 
@@ -232,26 +287,51 @@ export class AnalysisWorkers {
         resolve(o);
       };
     });
+    // The run's place among those allowed at once: given back when it ends, however it ends.
+    let holdsSlot = false;
+    const freeSlot = (): void => {
+      if (!holdsSlot) return;
+      holdsSlot = false;
+      this.active--;
+      this.pump();
+    };
     // Until a worker is assigned, a cancel only withdraws the wait.
+    let withdraw: () => void = () => undefined;
+    const waiting: Waiting = {
+      priority: limits.priority ?? (() => 0),
+      order: this.arrivals++,
+      go: () => {
+        holdsSlot = true;
+        withdraw = this.acquire(limits.memoryLimitMb, (pool) => {
+          if (finished) {
+            this.release(pool);
+            freeSlot();
+            return;
+          }
+          cancel = this.dispatch(pool, id, request, limits, {
+            settle: (o) => settle(o),
+            settleVerified: (v) => settleVerified(v),
+            finished: () => {
+              finished = true;
+              freeSlot();
+            },
+          });
+        });
+      },
+    };
     let cancel: () => void = () => {
+      const queued = this.queue.indexOf(waiting);
+      if (queued >= 0) this.queue.splice(queued, 1);
       withdraw();
       finished = true;
+      freeSlot();
       settle({ kind: 'cancelled' });
       settleVerified(undefined);
     };
     // The worker is busy until the report and, when fixes are checked, their verdicts are in.
     let finished = false;
-    const withdraw = this.acquire(limits.memoryLimitMb, (pool) => {
-      if (finished) {
-        this.release(pool);
-        return;
-      }
-      cancel = this.dispatch(pool, id, request, limits, {
-        settle: (o) => settle(o),
-        settleVerified: (v) => settleVerified(v),
-        finished: () => (finished = true),
-      });
-    });
+    this.queue.push(waiting);
+    this.pump();
     return { outcome, verified, cancel: () => cancel() };
   }
 
@@ -362,6 +442,7 @@ export class AnalysisWorkers {
   }
 
   dispose(): void {
+    this.queue.length = 0;
     for (const w of this.live) void w.terminate();
     this.warm = undefined;
     this.draining = undefined;

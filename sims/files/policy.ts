@@ -154,6 +154,24 @@ function realOrSelf(file: string): string {
   }
 }
 
+/**
+ * Why a path may not be read at all, before opening it: a special folder, or (when `allowedRoots`
+ * is given) a place outside those folders, links followed. Undefined: it may be tried.
+ */
+export function refusedPath(file: string, allowedRoots?: string[]): string | undefined {
+  const special = specialPath(file);
+  if (special) return special;
+  if (allowedRoots && !allowedRoots.some((r) => isInside(realOrSelf(file), realOrSelf(r)))) {
+    return 'it is outside the workspace and the include paths, and this workspace is not trusted';
+  }
+  return undefined;
+}
+
+/** A read's result as the preprocessor takes it (ReadSourceFile). */
+export function asSourceText(r: SourceRead): string | undefined | { refused: string } {
+  return r === undefined ? undefined : 'text' in r ? r.text : r;
+}
+
 export interface SourceReaderOptions {
   limits?: FileLimits;
   /**
@@ -181,13 +199,7 @@ export class SourceReader {
 
   /** Why `file` may not be read before opening it (special folders, outside the allowed ones). */
   precheck(file: string): string | undefined {
-    const special = specialPath(file);
-    if (special) return special;
-    const roots = this.options.allowedRoots;
-    if (roots && !roots.some((r) => isInside(realOrSelf(file), realOrSelf(r)))) {
-      return 'it is outside the workspace and the include paths, and this workspace is not trusted';
-    }
-    return undefined;
+    return refusedPath(file, this.options.allowedRoots);
   }
 
   /** Counts text already in hand (an open editor's buffer) against the program's total. */
