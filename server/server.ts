@@ -20,7 +20,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { ENGINES, publicReport } from '../sims/check';
 import { MEMORY_MODELS } from '../sims/litmus/types';
-import { analysisRequest, AnalysisScheduler, fileNameOf, runLimits, workspaceFolders } from './analysis/scheduler';
+import { analysisRequest, AnalysisScheduler, fileNameOf, includePolicyFor, runLimits, workspaceFolders, workspaceTrust } from './analysis/scheduler';
 import { AnalysisWorkers, type AnalysisOutcome } from './analysis/workers';
 import { codeActions, FIX_ALL_KIND } from './features/codeActions';
 import { codeLenses } from './features/codeLens';
@@ -31,9 +31,9 @@ import { litmusHandler } from './features/litmus';
 import { editedDiagnostics, reportedDiagnostics, type DocumentView, type Misreadings } from './features/shownDiagnostics';
 import { beginProgress, listenForProgressCancel } from './features/progress';
 import { AnalysisStateNotification, InspectRequest, KernelsRequest, LitmusRequest, RunRequest, VisibleDocumentsNotification, WorkspaceTrustNotification, type InspectResult, type RunResult, type ScordSettings } from './protocol';
-import { resolveIncludePaths, SettingsStore } from './settings';
-import { IncludeFiles, type IncludePolicy } from './includeFiles';
-import { asSourceText, limitsForFileMb } from '../sims/files/policy';
+import { SettingsStore } from './settings';
+import { IncludeFiles } from './includeFiles';
+import { asSourceText } from '../sims/files/policy';
 import { readSourceFile } from './sourceFiles';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -49,22 +49,11 @@ function readFile(filePath: string): string | undefined {
   return readSourceFile(filePath);
 }
 
-/** The workspace is trusted (the client says so); else includes stay inside it. */
-let trusted = true;
 /** Documents visible in the client's editors, the active one first. */
 let visible: string[] = [];
 const includeFiles = new IncludeFiles((file) => scheduler.dependencyChanged(file));
 
-/**
- * Where a document's includes may come from: anywhere in a trusted workspace (compilers read
- * any file they are told to); otherwise the workspace folders, the include paths and the
- * document's own folder.
- */
-function includePolicy(settings: ScordSettings, fileName: string): IncludePolicy {
-  const limits = limitsForFileMb(settings.limits.maxFileMb);
-  if (trusted) return { limits };
-  return { limits, allowedRoots: [...workspaceFolders, path.dirname(fileName), ...resolveIncludePaths(settings.preprocessor.includePaths, fileName)] };
-}
+
 
 /**
  * What is on screen per document: its own diagnostics (front end, then the last run) and
@@ -137,11 +126,11 @@ const scheduler = new AnalysisScheduler(
     readInclude: (file, s, fileName) => {
       const open = documents.get(URI.file(file).toString());
       if (open) return open.getText();
-      return asSourceText(includeFiles.read(file, includePolicy(s, fileName)));
+      return asSourceText(includeFiles.read(file, includePolicyFor(s, fileName)));
     },
     prefetch: (doc, s, includePaths) => {
       const fileName = fileNameOf(doc.uri);
-      return includeFiles.prefetch(fileName, doc.getText(), includePaths, includePolicy(s, fileName), (f) => documents.get(URI.file(f).toString())?.getText());
+      return includeFiles.prefetch(fileName, doc.getText(), includePaths, includePolicyFor(s, fileName), (f) => documents.get(URI.file(f).toString())?.getText());
     },
     priority: (uri) => {
       const at = visible.indexOf(uri);
@@ -196,7 +185,7 @@ connection.onInitialize((params) => {
   setWorkspaceFolders(params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []));
   canFollowFolders = !!params.capabilities.workspace?.workspaceFolders;
   canRefreshLenses = !!params.capabilities.workspace?.codeLens?.refreshSupport;
-  trusted = (params.initializationOptions as { trusted?: unknown } | undefined)?.trusted !== false;
+  workspaceTrust.trusted = (params.initializationOptions as { trusted?: unknown } | undefined)?.trusted !== false;
   workers.prewarm(1024);
   return {
     capabilities: {
@@ -223,8 +212,8 @@ connection.onInitialized(() => {
 });
 
 connection.onNotification(WorkspaceTrustNotification, (p) => {
-  if (trusted === p.trusted) return;
-  trusted = p.trusted;
+  if (workspaceTrust.trusted === p.trusted) return;
+  workspaceTrust.trusted = p.trusted;
   scheduler.all('settings');
 });
 

@@ -1,4 +1,5 @@
 // What the server and its analysis worker say to each other.
+import type { FileLimits } from '../../sims/files/policy';
 import type { CheckOptions, CheckReport } from '../../sims/check';
 import type { LitmusOptions, LitmusReport } from '../../sims/litmus/types';
 
@@ -46,6 +47,8 @@ export interface AnalysisRequest {
   frontend: 'auto' | 'builtin' | 'clang';
   /** The program the document belongs to; undefined: the file alone. */
   program?: ProgramRequest;
+  /** What the run may read from disk (sims/files/policy.ts): the file cap, and in an untrusted workspace the folders. */
+  files?: { limits: FileLimits; allowedRoots?: string[] };
 }
 
 /** What the server may send a worker besides requests. */

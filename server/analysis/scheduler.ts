@@ -17,7 +17,7 @@ import { MAX_EXPANDED_TOKENS } from './messages';
 import type { AnalysisRequest, ProgramRequest, ReportFrontend } from './messages';
 import { defaultParallelRuns, type AnalysisOutcome, type AnalysisWorkers, type RunHandle, type RunLimits } from './workers';
 import type { ReadSourceFile } from '../../sims/frontend/preprocessor';
-import { asSourceText, limitsForFileMb, SourceReader } from '../../sims/files/policy';
+import { asSourceText, limitsForFileMb, SourceReader, type FileLimits } from '../../sims/files/policy';
 
 export interface LastRun {
   version: number;
@@ -99,6 +99,7 @@ export function analysisRequest(uri: string, text: string, settings: ScordSettin
     openFiles,
     frontend: settings.frontend,
     program: programRequest(fileNameOf(uri), settings),
+    files: includePolicyFor(settings, fileNameOf(uri)),
     options: {
       defines: settings.preprocessor.defines,
       includePaths: resolveIncludePaths(settings.preprocessor.includePaths, fileNameOf(uri)),
@@ -120,6 +121,20 @@ export function analysisRequest(uri: string, text: string, settings: ScordSettin
 
 /** Folders of the workspace (absolute): relative paths of the program settings start there. */
 export const workspaceFolders: string[] = [];
+
+/** Whether the client trusts the workspace (an untrusted one keeps includes inside it). */
+export const workspaceTrust = { trusted: true };
+
+/**
+ * Where a document's includes may come from: anywhere in a trusted workspace (compilers read
+ * any file they are told to); otherwise the workspace folders, the include paths and the
+ * document's own folder. Each file within `scord.limits.maxFileMb`.
+ */
+export function includePolicyFor(settings: ScordSettings, fileName: string): { limits: FileLimits; allowedRoots?: string[] } {
+  const limits = limitsForFileMb(settings.limits.maxFileMb);
+  if (workspaceTrust.trusted) return { limits };
+  return { limits, allowedRoots: [...workspaceFolders, path.dirname(fileName), ...resolveIncludePaths(settings.preprocessor.includePaths, fileName)] };
+}
 
 /** The workspace folder holding `fileName` (the innermost), or the file's own folder. */
 export function baseFolderOf(fileName: string): string {

@@ -6,7 +6,7 @@
 // preferred only if its race is then gone.
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { readSourceFile } from '../sourceFiles';
+import { readSourceChecked } from '../sourceFiles';
 import { checkParsedEntry, checkSource, notAnalysed, readLaunchHeader, type CheckOptions, type CheckReport } from '../../sims/check';
 import { checkProgram, leavesToClang } from '../../sims/clang/check';
 import { SourceRanges } from '../../sims/clang/ranges';
@@ -23,8 +23,8 @@ import { resolveProgram, withText, type ResolvedProgram } from './program';
 const MAX_VERIFIED = 16;
 
 /** Open documents win over the disk for #include. */
-function readerFor(req: AnalysisRequest): (p: string) => string | undefined {
-  return (p) => (p in req.openFiles ? req.openFiles[p] : readSourceFile(p));
+function readerFor(req: AnalysisRequest): (p: string) => string | undefined | { refused: string } {
+  return (p) => (p in req.openFiles ? req.openFiles[p] : readSourceChecked(p, req.files?.limits, req.files?.allowedRoots));
 }
 
 /**
@@ -49,6 +49,11 @@ async function checkpoint(id: number): Promise<void> {
   if (dropped.has(id)) throw new Dropped();
 }
 
+/** A read's text, or undefined when there is none or the policy refused it. */
+function textOf(r: string | undefined | { refused: string }): string | undefined {
+  return typeof r === 'string' ? r : undefined;
+}
+
 /** Files that are included, not compiled. */
 const HEADER = /\.(h|hh|hpp|hxx|cuh|inl|inc)$/i;
 
@@ -63,7 +68,7 @@ async function analyse(req: AnalysisRequest): Promise<void> {
   const files = new Set<string>();
   // Every file the run reads from an open document or the disk is a dependency: an edit to
   // it re-analyses this document.
-  const readFile = (p: string): string | undefined => {
+  const readFile = (p: string): string | undefined | { refused: string } => {
     files.add(p);
     return read(p);
   };
@@ -71,7 +76,7 @@ async function analyse(req: AnalysisRequest): Promise<void> {
     files.add(p);
     return p === req.fileName ? req.text : req.openFiles[p];
   };
-  const program: ResolvedProgram | undefined = req.frontend === 'builtin' ? undefined : resolveProgram(req, openText, new SourceRanges((p) => (p === req.fileName ? req.text : read(p))));
+  const program: ResolvedProgram | undefined = req.frontend === 'builtin' ? undefined : resolveProgram(req, openText, new SourceRanges((p) => (p === req.fileName ? req.text : textOf(read(p)))));
   for (const f of program?.files ?? []) files.add(f);
 
   const options = (text: string): CheckOptions & { parsed: ParseResult; launch: ReturnType<typeof readLaunchHeader> } => {
