@@ -53,11 +53,15 @@ export function replaceIfUnchanged(file: string, expected: Uint8Array, text: str
   };
   if (!stillSame()) return changed();
   const st = fs.statSync(target);
+  // Read-only as an editor sees it: no write permission bit (which even an administrator's
+  // access check would pass), or no write access for this user.
+  let writable = (st.mode & 0o222) !== 0;
   try {
     fs.accessSync(target, fs.constants.W_OK);
   } catch {
-    return { ok: false, changed: false, reason: 'the file is read-only' };
+    writable = false;
   }
+  if (!writable) return { ok: false, changed: false, reason: 'the file is read-only' };
   const dir = path.dirname(target);
   const temp = path.join(dir, `.${path.basename(target)}.scord-fix-${process.pid}-${Date.now().toString(36)}.tmp`);
   const bytes = Buffer.from(text, 'utf8');
