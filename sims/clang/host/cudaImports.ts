@@ -12,6 +12,9 @@ import { Registrations } from './registration';
 
 type Implementation = (...args: number[]) => number | void;
 
+/** Registration of a unit compiled as relocatable device code: the name ends with the unit's module id. */
+const LINKED_BINARY = /^__cudaRegisterLinkedBinary_/;
+
 /** The `env` imports of a module, and the registration tables they fill. */
 export function cudaImports(ctx: HostContext, imports: WasmImport[]): { env: Record<string, unknown>; registrations: Registrations } {
   const registrations = new Registrations(ctx);
@@ -24,7 +27,7 @@ export function cudaImports(ctx: HostContext, imports: WasmImport[]): { env: Rec
   const env: Record<string, unknown> = {};
   for (const imp of imports) {
     if (imp.module !== 'env' || imp.kind !== 'function') continue;
-    const impl = Object.prototype.hasOwnProperty.call(known, imp.name) ? known[imp.name] : undefined;
+    const impl = Object.prototype.hasOwnProperty.call(known, imp.name) ? known[imp.name] : LINKED_BINARY.test(imp.name) ? registrations.linkedBinary : undefined;
     env[imp.name] = impl ? adapt(ctx, impl, imp.type) : refuse(ctx, imp.name);
   }
   return { env, registrations };

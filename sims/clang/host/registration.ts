@@ -47,17 +47,33 @@ export class Registrations {
     return this.variables.get(address);
   }
 
+  /** A unit's GPU binary (the fat-binary wrapper's third field names the unit): its handle. */
+  private registerUnit(wrapper: number): number {
+    const linear = this.ctx.linear;
+    const handle = this.nextHandle++;
+    const data = linear.contains(wrapper, 12) ? linear.u32(wrapper + 8) : 0;
+    const text = data ? linear.cstring(data, 4096) : '';
+    this.units.set(handle, text.startsWith(UNIT_PREFIX) ? text.slice(UNIT_PREFIX.length) : '');
+    return handle;
+  }
+
+  /**
+   * Relocatable device code (-fgpu-rdc) registers a unit through
+   * `__cudaRegisterLinkedBinary_<module id>(registerGlobals, wrapper, moduleId, dummy)`: the
+   * runtime gives the unit a handle and calls back `registerGlobals(handle)`, which registers
+   * the unit's kernels and variables as a plain unit's constructor does.
+   */
+  readonly linkedBinary = (registerGlobals: number, wrapper: number): void => {
+    const handle = this.registerUnit(wrapper);
+    const f = this.ctx.table?.get(registerGlobals) as ((handle: number) => unknown) | null | undefined;
+    if (typeof f === 'function') f(handle);
+  };
+
   imports(): Record<string, (...args: number[]) => number | void> {
     const ctx = this.ctx;
     const linear = ctx.linear;
     return {
-      __cudaRegisterFatBinary: (wrapper: number): number => {
-        const handle = this.nextHandle++;
-        const data = linear.contains(wrapper, 12) ? linear.u32(wrapper + 8) : 0;
-        const text = data ? linear.cstring(data, 4096) : '';
-        this.units.set(handle, text.startsWith(UNIT_PREFIX) ? text.slice(UNIT_PREFIX.length) : '');
-        return handle;
-      },
+      __cudaRegisterFatBinary: (wrapper: number): number => this.registerUnit(wrapper),
       __cudaRegisterFatBinaryEnd: (): void => undefined,
       __cudaUnregisterFatBinary: (): void => undefined,
       __cudaRegisterFunction: (_handle: number, hostFun: number, deviceFun: number): number => {
