@@ -206,6 +206,40 @@ describe('what goes wrong becomes a finding, never a crash', () => {
   });
 });
 
+describe('a kernel that launches kernels', () => {
+  test('compiles as relocatable device code, registers, and runs up to the device-side launch, refused there', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-rdc-'));
+    try {
+      const file = path.join(dir, 'nested.cu');
+      const text = `#include <cstdio>
+__global__ void child(int *p) { p[threadIdx.x] = 1; }
+__global__ void parent(int *p) {
+  printf("parent\\n");
+  child<<<1, 4>>>(p);
+}
+int main() {
+  int *p;
+  cudaMalloc(&p, 16);
+  parent<<<1, 1>>>(p);
+  cudaDeviceSynchronize();
+  return 0;
+}
+`;
+      fs.writeFileSync(file, text);
+      const compiled = await compileProgram([{ file, defines: [], includeDirs: [] }]);
+      if ('failed' in compiled) throw new Error(compiled.failed.map((d) => d.message).join('\n'));
+      const at = new SourceRanges((p) => (p === file ? text : undefined));
+      const r = runClangProgram({ wasm: compiled.wasm!, device: compiled.device }, { rangeOf: (loc) => (loc ? at.rangeAt(loc.file, loc.line, loc.column) : at.rangeAt(file, 1, 1)) });
+      // The parent kernel was registered (an unregistered stub is refused at main's launch): the
+      // device code refuses its nested launch before it runs.
+      assert.deepEqual(r.findings.map((f) => [f.kind, f.range?.start.line]), [['not-supported', 4]]);
+      assert.match(r.findings[0].message, /^not supported: dynamic parallelism/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a program of several files', () => {
   test('main in one file launches a kernel of another through its wrapper', async () => {
     const units = ['host-multi-main.cu', 'host-multi-kernels.cu'].map((f) => ({ file: path.join(CLANG_FIXTURES, f), defines: [], includeDirs: [] }));
