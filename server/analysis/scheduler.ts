@@ -119,6 +119,13 @@ export function analysisRequest(uri: string, text: string, settings: ScordSettin
   };
 }
 
+/**
+ * Documents longer than this are not parsed on the server's own thread (hovers and edits must
+ * answer within a second, and a megabyte of source takes longer to parse): their syntax
+ * problems come with the worker's run, and they get no code lenses or idiom hovers.
+ */
+export const MAIN_THREAD_PARSE_CHARS = 256 * 1024;
+
 /** Folders of the workspace (absolute): relative paths of the program settings start there. */
 export const workspaceFolders: string[] = [];
 
@@ -215,7 +222,9 @@ export class AnalysisScheduler {
     };
     let result: ParseResult;
     try {
-      result = parse(text, options);
+      // A very large document (a generated lookup table) would hold this thread for seconds:
+      // it is parsed only in the analysis worker, whose report brings its problems.
+      result = parse(text.length > MAIN_THREAD_PARSE_CHARS ? '' : text, options);
     } catch (e) {
       // The front end can throw where it should report (a few thousand nested parentheses
       // overflow its recursion). This is the server's own thread, and a throw here would end
