@@ -233,6 +233,16 @@ export class CudaRuntime {
   }
   private readonly undefinedAt = new Map<Range, RuntimeFinding>();
 
+  /**
+   * The device's clock registers (%clock, %clock64, %globaltimer): no real time passes in a
+   * simulation, so one counter for the whole run moves forward by `step` at every read, and a
+   * later read anywhere in the run gives a larger value (a kernel timing itself sees time pass).
+   */
+  deviceClock(step: number): number {
+    return (this.deviceTicks += step);
+  }
+  private deviceTicks = 0;
+
   /** The findings as a run reports them: severity by kind, a repeated operation's count in its message. */
   reportedFindings(): { kind: RuntimeFindingKind; message: string; range?: Range; severity: 'error' | 'warning' }[] {
     return this.findings.map((f) => ({

@@ -1591,9 +1591,8 @@ export class FunctionLowerer {
       }
       case 'clock':
       case 'clock64': {
-        let ticks = 0;
         this.emit((w, l) => {
-          w.regs[ro + l] = ticks += 4;
+          w.regs[ro + l] = w.ctx.runtime.deviceClock(4);
         }, range);
         return result;
       }

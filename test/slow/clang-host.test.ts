@@ -333,5 +333,7 @@ describe('pieces that need no compiler', () => {
     assert.equal(unsupportedFeature('cudaGraphLaunch'), 'cudaGraphLaunch (CUDA graphs)');
     assert.equal(unsupportedFeature('cublasSgemm'), 'cublasSgemm (the cuBLAS library)');
     assert.equal(unsupportedFeature('helper'), 'helper (a function that no file of the program defines)');
+    assert.equal(unsupportedFeature('fork'), 'fork (processes and interprocess communication)');
+    assert.equal(unsupportedFeature('forklift'), 'forklift (a function that no file of the program defines)');
   });
 });

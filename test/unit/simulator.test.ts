@@ -97,6 +97,14 @@ int main() { int *p; cudaMalloc(&p, 600 * sizeof(int)); k<<<600, 32>>>(p); cudaD
     assert.doesNotMatch(r.findings[0].message, /can never complete/);
   });
 
+  test('a kernel timing itself with clock() sees time pass between two different reads', () => {
+    const r = run(`#include <stdio.h>
+__global__ void k(long long *t, int *x) { long long a = clock64(); for (int i = 0; i < 8; i++) x[threadIdx.x] += i; long long b = clock64(); if (threadIdx.x == 0) { t[0] = a; t[1] = b; } }
+int main() { long long *t, h[2]; int *x; cudaMalloc(&t, 16); cudaMalloc(&x, 128); cudaMemset(x, 0, 128); k<<<1, 32>>>(t, x); cudaMemcpy(h, t, 16, cudaMemcpyDeviceToHost); printf("%d\\n", h[1] > h[0]); return 0; }`);
+    assert.deepEqual(r.findings, []);
+    assert.equal(r.stdout, '1\n');
+  });
+
   test('an undefined operation every thread meets is one finding at the operation, with its count', () => {
     const r = run(`__global__ void k(unsigned *p) { atomicOr(p, 1u << threadIdx.x); if (threadIdx.x > 40) p[1] = 1 / (threadIdx.x - threadIdx.x); }
 int main() { unsigned *p; cudaMalloc(&p, 8); k<<<2, 64>>>(p); cudaDeviceSynchronize(); return 0; }`);

@@ -347,11 +347,9 @@ export function emitSpecialRegister(L: KernelLowering, dst: number, reg: string)
     case 'clock64':
     case 'globaltimer':
     case 'globaltimer.lo': {
-      // No real time passes in a simulation: a clock that moves forward at every read.
-      let ticks = 0;
       const step = reg === 'globaltimer' ? 1000 : 4;
       L.emit((w, l) => {
-        ticks += step;
+        const ticks = w.ctx.runtime.deviceClock(step);
         w.regs[ro + l] = reg === 'clock' || reg === 'globaltimer.lo' ? ticks | 0 : ticks;
       });
       return true;

@@ -80,6 +80,7 @@ export function unsupportedFeature(name: string): string {
     [/^curand/, 'the cuRAND host library'],
     [/^nvrtc/, 'runtime compilation (NVRTC)'],
     [/^nvtx/, 'NVTX annotations'],
+    [/^(fork|vfork|wait|waitpid|waitid|execl|execlp|execle|execv|execve|execvp|posix_spawn|posix_spawnp|kill|pipe|pipe2|socket|socketpair|shm_open|shm_unlink|sem_open|popen|system)$/, 'processes and interprocess communication'],
     [/^(cuda|__cuda)/, 'a CUDA runtime function the simulator does not provide'],
   ];
   for (const [re, what] of groups) if (re.test(name)) return `${name} (${what})`;

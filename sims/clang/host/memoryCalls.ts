@@ -194,8 +194,11 @@ export function memoryCalls(ctx: HostContext, reg: Registrations): Record<string
       linear.setU32(totalOut, total);
       return runtime.status('cudaSuccess');
     },
+    // Hints about where managed memory should live: host and device share one memory here.
     cudaMemPrefetchAsync: () => runtime.status('cudaSuccess'),
+    cudaMemPrefetchAsync_v2: () => runtime.status('cudaSuccess'),
     cudaMemAdvise: () => runtime.status('cudaSuccess'),
+    cudaMemAdvise_v2: () => runtime.status('cudaSuccess'),
     cudaStreamAttachMemAsync: () => runtime.status('cudaSuccess'),
     cudaPointerGetAttributes: (out, address) => {
       if (!linear.contains(out, 16)) return invalid();

@@ -179,6 +179,8 @@ export function linkCommand(objects: string[], output: string, exports: string[]
     '-L/usr/lib/wasm32-wasip1',
     '-lc++',
     '-lc++abi',
+    // printf's %Lf (wasi-libc leaves long double formatting out of libc.a).
+    '-lc-printscan-long-double',
     '-lc',
     ...WASI_EMULATIONS.map((e) => `-lwasi-emulated-${e}`),
     '/usr/lib/wasm32-unknown-wasip1/libclang_rt.builtins.a',
