@@ -25,6 +25,10 @@
 // the edited text (the compile cache is keyed by content); and, for scale, the first findings
 // of a new server process whose disk cache already holds the program.
 //
+// Memory: the peak resident size of the server's process tree (the server and its worker
+// threads) while twelve documents are open and analysed with the default settings, against
+// what the settings allow: maxParallelRuns × memoryLimitMb, plus 300 MB for the server.
+//
 // The measurement is asynchronous (JSON-RPC over a child's stdio) and the bench's metric list
 // is not, so lspMetrics runs this same module, bundled on its own (dist/bench/lsp.js, built by
 // `node esbuild.mjs --bench`), in a child node process and reads its figures back.
@@ -36,6 +40,9 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
 import { LspTestClient } from '../test/support/lspClient';
+import { treeRssBytes } from '../test/support/processMemory';
+import { defaultParallelRuns } from '../server/analysis/workers';
+import { DEFAULT_SETTINGS } from '../server/protocol';
 import type { Metric } from './simulator';
 
 const CHILD = 'SCORD_BENCH_LSP_CHILD';
@@ -151,8 +158,41 @@ async function measure(program: Program, runs: number, options: MeasureOptions =
   }
 }
 
+/** Open documents in the memory figure. */
+const OPEN_DOCUMENTS = 12;
+
+/**
+ * The peak RSS of the server tree with OPEN_DOCUMENTS race programs open at once (the five
+ * application programs of the race suite and the first of the others), sampled every 20 ms
+ * from the first didOpen until every document's run has ended; default settings.
+ */
+export async function memoryMetrics(): Promise<Metric[]> {
+  const dir = path.join(process.cwd(), 'test', 'fixtures', 'races');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.cu')).sort((a, b) => Number(b.startsWith('app_')) - Number(a.startsWith('app_')) || a.localeCompare(b)).slice(0, OPEN_DOCUMENTS);
+  const client = await LspTestClient.start({ analysis: { debounceMs: 0 } });
+  let peak = 0;
+  const sample = (): void => void (peak = Math.max(peak, treeRssBytes(client.process.pid!) ?? 0));
+  const timer = setInterval(sample, 20);
+  try {
+    const uris = files.map((f) => pathToFileURL(path.join(dir, f)).toString());
+    for (const [i, uri] of uris.entries()) await client.open(uri, fs.readFileSync(path.join(dir, files[i]), 'utf8'));
+    for (const uri of uris) await client.waitForRun(uri, 1, 600_000);
+    sample();
+  } finally {
+    clearInterval(timer);
+    await client.stop();
+  }
+  const allowedMb = defaultParallelRuns() * DEFAULT_SETTINGS.analysis.memoryLimitMb + 300;
+  const peakMb = peak / 2 ** 20;
+  return [
+    { name: `lsp.memory.peak_rss_mb.${OPEN_DOCUMENTS}_documents`, value: +peakMb.toFixed(1), unit: 'MB' },
+    { name: 'lsp.memory.allowed_mb', value: allowedMb, unit: 'MB' },
+    { name: 'lsp.memory.peak_vs_allowed.ratio', value: +(peakMb / allowedMb).toFixed(3), unit: 'ratio' },
+  ];
+}
+
 async function child(runs: number): Promise<Metric[]> {
-  const metrics: Metric[] = [];
+  const metrics: Metric[] = [...(await memoryMetrics())];
   let microP95 = NaN;
   for (const program of PROGRAMS) {
     const s = await measure(program, runs);

@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
 import { fileUri, startSession, stopSession, type Session } from '../support/lspKit';
-import { scratch, treeRssBytes, write } from './support';
+import { treeRssBytes } from '../support/processMemory';
+import { scratch, write } from './support';
 
 const MEMORY_LIMIT_MB = 256;
 const PARALLEL = 1;
