@@ -4,12 +4,13 @@
 import * as path from 'node:path';
 import type { CliRun } from './runner';
 
-export type Outcome = 'completed' | 'not-supported' | 'compile-error' | 'not-analysed' | 'timeout' | 'crash' | 'usage';
+export type Outcome = 'completed' | 'limit' | 'not-supported' | 'compile-error' | 'not-analysed' | 'timeout' | 'crash' | 'usage';
 
-export const OUTCOMES: readonly Outcome[] = ['completed', 'not-supported', 'compile-error', 'not-analysed', 'timeout', 'crash', 'usage'];
+export const OUTCOMES: readonly Outcome[] = ['completed', 'limit', 'not-supported', 'compile-error', 'not-analysed', 'timeout', 'crash', 'usage'];
 
 export const OUTCOME_TITLES: Record<Outcome, string> = {
   completed: 'ran to completion',
+  limit: 'stopped at a simulator limit',
   'not-supported': 'not supported (located)',
   'compile-error': 'compile errors',
   'not-analysed': 'not analysed (other reason)',
@@ -73,6 +74,11 @@ export function featureOf(message: string): string {
   return oneLine(message.replace(NOT_SUPPORTED, ''));
 }
 
+/** A finding that says the simulator stopped the program, not that the program went wrong. */
+export function isSimulatorLimit(f: { kind?: string; message?: string }): boolean {
+  return f.kind === 'step-budget' || f.kind === 'memory-limit' || (f.kind === 'launch-configuration' && /the simulator's limit/.test(f.message ?? ''));
+}
+
 /** Classifies one run. `root` makes the reported paths relative to the corpus. */
 export function classify(run: CliRun, root: string): Classified {
   const base = { exitCode: run.exitCode, ms: run.ms };
@@ -97,7 +103,13 @@ export function classify(run: CliRun, root: string): Classified {
     const all = [...new Set([refused, ...errors.filter(isNotSupported)].map((d) => featureOf(d.message ?? '')))];
     return { ...base, outcome: 'not-supported', reason: all[0], refused: all, ...at(refused.location), ...extra };
   }
-  if (run.exitCode === 0 || run.exitCode === 1) return { ...base, outcome: 'completed', ...extra };
+  if (run.exitCode === 0 || run.exitCode === 1) {
+    // The run ended at the step budget, the thread limit or the memory limit: the simulator gave
+    // up before the program did, so it did not run to completion (the finding says where).
+    const limit = (report.findings ?? []).find(isSimulatorLimit);
+    if (limit) return { ...base, outcome: 'limit', reason: `${limit.kind}: ${oneLine(limit.message ?? '')}`, ...at(limit.location), ...extra };
+    return { ...base, outcome: 'completed', ...extra };
+  }
   if (run.exitCode !== 2) return { ...base, outcome: 'crash', reason: run.signal ? `killed by ${run.signal}` : `exit ${run.exitCode}`, ...extra };
   const first = errors.find((d) => !NOT_ANALYSED_CODES.has(d.code ?? ''));
   if (first) return { ...base, outcome: 'compile-error', reason: oneLine(first.message ?? ''), ...at(first.location), ...extra };

@@ -98,6 +98,7 @@ function samplesJsonSummary(results: ProgramResult[], top: number): object {
     topErrors: tally(results.filter((r) => r.outcome === 'compile-error' || r.outcome === 'not-analysed').map((r) => ({ reason: r.reason ?? '', name: r.name })), top),
     crashes: results.filter((r) => r.outcome === 'crash').map((r) => ({ name: r.name, reason: r.reason })),
     timeouts: results.filter((r) => r.outcome === 'timeout').map((r) => r.name),
+    limits: results.filter((r) => r.outcome === 'limit').map((r) => ({ name: r.name, reason: r.reason })),
     racesReported: results.filter((r) => r.outcome === 'completed' && r.findings.some((f) => f.kind === 'race')).map((r) => r.name),
     totalMs: results.reduce((s, r) => s + r.ms, 0),
   };
@@ -114,6 +115,10 @@ function samplesSummary(results: ProgramResult[], top: number): string[] {
   lines.push(...tallyLines('top errors (compile errors, not analysed):', tally(results.filter((r) => r.outcome === 'compile-error' || r.outcome === 'not-analysed').map((r) => ({ reason: r.reason ?? '', name: r.name })), top)));
   const crashes = results.filter((r) => r.outcome === 'crash' || r.outcome === 'timeout' || r.outcome === 'usage');
   if (crashes.length) lines.push('crashes, timeouts and refused command lines:', ...crashes.map((r) => `  ${r.outcome.padEnd(8)} ${r.name}: ${detail(r)}`));
+  const limited = results.filter((r) => r.outcome === 'limit');
+  if (limited.length) lines.push('stopped at a simulator limit (the program was still running):', ...limited.map((r) => `  ${r.name}: ${r.reason}${r.where ? ` (${r.where})` : ''}`));
+  const waived = results.filter((r) => r.outcome === 'completed' && r.programExit !== undefined && r.programExit !== 0);
+  if (waived.length) lines.push(`ran to completion with a non-zero exit status (2 is the samples' EXIT_WAIVED): ${waived.map((r) => `${r.name} (${r.programExit})`).join(', ')}`);
   const racy = results.filter((r) => r.outcome === 'completed' && r.findings.length);
   if (racy.length) lines.push('programs that ran with findings:', ...racy.map((r) => `  ${r.name}: ${detail(r)}; first at ${r.findings[0].at} (${r.findings[0].category})`));
   return lines;

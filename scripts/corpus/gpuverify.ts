@@ -78,7 +78,8 @@ interface TestResult extends ProgramResult {
 }
 
 function verdictOf(r: ProgramResult, expectation: Expectation): string {
-  if (r.outcome !== 'completed') return 'not-analysable';
+  // Analysable: the check ran and reported (exit 0 or 1), a run stopped at a simulator limit included.
+  if (r.outcome !== 'completed' && r.outcome !== 'limit') return 'not-analysable';
   const races = r.findings.filter((f) => f.kind === 'race').length;
   if (expectation === 'pass') return races ? 'false-alarm' : r.findings.length ? 'other-findings' : 'clean';
   if (expectation === 'race') return races ? 'found' : 'missed';
@@ -137,7 +138,7 @@ function gpuverifyJson(results: TestResult[], top: number): object {
   return {
     tests: results.length,
     outcomes: counts,
-    analysablePercent: results.length ? (100 * counts.completed) / results.length : 0,
+    analysablePercent: results.length ? (100 * (counts.completed + counts.limit)) / results.length : 0,
     expectations: countBy(results, (r) => r.expectation),
     verdicts: byExpectation,
     racesMissed: results.filter((r) => r.expectation === 'race' && r.verdict === 'missed').map((r) => r.name),
@@ -151,7 +152,7 @@ function gpuverifyJson(results: TestResult[], top: number): object {
 
 function gpuverifySummary(results: TestResult[], top: number): string[] {
   const counts = outcomeCounts(results);
-  const lines = [`gpuverify summary: ${counts.completed} / ${results.length} analysable (${percent(counts.completed, results.length)})`, ...outcomeTable(results)];
+  const lines = [`gpuverify summary: ${counts.completed + counts.limit} / ${results.length} analysable (${percent(counts.completed + counts.limit, results.length)})`, ...outcomeTable(results)];
   const expectations = countBy(results, (r) => r.expectation);
   lines.push(`labels: ${Object.entries(expectations).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   const races = results.filter((r) => r.expectation === 'race');
@@ -173,7 +174,7 @@ function gpuverifySummary(results: TestResult[], top: number): string[] {
     for (const r of defects.filter((x) => x.verdict !== 'not-analysable')) lines.push(`  ${r.expectation.padEnd(18)} ${r.verdict.padEnd(15)} ${r.name}${r.findings.length ? `: ${[...new Set(r.findings.map((f) => f.kind))].join(', ')} at ${r.findings[0].at}` : ''}`);
   }
   const tool = results.filter((r) => r.expectation === 'tool-error');
-  if (tool.length) lines.push(`tests GPUVerify's own tool chain refuses (BUGLE_ERROR, CLANG_ERROR): ${tool.length}; analysed here ${tool.filter((r) => r.outcome === 'completed').length}`);
+  if (tool.length) lines.push(`tests GPUVerify's own tool chain refuses (BUGLE_ERROR, CLANG_ERROR): ${tool.length}; analysed here ${tool.filter((r) => r.outcome === 'completed' || r.outcome === 'limit').length}`);
   lines.push(...tallyLines('top features refused (not supported):', tally(results.filter((r) => r.outcome === 'not-supported').map((r) => ({ reason: r.reason ?? '', name: r.name })), top)));
   // Where reports refuse several features, the first one hides the rest: count them all too.
   if (results.some((r) => (r.refused?.length ?? 0) > 1)) lines.push(...tallyLines('features refused anywhere in a program (each counted once per program):', refusedAnywhere(results, top)));

@@ -85,6 +85,11 @@ test('#ifdef RACEY blocks, and whether the races a run reports point at them', (
 test('a run is classified by its report: completed, refused with the feature and where, compile errors, crashes', () => {
   const completed = classify(run(1, { findings: [{ kind: 'race', category: 'scoped-atomic', message: 'm', location: at('/corpus/src/k.cu', 9), related: [{ location: at('/corpus/src/k.cu', 7) }] }], diagnostics: [], stats: { exitCode: 0 } }), ROOT);
   assert.equal(completed.outcome, 'completed');
+  // A run the simulator stopped (its step budget) did not run to completion, whatever its exit status.
+  const budget = classify(run(1, { findings: [{ kind: 'step-budget', category: 'step-budget', message: 'the launch did not finish within 200 thread-steps', location: at('/corpus/src/k.cu', 4) }], diagnostics: [], stats: { exitCode: 124 } }), ROOT);
+  assert.deepEqual([budget.outcome, budget.where], ['limit', 'src/k.cu:4:3']);
+  const invalidShape = classify(run(1, { findings: [{ kind: 'launch-configuration', category: 'launch-configuration', message: 'a block of 2048 threads is more than the device allows', location: at('/corpus/src/k.cu', 4) }], diagnostics: [] }), ROOT);
+  assert.equal(invalidShape.outcome, 'completed', "the program's own launch error is a result, not a limit of the simulator");
   assert.deepEqual(completed.findings[0], { kind: 'race', category: 'scoped-atomic', at: 'src/k.cu:9:3', file: 'src/k.cu', line: 9, related: [{ file: 'src/k.cu', line: 7 }], message: 'm' });
 
   const refused = classify(run(2, { findings: [], diagnostics: [{ severity: 'error', code: 'undeclared-identifier', message: "use of undeclared identifier 'x'", location: at('/corpus/a.cu', 3) }, { severity: 'error', code: 'not-supported', message: 'not supported yet: class templates', location: at('/corpus/inc/e.h', 42, 1) }] }), ROOT);
