@@ -46,7 +46,8 @@ export interface CheckFinding {
   kind: string;
   category: string;
   scope: 'block' | 'device' | null;
-  severity: 'error' | 'warning';
+  /** `information` for benign same-value races. */
+  severity: 'error' | 'warning' | 'information';
   message: string;
   location: Location;
   related: { location: Location; message: string }[];
@@ -122,6 +123,13 @@ export interface CheckOptions {
   detect?: boolean;
   hardwareFaithful?: boolean;
   granularity?: number;
+  /**
+   * Assume the lanes of an undiverged warp run in lockstep (pre-Volta; GPUVerify's --warp-sync):
+   * no intra-warp races. Lockstep scheduling (`model: 'lockstep'`) implies it.
+   */
+  warpSync?: boolean;
+  /** False: leave out benign same-value races (`--no-benign`). */
+  benign?: boolean;
   /** The race detection engine (default 'scord'). */
   engine?: Engine;
   /** Run one kernel instead of `main` (kernel-only files). */
@@ -230,6 +238,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     granularity,
     hardwareFaithful: !!options.hardwareFaithful,
     perThreadWhenDiverged: options.model !== 'lockstep',
+    warpSync: !!options.warpSync || options.model === 'lockstep',
     ...(options.inspect?.trace ? { trace: options.inspect.trace } : {}),
   };
   const engine = options.engine ?? 'scord';
@@ -276,8 +285,9 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   }
   const scordRaces = mergeRaces(detectors.map((d) => d.findings()));
   const preciseRaces = mergeRaces(precise.map((d) => d.findings()));
-  const races: EngineRace[] =
+  const all: EngineRace[] =
     engine === 'scord' ? scordRaces.map((race) => ({ race })) : engine === 'precise' ? preciseRaces.map((race) => ({ race, engine: 'precise' })) : combineEngines(scordRaces, preciseRaces, precise);
+  const races = options.benign === false ? all.filter((r) => r.race.category !== 'benign-same-value') : all;
   const weak = options.memoryModel && options.memoryModel !== 'sc' ? { model: options.memoryModel, reference: runOnce({ ...runOptions, memoryModel: 'sc' }), observations: run.weakObservations ?? [] } : undefined;
   if (weak) stats.memoryModel = weak.model;
   const findings: CheckFinding[] = [
@@ -393,7 +403,7 @@ function raceFinding({ race: r, engine, note }: EngineRace, parsed: ParseResult,
     kind: 'race',
     category: r.category,
     scope: r.scope,
-    severity: 'warning',
+    severity: r.category === 'benign-same-value' ? 'information' : 'warning',
     message: r.count > 1 ? `${r.message} (${r.count} times)` : r.message,
     location: location(r.range),
     related: [

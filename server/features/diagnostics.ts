@@ -156,7 +156,8 @@ function addFinding(out: DiagnosticsByUri, f: CheckFinding, index: number, ctx: 
     push(out, ctx.uri, { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: SEVERITY[f.severity], code: f.category, source: 'scord', message: f.message });
     return;
   }
-  const severity = f.kind === 'race' ? SEVERITY[ctx.settings.diagnostics.raceSeverity] : SEVERITY[f.severity];
+  // Benign same-value races stay information, whatever severity races are given.
+  const severity = f.kind === 'race' && f.severity !== 'information' ? SEVERITY[ctx.settings.diagnostics.raceSeverity] : SEVERITY[f.severity];
   const related: DiagnosticRelatedInformation[] = (f.relatedRanges ?? []).map((r, i) => ({
     location: { uri: r.file === ctx.fileName ? ctx.uri : uriOf(r.file), range: lspRange(r) },
     message: f.related[i]?.message ?? 'the other access',

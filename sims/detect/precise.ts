@@ -880,6 +880,8 @@ export function scordOnlyNote(category: RaceCategory, reason: NoRaceReason | und
     'missing-lock': 'its lockset check wants a common lock around both accesses',
     'lock-scope': 'it compares the locks held by the two accesses',
     'shared-memory': 'it looks only for a __syncthreads() between them',
+    'intra-warp': 'under independent thread scheduling the lanes of a warp are ordered only by __syncwarp(), while the PTX-model engine keeps one clock for a warp until it diverges',
+    'benign-same-value': 'it reports races whose writes store the value already there, as benign',
   };
   if (reason === 'morally-strong') {
     return `the PTX memory model does not call this a data race: both accesses are strong (volatile or atomic) with scopes that include each other, and the write is synchronisation (an atomic, or a flag stored right after a fence) or its reader had read a release that covers it; ScoRD reports it because ${scordRule[category]}`;

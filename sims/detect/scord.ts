@@ -28,7 +28,22 @@ import { unorderedLanes } from './lanes';
 import { nameAddress } from './lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
 
-export type RaceCategory = 'missing-block-fence' | 'missing-device-fence' | 'non-strong-access' | 'scoped-atomic' | 'missing-lock' | 'lock-scope' | 'shared-memory';
+export type RaceCategory =
+  | 'missing-block-fence'
+  | 'missing-device-fence'
+  | 'non-strong-access'
+  | 'scoped-atomic'
+  | 'missing-lock'
+  | 'lock-scope'
+  | 'shared-memory'
+  | 'intra-warp'
+  | 'benign-same-value';
+
+/**
+ * Races whose writes leave the word as it was become `benign-same-value` (every thread storing
+ * the same value): the race categories of unordered plain accesses, not those of scopes.
+ */
+const BENIGN_CAN_REPLACE: ReadonlySet<RaceCategory> = new Set(['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'missing-lock', 'shared-memory', 'intra-warp']);
 
 export interface Accessor {
   block: number;
@@ -45,6 +60,8 @@ export interface AccessSummary {
   /** An access that names a memory order (libcu++ atomic_ref, PTX ld.acquire/st.release, …). */
   order?: { order: MemoryOrder; scope: Scope };
   strong: boolean;
+  /** The word's value after the access (benign same-value races name it). */
+  value?: number;
 }
 
 /**
@@ -120,6 +137,11 @@ export interface DetectorOptions {
   measureMetadata?: boolean;
   /** Record every access to this address (`data[3]`), in order, for the inspector. */
   trace?: string;
+  /**
+   * Assume the lanes of a warp that has not diverged run in lockstep (pre-Volta, GPUVerify's
+   * --warp-sync): they are one accessor, and conflicts between them are not reported.
+   */
+  warpSync?: boolean;
 }
 
 /** One access as the inspector shows it. */
@@ -173,6 +195,11 @@ interface AccessRecord {
   orderScope: Scope | undefined;
   /** A lock held at the access was released with no fence after it: the unlock (it protected nothing). */
   unfencedRelease: Range | undefined;
+  /** The warp's __syncwarp count at the access: lanes of one warp are ordered only by one. */
+  sync: number;
+  /** The word's value after the access, and (writes) whether it was the value before. */
+  value: number;
+  silent: boolean;
 }
 
 /**
@@ -217,6 +244,8 @@ interface FenceFile {
 interface WarpOrder {
   /** block * 64 + warp: the key releases and `seen` use. */
   key: number;
+  /** __syncwarp() calls of the warp so far (its lanes' accesses before one are ordered before those after). */
+  sync: number;
   /** Bumped by every release and release fence; accesses record it (AccessRecord.rel). */
   rel: number;
   /** `rel` and the barrier ID at the last release fence, and at the last one of device scope or wider. */
@@ -342,13 +371,14 @@ export class ScordDetector {
   private readonly granularity: number;
   private readonly faithful: boolean;
   private readonly perThread: boolean;
+  private readonly warpSync: boolean;
   /** Words of global memory accessed, counted only for the metadata-size benchmark. */
   private readonly touched?: Set<number>;
   private entries = 0;
   /** The access being checked, before it is stored (reused: most accesses store nothing new). */
   private readonly scratch: AccessRecord = {
     block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: new Set(), range: undefined as never, write: false, release: false,
-    rel: 0, order: undefined, orderScope: undefined, unfencedRelease: undefined,
+    rel: 0, order: undefined, orderScope: undefined, unfencedRelease: undefined, sync: 0, value: 0, silent: false,
   };
 
   constructor(
@@ -358,9 +388,11 @@ export class ScordDetector {
     this.granularity = options.granularity ?? 4;
     this.faithful = !!options.hardwareFaithful;
     this.perThread = options.perThreadWhenDiverged ?? true;
+    // Lockstep scheduling (pre-Volta) runs an undiverged warp's lanes together.
+    this.warpSync = !!options.warpSync || !this.perThread;
     if (options.measureMetadata) this.touched = new Set();
     if (options.trace) this.trace = options.trace;
-    this.shared = new ShadowSharedMemory((e, write, earlier) => this.reportShared(e, write, earlier));
+    this.shared = this.newShadow();
   }
 
   readonly listener: EventListener = (e) => {
@@ -377,7 +409,7 @@ export class ScordDetector {
         this.barriers = [];
         this.locks = new Map();
         this.divergence = new Map();
-        this.shared = new ShadowSharedMemory((e, write, earlier) => this.reportShared(e, write, earlier));
+        this.shared = this.newShadow();
         this.warpOrders = [];
         this.releases = new Map();
         this.blockSeen = [];
@@ -388,7 +420,7 @@ export class ScordDetector {
         // grid.sync(): every access before it is ordered before every access after it, as
         // between launches; locks held and fence counters carry on.
         this.meta = new MetaTable();
-        this.shared = new ShadowSharedMemory((e, write, earlier) => this.reportShared(e, write, earlier));
+        this.shared = this.newShadow();
         this.releases = new Map();
         this.blockSeen = [];
         this.ordering = false;
@@ -403,6 +435,8 @@ export class ScordDetector {
       }
       case 'warp-sync':
         this.endDivergence(e.block, e.warp);
+        this.warpOrder(e.block, e.warp).sync++;
+        this.shared.syncWarp(e.block, e.warp);
         return;
       case 'diverge':
         if (!this.perThread) return;
@@ -523,7 +557,7 @@ export class ScordDetector {
 
   private warpOrder(block: number, warp: number): WarpOrder {
     const row = this.warpOrders[block] ?? (this.warpOrders[block] = []);
-    return row[warp] ?? (row[warp] = { key: block * 64 + warp, rel: 0, fenceRel: 0, fenceBar: -1, fenceRelDev: 0, fenceBarDev: -1, shared: false });
+    return row[warp] ?? (row[warp] = { key: block * 64 + warp, sync: 0, rel: 0, fenceRel: 0, fenceBar: -1, fenceRelDev: 0, fenceBarDev: -1, shared: false });
   }
 
   private fence(e: Extract<SimEvent, { kind: 'fence' }>): void {
@@ -833,14 +867,19 @@ export class ScordDetector {
     fence.fencedLast = false;
     fence.fencedLastDev = false;
     const span = e.size <= this.granularity ? 1 : Math.ceil(e.size / this.granularity);
+    const view = this.memory.allocation(allocation)?.view;
     for (let k = 0; k < span; k++) {
       this.touched?.add(allocation * TOUCHED_STRIDE + word + k);
-      if (this.faithful) this.checkFaithful(table, word + k, e, write, fence, release);
-      else this.check(table, word + k, e, write, fence, release);
+      // The word after the access (the simulator reports an access once it is done).
+      const at = (word + k) * this.granularity;
+      // Only a 4-byte entry is one word whose value says anything (NaN equals nothing).
+      const value = this.granularity !== 4 ? NaN : view && at + 4 <= view.byteLength ? view.getUint32(at, true) : 0;
+      if (this.faithful) this.checkFaithful(table, word + k, e, write, fence, release, value);
+      else this.check(table, word + k, e, write, fence, release, value);
     }
   }
 
-  private check(table: Map<number, Meta>, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean): void {
+  private check(table: Map<number, Meta>, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean, value: number): void {
     const md = table.get(word);
     // Table III (a): the first access after initialization cannot race. A first read is kept
     // (with no last write), so a later write from another thread is checked against it: a
@@ -848,6 +887,7 @@ export class ScordDetector {
     if (!md) {
       this.entries++;
       const rec = this.record(undefined, e, write, fence, release);
+      rec.value = value;
       const created: Meta = { tag: 0, last: rec, lastWrite: write ? rec : undefined, spare: undefined, modified: true, blkShared: false, devShared: false, strong: e.strong };
       table.set(word, created);
       if (this.locks.size !== 0) this.inSection(created, e);
@@ -855,10 +895,15 @@ export class ScordDetector {
     }
     const prev = write ? md.last : md.lastWrite;
     if (this.locks.size !== 0) this.inSection(md, e);
+    const silent = write && md.last.value === value;
     // The same thread again is program order (the common case: no comparison to make).
     if (prev && !(prev.block === e.block && prev.warp === e.warp && prev.lane === e.lane)) {
       const rec = this.record(this.scratch, e, write, fence, release);
-      if (!sameAccessor(prev, rec) && !(prev.block === rec.block && prev.barrier !== rec.barrier)) this.races(prev, rec, e, true, prev.strong);
+      rec.value = value;
+      rec.silent = silent;
+      if (!sameAccessor(prev, rec)) {
+        if (!(prev.block === rec.block && prev.barrier !== rec.barrier)) this.races(prev, rec, e, true, prev.strong);
+      } else if (!this.warpSync && prev.sync === rec.sync && prev.barrier === rec.barrier) this.intraWarp(prev, rec, e);
     }
     // The last access and the last write, updated in place; a record a write frees is kept
     // for the next read, so alternating writes and reads allocate nothing.
@@ -873,14 +918,17 @@ export class ScordDetector {
       md.spare = undefined;
       md.last = this.record(into, e, write, fence, release);
     }
+    md.last.value = value;
+    md.last.silent = silent;
   }
 
   /** The paper's entry: one per 16 words with a tag, Table III's flags, then Table IV. */
-  private checkFaithful(table: Map<number, Meta>, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean): void {
+  private checkFaithful(table: Map<number, Meta>, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean, value: number): void {
     const key = Math.floor(word / WORDS_PER_ENTRY);
     const tag = word % WORDS_PER_ENTRY;
     const md = table.get(key);
     const rec = this.record(undefined, e, write, fence, release);
+    rec.value = value;
     if (!md || md.tag !== tag) {
       // A new entry, or one that described another of its 16 words: this access is the first
       // since (re-)initialization. It leaves the initial state, so the next access by another
@@ -896,7 +944,9 @@ export class ScordDetector {
     const initial = md.modified && md.blkShared && md.devShared;
     const ordered = initial || (sameAccessor(prev, rec) && !md.blkShared && !md.devShared) || (sameBlock && rec.barrier !== prev.barrier && !md.devShared);
     if (this.locks.size !== 0) this.inSection(md, e);
+    rec.silent = write && prev.value === value;
     if (!ordered && !sameAccessor(prev, rec)) this.races(prev, rec, e, md.modified, md.strong && rec.strong);
+    else if (!this.warpSync && sameAccessor(prev, rec) && prev.lane !== rec.lane && prev.sync === rec.sync && prev.barrier === rec.barrier) this.intraWarp(prev, rec, e);
     if (!rec.write) {
       if (!sameBlock) md.devShared = true;
       else if (!sameAccessor(prev, rec)) md.blkShared = true;
@@ -919,6 +969,7 @@ export class ScordDetector {
       return {
         block: e.block, warp: e.warp, lane: e.lane, divergence, barrier: this.barrierId(e.block), blkFence: fence.blk, devFence: fence.dev,
         isAtom: !!e.atomic, atomic: e.atomic, strong: e.strong, locks, range: e.range, write, release, rel: fence.order.rel, order, orderScope, unfencedRelease: undefined,
+        sync: fence.order.sync, value: 0, silent: false,
       };
     }
     into.block = e.block;
@@ -939,6 +990,7 @@ export class ScordDetector {
     into.order = order;
     into.orderScope = orderScope;
     into.unfencedRelease = undefined;
+    into.sync = fence.order.sync;
     return into;
   }
 
@@ -957,8 +1009,8 @@ export class ScordDetector {
       if (hasCommonLock(prev.locks, held, sameBlock)) return;
       if (!write && !modified) return;
       const sameWord = sameBlock ? undefined : this.sameLockWord(prev.locks, held);
-      if (sameWord) this.report('lock-scope', 'device', prev, e, write, sameWord);
-      else this.report('missing-lock', scope, prev, e, write, undefined, undefined, undefined, prev.unfencedRelease ?? rec.unfencedRelease);
+      if (sameWord) this.report('lock-scope', 'device', prev, rec, e, sameWord);
+      else this.report('missing-lock', scope, prev, rec, e, undefined, undefined, undefined, prev.unfencedRelease ?? rec.unfencedRelease);
       return;
     }
     const f = this.fenceFile(prev.block, prev.warp, prev.lane);
@@ -966,7 +1018,7 @@ export class ScordDetector {
     // block-scope atomic after another block's access that was fenced at device scope since
     // (a hand-over through device-scope flags) is ordered after it.
     if (!sameBlock && ((prev.isAtom && prev.atomic?.scope === 'block') || (e.atomic?.scope === 'block' && (prev.isAtom || modified) && prev.devFence === f.dev))) {
-      this.report('scoped-atomic', 'device', prev, e, write);
+      this.report('scoped-atomic', 'device', prev, rec, e);
       return;
     }
     // Ordered loads and stores (atomic_ref, ld.relaxed/acquire, st.release) are synchronisation,
@@ -992,9 +1044,22 @@ export class ScordDetector {
     // scope is a block fence to another block (missing-device-fence); an acquire of block scope,
     // a block-scope atomic used across blocks (scoped-atomic).
     const hint = this.ordering ? this.orderHint(prev, rec) : undefined;
-    if (hint) this.report(sameBlock ? 'missing-block-fence' : hint.kind === 'narrow-scope' && !hint.release ? 'scoped-atomic' : 'missing-device-fence', scope, prev, e, write, undefined, undefined, hint);
-    else if (category === 'missing-device-fence') this.report(category, 'device', prev, e, write, undefined, prev.blkFence !== f.blk ? f.lastBlockFence : undefined);
-    else this.report(category, scope, prev, e, write);
+    if (hint) this.report(sameBlock ? 'missing-block-fence' : hint.kind === 'narrow-scope' && !hint.release ? 'scoped-atomic' : 'missing-device-fence', scope, prev, rec, e, undefined, undefined, hint);
+    else if (category === 'missing-device-fence') this.report(category, 'device', prev, rec, e, undefined, prev.blkFence !== f.blk ? f.lastBlockFence : undefined);
+    else this.report(category, scope, prev, rec, e);
+  }
+
+  /**
+   * Two lanes of one warp that has not diverged, with no __syncwarp() between: under
+   * independent thread scheduling (Volta and later) nothing orders them, whatever order the
+   * simulator ran them in. Atomics among themselves, and reads of what an atomic wrote, are
+   * synchronisation; a lock both hold orders them.
+   */
+  private intraWarp(prev: AccessRecord, rec: AccessRecord, e: Access): void {
+    if (!prev.write && !rec.write) return;
+    if (prev.isAtom ? rec.isAtom || !rec.write : rec.isAtom && !prev.write) return;
+    if ((!isEmpty(prev.locks) || !isEmpty(rec.locks)) && hasCommonLock(prev.locks, rec.locks, true)) return;
+    this.report('intra-warp', 'block', prev, rec, e);
   }
 
   /** Notes an access to `md` in the thread's critical section, while it holds a lock. */
@@ -1037,14 +1102,16 @@ export class ScordDetector {
     return acquires;
   }
 
-  private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, e: Access, write: boolean, lockAcquires?: Range[], narrowFence?: Range, orderHint?: OrderHint, unfencedRelease?: Range): void {
+  private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, rec: AccessRecord, e: Access, lockAcquires?: Range[], narrowFence?: Range, orderHint?: OrderHint, unfencedRelease?: Range): void {
+    if (BENIGN_CAN_REPLACE.has(category) && !md.isAtom && !rec.isAtom && sameValue(md, rec)) category = 'benign-same-value';
     if (this.counted(category, e, md.range)) return;
+    const write = rec.write;
     const earlier: AccessSummary = {
       range: md.range, write: md.write, strong: md.strong,
       ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}),
       ...(md.order !== undefined ? { order: { order: md.order, scope: md.orderScope ?? 'device' } } : {}),
     };
-    this.add(category, scope, e, write, earlier, { block: md.block, warp: md.warp, lane: md.lane }, 'global', {
+    this.add(category, scope, e, write, earlier, { block: md.block, warp: md.warp, lane: md.lane }, 'global', category === 'benign-same-value' ? rec.value : undefined, {
       ...(narrowFence ? { narrowFence } : {}),
       ...(orderHint ? { orderHint } : {}),
       ...(lockAcquires ? { lockAcquires } : {}),
@@ -1061,12 +1128,13 @@ export class ScordDetector {
   }
 
   /** A new finding: the racing access `e` and the earlier access it races with. */
-  private add(category: RaceCategory, scope: 'block' | 'device', e: Access, write: boolean, earlier: AccessSummary, them: Accessor, space: RaceFinding['space'], extra: Partial<RaceFinding>): void {
+  private add(category: RaceCategory, scope: 'block' | 'device', e: Access, write: boolean, earlier: AccessSummary, them: Accessor, space: RaceFinding['space'], value: number | undefined, extra: Partial<RaceFinding>): void {
     const address = nameAddress(this.memory, e.address);
     const current: AccessSummary = {
       range: e.range, write, strong: e.strong,
       ...(e.atomic ? { atomic: e.atomic } : {}),
       ...(e.order !== undefined ? { order: { order: e.order, scope: e.orderScope ?? e.atomic?.scope ?? 'device' } } : {}),
+      ...(value !== undefined ? { value } : {}),
     };
     const me: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
     this.found.add({
@@ -1117,10 +1185,21 @@ export class ScordDetector {
     return block === undefined ? name : `${name} (block ${block})`;
   }
 
-  private reportShared(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }): void {
-    if (this.counted('shared-memory', e, earlier.summary.range)) return;
+  private newShadow(): ShadowSharedMemory {
+    return new ShadowSharedMemory((e, write, earlier, category, value) => this.reportShared(e, write, earlier, category, value), (p) => this.wordAt(p), this.warpSync);
+  }
+
+  /** The 4-byte word at `p` (0 outside its allocation). */
+  private wordAt(p: number): number {
+    const view = this.memory.allocation(pointerAllocation(p))?.view;
+    const at = pointerOffset(p);
+    return view && at + 4 <= view.byteLength ? view.getUint32(at, true) : 0;
+  }
+
+  private reportShared(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }, category: RaceCategory, value: number): void {
+    if (this.counted(category, e, earlier.summary.range)) return;
     // The shadow memory reuses its records: keep copies.
-    this.add('shared-memory', 'block', e, write, { ...earlier.summary }, { ...earlier.who }, 'shared', {});
+    this.add(category, 'block', e, write, { ...earlier.summary }, { ...earlier.who }, 'shared', category === 'benign-same-value' ? value : undefined, {});
   }
 }
 
@@ -1160,20 +1239,38 @@ function sameAccessor(a: AccessRecord, b: AccessRecord): boolean {
 }
 
 /**
+ * How much a race says about a pair of instructions: a benign same-value race least, then one
+ * between lanes of a warp; a pair that races in a more serious way is reported only that way.
+ */
+function seriousness(c: RaceCategory): number {
+  return c === 'benign-same-value' ? 0 : c === 'intra-warp' ? 1 : 2;
+}
+
+/**
  * The findings, one per pair of instructions and category whichever of the two ran first (a
- * read-after-write and the write-after-read of the same two instructions are one race).
- * Indexed by the instructions' range objects, which are shared: a race that recurs in a loop
- * is found again without building a key (runs of one parse share them too).
+ * read-after-write and the write-after-read of the same two instructions are one race); a
+ * benign or intra-warp race of a pair that also races in a more serious way counts toward that
+ * finding instead. Indexed by the instructions' range objects, which are shared: a race that
+ * recurs in a loop is found again without building a key (runs of one parse share them too).
  */
 export class PairIndex {
   private readonly byRange = new Map<Range, Map<Range, RaceFinding[]>>();
-  private readonly list: RaceFinding[] = [];
+  private list: RaceFinding[] = [];
 
+  /** The finding a race of `category` between `a` and `b` counts toward, if there is one. */
   get(category: RaceCategory, a: Range, b: Range): RaceFinding | undefined {
-    return this.byRange.get(a)?.get(b)?.find((f) => f.category === category) ?? this.byRange.get(b)?.get(a)?.find((f) => f.category === category);
+    const ab = this.byRange.get(a)?.get(b);
+    const ba = this.byRange.get(b)?.get(a);
+    const own = ab?.find((f) => f.category === category) ?? ba?.find((f) => f.category === category);
+    const rank = seriousness(category);
+    if (own || rank === 2) return own;
+    const above = (f: RaceFinding) => seriousness(f.category) > rank;
+    return ab?.find(above) ?? ba?.find(above);
   }
 
   add(f: RaceFinding): void {
+    const rank = seriousness(f.category);
+    if (rank > 0) this.dropBelow(rank, f.range, f.previous);
     let inner = this.byRange.get(f.range);
     if (!inner) this.byRange.set(f.range, (inner = new Map()));
     const list = inner.get(f.previous);
@@ -1185,6 +1282,17 @@ export class PairIndex {
   all(): RaceFinding[] {
     return [...this.list];
   }
+
+  /** Drops the pair's findings less serious than `rank` (a more serious one replaces them). */
+  private dropBelow(rank: number, a: Range, b: Range): void {
+    for (const [x, y] of [[a, b], [b, a]] as const) {
+      const list = this.byRange.get(x)?.get(y);
+      if (!list?.some((f) => seriousness(f.category) < rank)) continue;
+      const dropped = list.filter((f) => seriousness(f.category) < rank);
+      this.byRange.get(x)!.set(y, list.filter((f) => seriousness(f.category) >= rank));
+      this.list = this.list.filter((f) => !dropped.includes(f));
+    }
+  }
 }
 
 function scopeRank(s: Scope): number {
@@ -1195,6 +1303,15 @@ function hash(s: string): number {
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
   return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * The two accesses leave the word as it would be in either order: two writes of one value, a
+ * write that stored what was there and a read, or a read and a write of the value it read.
+ */
+function sameValue(a: AccessRecord, b: AccessRecord): boolean {
+  if (a.write && b.write) return a.value === b.value;
+  return a.write ? a.silent : b.write ? b.silent || a.value === b.value : false;
 }
 
 function isEmpty(l: Set<string> | number): boolean {
@@ -1292,6 +1409,8 @@ function raceMessage(category: RaceCategory, current: AccessSummary, earlier: Ac
       : `they hold no common lock; take the same lock around both`,
     'lock-scope': `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,
     'shared-memory': `no \`__syncthreads()\` separates them`,
+    'intra-warp': `two lanes of one warp, and since Volta the lanes of a warp are not in lockstep; put a \`__syncwarp()\` between them`,
+    'benign-same-value': `both leave ${address ? `\`${address}\`` : 'the word'} holding ${current.value ?? 'the same value'}, which is harmless on today's GPUs but undefined in CUDA's memory model`,
   };
   const fenceCategory = category === 'missing-block-fence' || category === 'missing-device-fence';
   return `${what} races with ${other}: ${orderAdvice ?? (fenceCategory && !narrowFence && mixed ? mixed : advice[category])}`;

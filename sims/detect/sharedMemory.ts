@@ -31,6 +31,11 @@ interface SharedAccess {
   divergence: number;
   /** The access's sequence number once the launch orders anything, else 0. */
   seq: number;
+  /** The warp's __syncwarp count at the access. */
+  sync: number;
+  /** The word after the access, and (writes) whether it held that value before. */
+  value: number;
+  silent: boolean;
 }
 
 /** The last release of a word: accesses of `warp` before `upTo` (lane rule permitting) are released. */
@@ -76,7 +81,12 @@ interface Word {
   interval: number;
   write?: SharedAccess;
   reads: SharedAccess[];
+  /** The word after its last access in the interval. */
+  value?: number;
 }
+
+/** What a shared-memory race is: threads of different warps (or diverged lanes), or lanes of one warp. */
+export type SharedRace = 'shared-memory' | 'intra-warp' | 'benign-same-value';
 
 /** Readers kept per word and interval: enough to name one conflicting reader per warp. */
 const MAX_READERS = 8;
@@ -105,7 +115,24 @@ export class ShadowSharedMemory {
   private releases = new WeakMap<Word, Release>();
   private released = false;
 
-  constructor(private readonly report: (e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }) => void) {}
+  /** __syncwarp() calls per warp (block * 64 + warp). */
+  private warpSyncs = new Map<number, number>();
+
+  /**
+   * `valueAt` reads the word at an address (after the access); `lockstep` assumes the lanes of
+   * a warp that has not diverged run together, so conflicts between them are not reported.
+   */
+  constructor(
+    private readonly report: (e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }, category: SharedRace, value: number) => void,
+    private readonly valueAt: (address: number) => number,
+    private readonly lockstep = false,
+  ) {}
+
+  /** __syncwarp(): the warp's lanes are ordered. */
+  syncWarp(block: number, warp: number): void {
+    const k = block * 64 + warp;
+    this.warpSyncs.set(k, (this.warpSyncs.get(k) ?? 0) + 1);
+  }
 
   barrier(block: number): void {
     // What the block's warps released, fenced and acquired before the barrier is kept: it
@@ -154,10 +181,11 @@ export class ShadowSharedMemory {
     const offset = pointerOffset(e.address);
     const first = offset >> 2;
     const last = (offset + Math.max(1, e.size) - 1) >> 2;
-    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq);
+    const epoch = this.warpSyncs.size === 0 ? 0 : (this.warpSyncs.get(e.block * 64 + e.warp) ?? 0);
+    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, this.valueAt(e.address - offset + w * 4));
   }
 
-  private check(words: Map<number, Word>, key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number): void {
+  private check(words: Map<number, Word>, key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number, epoch: number, value: number): void {
     let word = words.get(key);
     if (!word || word.interval !== interval) {
       // A barrier since the last access orders everything before it.
@@ -167,38 +195,45 @@ export class ShadowSharedMemory {
     // A read (or RMW) of a released word acquires it before anything is compared.
     const release = this.released ? this.releases.get(word) : undefined;
     if (release && (!e.write || e.atomic)) this.acquire(release, e, divergence);
+    const silent = write && word.value === value;
     if (write) {
-      let earlier = word.write && this.races(word.write, e, sync, divergence) ? word.write : undefined;
-      for (let i = 0; !earlier && i < word.reads.length; i++) if (this.races(word.reads[i], e, sync, divergence)) earlier = word.reads[i];
-      if (earlier) this.report(e, write, copy(earlier));
-      word.write = record(e, write, divergence, seq, word.write);
+      let earlier: SharedAccess | undefined;
+      let category = word.write && this.races(word.write, e, sync, divergence, epoch);
+      if (category) earlier = word.write;
+      for (let i = 0; !earlier && i < word.reads.length; i++) if ((category = this.races(word.reads[i], e, sync, divergence, epoch))) earlier = word.reads[i];
+      if (earlier && category) this.report(e, write, copy(earlier), benign(earlier, e, write, value, silent) ? 'benign-same-value' : category, value);
+      word.write = stamp(record(e, write, divergence, seq, word.write), epoch, value, silent);
       if (word.reads.length) word.reads = [];
     } else {
-      if (word.write && this.races(word.write, e, sync, divergence)) this.report(e, write, copy(word.write));
-      this.addReader(word, e, divergence, seq);
+      const category = word.write && this.races(word.write, e, sync, divergence, epoch);
+      if (category) this.report(e, write, copy(word.write!), benign(word.write!, e, write, value, silent) ? 'benign-same-value' : category, value);
+      this.addReader(word, e, divergence, seq, epoch, value);
     }
+    word.value = value;
     // Only ordered writes release, and only stores end a release: a plain write to an unreleased word changes nothing.
     if (seq !== 0 && e.write && (e.order !== undefined || release)) this.release(word, release, e, divergence, seq);
   }
 
-  private addReader(word: Word, e: Access, divergence: number, seq: number): void {
+  private addReader(word: Word, e: Access, divergence: number, seq: number, epoch: number, value: number): void {
     if (word.reads.length >= MAX_READERS) return;
     for (const r of word.reads) {
       if (r.who.warp === e.warp && (r.who.lane === e.lane || r.divergence < 0)) {
         // The warp's latest read stands for its earlier ones: whatever orders it orders them.
         // Its sequence number matters once something was released, its epoch whenever it changes.
-        if (seq !== 0 && (this.released || r.divergence !== divergence)) record(e, false, divergence, seq, r);
+        // Its __syncwarp count, whenever that changes.
+        if ((seq !== 0 && (this.released || r.divergence !== divergence)) || r.sync !== epoch) stamp(record(e, false, divergence, seq, r), epoch, value, false);
         return;
       }
     }
-    word.reads.push(record(e, false, divergence, seq));
+    word.reads.push(stamp(record(e, false, divergence, seq), epoch, value, false));
   }
 
-  /** Whether the earlier access `other` and `e` race: they conflict and no acquired release orders them. */
-  private races(other: SharedAccess, e: Access, sync: boolean, divergence: number): boolean {
-    if (!conflicts(other, e, sync, divergence)) return false;
+  /** How the earlier access `other` and `e` race, if they conflict and no acquired release orders them. */
+  private races(other: SharedAccess, e: Access, sync: boolean, divergence: number, epoch: number): SharedRace | undefined {
+    const category = conflicts(other, e, sync, divergence, epoch, this.lockstep);
+    if (!category) return undefined;
     // Only acquired releases order anything: none before the first release.
-    return !this.released || !this.orderedBefore(other, e, divergence);
+    return !this.released || !this.orderedBefore(other, e, divergence) ? category : undefined;
   }
 
   /** `other` is ordered before `e` by a release that `e`'s warp acquired. */
@@ -297,7 +332,7 @@ function record(e: Access, write: boolean, divergence: number, seq: number, into
   const atomic = e.atomic;
   const order = e.order === undefined ? undefined : orderOf(e.order, e.orderScope ?? atomic?.scope ?? 'device');
   // One object shape whether or not the access is atomic or ordered (`atomic: undefined`).
-  if (!into) return { summary: { range: e.range, write, strong: e.strong, atomic, order }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence, seq };
+  if (!into) return { summary: { range: e.range, write, strong: e.strong, atomic, order }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence, seq, sync: 0, value: 0, silent: false };
   const s = into.summary;
   s.range = e.range;
   s.write = write;
@@ -327,8 +362,28 @@ function copy(a: SharedAccess): { summary: AccessSummary; who: Accessor } {
   return { summary: { range, write, strong, ...(atomic ? { atomic } : {}), ...(order ? { order } : {}) }, who: { ...a.who } };
 }
 
-/** Whether `other` and the access `e` are by different threads and not both synchronisation (atomic or ordered). */
-function conflicts(other: SharedAccess, e: Access, sync: boolean, divergence: number): boolean {
-  if (sync && (other.summary.atomic !== undefined || other.summary.order !== undefined)) return false;
-  return other.who.warp !== e.warp || unorderedLanes(other.who.lane, other.divergence, e.lane, divergence);
+/**
+ * Whether `other` and the access `e` are by different threads and not both synchronisation
+ * (atomic or ordered): threads of different warps or diverged lanes, or (unless `lockstep`)
+ * two lanes of one warp with no __syncwarp() between them.
+ */
+function conflicts(other: SharedAccess, e: Access, sync: boolean, divergence: number, epoch: number, lockstep: boolean): SharedRace | undefined {
+  if (sync && (other.summary.atomic !== undefined || other.summary.order !== undefined)) return undefined;
+  if (other.who.warp !== e.warp || unorderedLanes(other.who.lane, other.divergence, e.lane, divergence)) return 'shared-memory';
+  return !lockstep && other.who.lane !== e.lane && other.sync === epoch ? 'intra-warp' : undefined;
+}
+
+/** The race leaves the word as either order would (as scord.ts's sameValue); atomics are never benign. */
+function benign(earlier: SharedAccess, e: Access, write: boolean, value: number, silent: boolean): boolean {
+  if (earlier.summary.atomic || e.atomic) return false;
+  if (earlier.summary.write && write) return earlier.value === value;
+  return earlier.summary.write ? earlier.silent : silent || earlier.value === value;
+}
+
+/** Sets the fields `record` leaves alone: the warp's __syncwarp count and the word's value. */
+function stamp(a: SharedAccess, sync: number, value: number, silent: boolean): SharedAccess {
+  a.sync = sync;
+  a.value = value;
+  a.silent = silent;
+  return a;
 }

@@ -28,6 +28,8 @@ const CATEGORY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'missing-lock': 'Accesses that hold no common lock',
   'lock-scope': 'Accesses under a lock taken with atomicCAS_block, which is a different lock in each block',
   'shared-memory': 'Two threads access a __shared__ word in one barrier interval, one of them writing',
+  'intra-warp': 'Two lanes of one warp that has not diverged access a word, one of them writing, with no __syncwarp() between them',
+  'benign-same-value': 'A race whose writes leave the word holding the same value whichever runs first (benign on today\'s GPUs)',
   'out-of-bounds': 'A memory access outside its allocation',
   'null-dereference': 'A dereference of a null pointer',
   'use-after-free': 'An access to, or a free of, memory that was already freed',
@@ -81,7 +83,7 @@ export function toSarif(report: CheckReport, options: SarifOptions = {}): Sarif.
 
   const rules: Sarif.ReportingDescriptor[] = [];
   const ruleIndex = new Map<string, number>();
-  const ruleFor = (category: string, severity: 'error' | 'warning'): number => {
+  const ruleFor = (category: string, severity: 'error' | 'warning' | 'note'): number => {
     let i = ruleIndex.get(category);
     if (i === undefined) {
       i = rules.length;
@@ -98,7 +100,9 @@ export function toSarif(report: CheckReport, options: SarifOptions = {}): Sarif.
   };
 
   const results: Sarif.Result[] = report.findings.map((f) => {
-    const index = ruleFor(f.category, f.severity);
+    // SARIF calls information a note (benign same-value races).
+    const level = f.severity === 'information' ? 'note' : f.severity;
+    const index = ruleFor(f.category, level);
     const properties: Sarif.PropertyBag = { kind: f.kind, scope: f.scope, count: f.count };
     if (f.address !== undefined) properties.address = f.address;
     if (f.accessor) properties.accessor = f.accessor;
@@ -106,7 +110,7 @@ export function toSarif(report: CheckReport, options: SarifOptions = {}): Sarif.
     const result: Sarif.Result = {
       ruleId: f.category,
       ruleIndex: index,
-      level: f.severity,
+      level,
       message: { text: f.message },
       locations: [{ physicalLocation: physical(f.location) }],
       properties,

@@ -3,7 +3,8 @@
 //
 //   // expect: <category> <line> <related line>     one line per race (or `// expect: none`)
 //   // expect-racey: <category> <line> <related line>   the same program built with -DRACEY
-//   // scord-options: --scheduling lockstep          options for both runs (optional)
+//   // scord-options: --scheduling lockstep          options for both runs (optional; also
+//                                                 --granularity N, --hardware-faithful, --warp-sync, --no-benign)
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -49,6 +50,8 @@ function parseOptions(value: string): Partial<CheckOptions> {
     if (words[i] === '--scheduling') out.model = words[++i] as 'independent' | 'lockstep';
     else if (words[i] === '--granularity') out.granularity = Number(words[++i]);
     else if (words[i] === '--hardware-faithful') out.hardwareFaithful = true;
+    else if (words[i] === '--warp-sync') out.warpSync = true;
+    else if (words[i] === '--no-benign') out.benign = false;
     else throw new Error(`unknown scord-options word '${words[i]}'`);
   }
   return out;

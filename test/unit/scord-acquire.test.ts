@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkSource } from '../../sims/check';
 import { ScordDetector, type RaceFinding } from '../../sims/detect/scord';
-import { Memory } from '../../sims/gpu/memory';
+import { Memory, pointerAllocation, pointerOffset } from '../../sims/gpu/memory';
 import type { Range } from '../../sims/frontend/source';
 import { INT } from '../../sims/frontend/types';
 import type { MemoryOrder, Scope, SimEvent } from '../../sims/ir/ir';
@@ -35,6 +35,7 @@ class Stream {
   readonly lock: number;
   readonly spare: number;
   private readonly ranges = new Map<number, Range>();
+  private stored = 0;
 
   /** `shared`: one block's __shared__ memory (three warps of block 0) instead. */
   constructor(hardwareFaithful: boolean, space: 'global' | 'shared' = 'global') {
@@ -62,6 +63,9 @@ class Stream {
   }
 
   private emit(t: Thread, line: number, fields: Partial<Access> & Pick<Access, 'write' | 'address'>): void {
+    // As the simulator does, the access is reported once it is done: a write has stored its
+    // value (each write here a new one, so no race looks like a benign same-value write).
+    if (fields.write && (!fields.atomic || fields.atomic.changed)) this.memory.allocation(pointerAllocation(fields.address))!.view.setUint32(pointerOffset(fields.address), ++this.stored, true);
     this.detector.listener({ kind: 'access', size: 4, type: 'i32', strong: false, space: 'device', block: t.block, warp: t.warp, lane: t.lane ?? 0, range: this.at(line), ...fields });
   }
 
