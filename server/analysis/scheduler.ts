@@ -171,6 +171,16 @@ export function fileNameOf(uri: string): string {
   return u.scheme === 'file' ? u.fsPath : uri;
 }
 
+/**
+ * Why a document is not analysed at all, or undefined: larger than scord.limits.maxFileMb,
+ * the size the CLI refuses too.
+ */
+function oversized(text: string, settings: ScordSettings): string | undefined {
+  const limit = limitsForFileMb(settings.limits.maxFileMb).maxFileBytes;
+  if (text.length <= limit / 4 || Buffer.byteLength(text, 'utf8') <= limit) return undefined;
+  return `scord: this file is not analysed: it is larger than ${limit / 2 ** 20} MB (scord.limits.maxFileMb), as \`scord check\` refuses it`;
+}
+
 export class AnalysisScheduler {
   private readonly states = new Map<string, DocumentState>();
 
@@ -234,6 +244,11 @@ export class AnalysisScheduler {
       const message = `scord: the front end failed on this text (${e instanceof Error ? e.message : String(e)}); nothing is checked until it changes`;
       result.diagnostics.push({ severity: 'error', code: 'analysis-stopped', message, range: { file: fileName, start: at, end: at } });
     }
+    const tooLarge = oversized(text, settings);
+    if (tooLarge) {
+      const at = { line: 0, character: 0, offset: 0 };
+      result.diagnostics.push({ severity: 'error', code: 'analysis-stopped', message: tooLarge, range: { file: fileName, start: at, end: at } });
+    }
     s.parsed = { version: doc.version, result };
     return result;
   }
@@ -296,6 +311,8 @@ export class AnalysisScheduler {
     if (s.running?.version === doc.version) return;
     this.cancel(uri);
     const version = doc.version;
+    // Refused as `scord check` refuses it (said by its parse).
+    if (oversized(doc.getText(), settings)) return;
     this.workers.setMaxParallel(settings.analysis.maxParallelRuns || defaultParallelRuns());
     const handle = this.workers.run(analysisRequest(uri, doc.getText(), settings, this.host.openDocuments(), { inspect: {} }, true), { ...runLimits(settings), priority: () => this.host.priority(uri) });
     s.running = { version, handle };

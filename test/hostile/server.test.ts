@@ -79,6 +79,16 @@ test('deep nesting is a located error', async () => {
   assert.ok((await hoverMs(uri)) < 1000);
 });
 
+test('a document larger than scord.limits.maxFileMb is refused as the CLI refuses it, and never run', async () => {
+  const text = `// ${'x'.repeat(9 * 1024 * 1024)}\n${MAIN}`;
+  const statesBefore = session.client.states.length;
+  const { uri, diagnostics } = await openAndWait('huge.cu', text, (d) => d.some((x) => x.code === 'analysis-stopped'));
+  assert.match(diagnostics.find((x) => x.code === 'analysis-stopped')!.message, /not analysed: it is larger than 8 MB \(scord\.limits\.maxFileMb\)/);
+  assert.ok((await hoverMs(uri)) < 1000);
+  assert.deepEqual(session.client.states.slice(statesBefore).filter((s) => s.uri === uri), []);
+  await session.client.close(uri);
+});
+
 test('a launch beyond the memory limit is a finding at the launch', async () => {
   const text = `__global__ void k(int *out) {\n  char a[1 << 28];\n  a[threadIdx.x] = 1;\n  out[threadIdx.x] = a[threadIdx.x];\n}\nint main() {\n  int *d;\n  cudaMalloc(&d, 4096);\n  k<<<1, 1024>>>(d);\n  return 0;\n}\n`;
   const { diagnostics } = await openAndWait('local.cu', text, (d) => d.some((x) => x.code === 'memory-limit'));
