@@ -188,19 +188,23 @@ function insertLine(ctx: FixContext, at: Range, code: string, where: 'before' | 
   const stmt = isStatement ? ctx.index.statementAt(at) : ctx.index.enclosingListedStatement(at);
   if (!stmt || stmt.range.file !== ctx.file) return undefined;
   const text = ctx.text;
-  const lineStart = text.lastIndexOf('\n', stmt.range.start.offset - 1) + 1;
+  const lineStart = Math.max(text.lastIndexOf('\n', stmt.range.start.offset - 1), text.lastIndexOf('\r', stmt.range.start.offset - 1)) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  const newline = /\r\n/.test(text) ? '\r\n' : /\r(?!\n)/.test(text) && !text.includes('\n') ? '\r' : '\n';
   // The statement must start its line and end with `;` or `}` as written (not in a macro).
   if (text.slice(lineStart, stmt.range.start.offset).trim() !== '') return undefined;
   const last = text.slice(0, stmt.range.end.offset).trimEnd().slice(-1);
   if (last !== ';' && last !== '}') return undefined;
   if (where === 'before') {
     const pos = positionAt(text, lineStart);
-    return { range: { file: ctx.file, start: pos, end: pos }, newText: `${indent}${code}\n` };
+    return { range: { file: ctx.file, start: pos, end: pos }, newText: `${indent}${code}${newline}` };
   }
-  const end = stmt.range.end.offset;
+  // After the statement's line, so a comment that ends the line stays with the statement.
+  let end = stmt.range.end.offset;
+  const rest = /^[ \t]*(\/\/[^\r\n]*|\/\*[^\r\n]*?\*\/[ \t]*)?(?=\r|\n|$)/.exec(text.slice(end));
+  if (rest) end += rest[0].length;
   const pos = positionAt(text, end);
-  return { range: { file: ctx.file, start: pos, end: pos }, newText: `\n${indent}${code}` };
+  return { range: { file: ctx.file, start: pos, end: pos }, newText: `${newline}${indent}${code}` };
 }
 
 /** `x += v`, `x++`, `x -= v`… on the racing word become the matching atomic. */
@@ -325,8 +329,9 @@ function dedupe(edits: TextEdit[]): TextEdit[] {
   });
 }
 
+/** Line and column of an offset; LF, CRLF and a lone CR each end a line. */
 function positionAt(text: string, offset: number): Range['start'] {
   const before = text.slice(0, offset);
-  const line = (before.match(/\n/g) ?? []).length;
-  return { line, character: offset - (before.lastIndexOf('\n') + 1), offset };
+  const line = (before.match(/\r\n|\r|\n/g) ?? []).length;
+  return { line, character: offset - (Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1), offset };
 }

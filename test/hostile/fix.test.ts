@@ -135,3 +135,17 @@ test('a disk that fills up half-way leaves the original byte-identical and no te
     fs.rmSync(sub, { recursive: true, force: true });
   }
 });
+
+test('the inserted fence goes after the comment that ends the line, with the file\'s own line ending', async () => {
+  const fixture = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'races', 'fence_none_interblock.cu'), 'utf8');
+  for (const [name, nl] of [['lf', '\n'], ['crlf', '\r\n']]) {
+    const file = write(dir, `fence-${name}.cu`, fixture.replace(/\n/g, nl));
+    const r = await cli(['fix', '--frontend', 'builtin', file]);
+    assert.match(r.stdout, /1 fix applied/, r.stdout + r.stderr);
+    const lines = fs.readFileSync(file, 'utf8').split(nl);
+    const at = lines.findIndex((l) => l.includes('data = 42;'));
+    assert.equal(lines[at], '        data = 42;                       // (W) payload write');
+    assert.equal(lines[at + 1], '        __threadfence();');
+    assert.doesNotMatch(fs.readFileSync(file, 'utf8'), nl === '\r\n' ? /[^\r]\n/ : /\r/);
+  }
+});
