@@ -59,7 +59,7 @@ import { escapeControls } from './report/sanitize';
 const PRESETS = Object.keys(DEVICE_PRESETS).join('|');
 const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format text|json|sarif] [--no-detect]
                    [--engine scord|precise|both] [--hardware-faithful] [--granularity 4|8|16|32|64]
-                   [--device ${PRESETS}]
+                   [--warp-sync] [--no-benign] [--device ${PRESETS}]
                    [--scheduling independent|lockstep] [--seed N] [--schedules N] [--max-steps N]
                    [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
                    [--memory-model sc|gpu-weak|gpu-strong] [--fairness ${FAIRNESS_KINDS.join('|')}]
@@ -98,6 +98,10 @@ interface Args {
   format: 'text' | 'json' | 'sarif';
   detect: boolean;
   hardwareFaithful: boolean;
+  /** --warp-sync: lanes of an undiverged warp run in lockstep (no intra-warp races). */
+  warpSync?: boolean;
+  /** --no-benign: leave out benign same-value races. */
+  noBenign?: boolean;
   /** `--engine`: ScoRD, happens-before over the PTX model, or both. */
   engine?: Engine;
   granularity?: number;
@@ -190,6 +194,10 @@ function parseArgs(argv: string[]): Args {
       args.dryRun = true;
     } else if (a === '--hardware-faithful') {
       args.hardwareFaithful = true;
+    } else if (a === '--warp-sync') {
+      args.warpSync = true;
+    } else if (a === '--no-benign') {
+      args.noBenign = true;
     } else if (flag === '--engine') {
       const v = optionValue();
       if (!(ENGINES as readonly string[]).includes(v)) throw new UsageError(`unknown engine '${v}'; choose ${ENGINES.slice(0, -1).join(', ')} or ${ENGINES[ENGINES.length - 1]}`);
@@ -433,6 +441,8 @@ function checkOptionsOf(args: Args, fileName: string, text: string): CheckOption
     ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
     ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
     hardwareFaithful: args.hardwareFaithful,
+    ...(args.warpSync ? { warpSync: true } : {}),
+    ...(args.noBenign ? { benign: false } : {}),
     ...(args.engine ? { engine: args.engine } : {}),
     ...(args.memoryModel ? { memoryModel: args.memoryModel, weakSwitches: args.switches } : {}),
     ...(args.fairness ? { fairness: args.fairness } : {}),
@@ -580,7 +590,8 @@ function notAnalysed(args: Args, diagnostics: CheckDiagnostic[]): CheckReport {
 
 /** Prints a check report in the chosen format; returns the exit status. */
 function printCheck(report: CheckReport, args: Args, io: Output): number {
-  const status = !report.analysed ? 2 : report.findings.length > 0 ? 1 : 0;
+  // Benign same-value races alone (information) do not fail a check.
+  const status = !report.analysed ? 2 : report.findings.some((f) => f.severity !== 'information') ? 1 : 0;
   if (args.format === 'json') {
     io.stdout(JSON.stringify(publicReport(report), null, 2) + '\n');
   } else if (args.format === 'sarif') {

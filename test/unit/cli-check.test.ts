@@ -99,10 +99,10 @@ const WIDTH = file(
   'width.cu',
   '//pass\n//--blockDim=64 --gridDim=16 -DWIDTH=256\n__global__ void k(unsigned int *A) {\n  unsigned gid = threadIdx.x + (blockIdx.x * blockDim.x);\n  for (unsigned int i = 0; i < WIDTH; i++) {\n    A[i + gid * WIDTH] = gid;\n  }\n}\n',
 );
-const TWO = file('two.cu', '//--blockDim=32 --gridDim=2\n__global__ void first(int *p) { p[threadIdx.x + blockIdx.x * blockDim.x] = 1; }\n__global__ void second(int *p) { p[0] = 1; }\n');
+const TWO = file('two.cu', '//--blockDim=32 --gridDim=2\n__global__ void first(int *p) { p[threadIdx.x + blockIdx.x * blockDim.x] = 1; }\n__global__ void second(int *p) { p[0] = blockIdx.x + 1; }\n');
 const MALFORMED = file('malformed.cu', '//pass\n//--blockDim=[8,x] --gridDim=2\n__global__ void k(int *p) { p[0] = 1; }\n');
 const NO_VALUE = file('novalue.cu', '//--gridDim=2   --blockDim\n__global__ void k(int *p) { p[0] = 1; }\n');
-const NO_HEADER = file('noheader.cu', '__global__ void k(int *p) {\n  p[0] = 1;\n}\n//--blockDim=[oops]\n');
+const NO_HEADER = file('noheader.cu', '__global__ void k(int *p) {\n  p[0] = threadIdx.x;\n}\n//--blockDim=[oops]\n');
 
 test('the scord process exits 0, 1 and 2, and prints no stack trace', async () => {
   const [clean, racy, broken, usage] = await Promise.all([spawnScord('check', CLEAN), spawnScord('check', 'examples/scoped-counter.cu', '--format', 'sarif'), spawnScord('check', SYNTAX, '--format', 'json'), spawnScord('check', CLEAN, '--granularity', '5')]);
@@ -487,4 +487,25 @@ test('fix on a file that cannot be analysed changes nothing and exits 2', async 
   assert.equal(r.status, 2);
   assert.match(r.stdout, /broken\.cu:1:\d+: error: /);
   assert.equal(fs.readFileSync(file, 'utf8'), '__global__ void k(int *p) { p[0] = ; }\nint main() { return 0; }\n');
+});
+
+test('--warp-sync assumes lockstep lanes; benign same-value races are information and --no-benign hides them', async () => {
+  const shift = 'test/fixtures/races/intra_warp_global_shift.cu';
+  const flag = 'test/fixtures/races/benign_same_value_global.cu';
+  const [its, lockstep, benign, hidden, sarif] = await checks(
+    [shift, '--format', 'json'],
+    [shift, '--format', 'json', '--warp-sync'],
+    [flag, '--format', 'json'],
+    [flag, '--format', 'json', '--no-benign'],
+    [flag, '--format', 'sarif'],
+  );
+  assert.equal(its.status, 1);
+  assert.deepEqual(json(its).findings.map((f: { category: string; severity: string }) => `${f.category} ${f.severity}`), ['intra-warp warning']);
+  assert.equal(lockstep.status, 0);
+  assert.deepEqual(json(lockstep).findings, []);
+  // Information alone does not fail the check.
+  assert.equal(benign.status, 0);
+  assert.deepEqual(json(benign).findings.map((f: { category: string; severity: string }) => `${f.category} ${f.severity}`), ['benign-same-value information']);
+  assert.deepEqual(json(hidden).findings, []);
+  assert.equal(JSON.parse(sarif.stdout).runs[0].results[0].level, 'note');
 });
