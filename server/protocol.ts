@@ -39,6 +39,8 @@ export interface ScordSettings {
   };
   detector: {
     hardwareFaithful: boolean;
+    /** Device reads of cudaMalloc'd memory nothing has written are warnings (memcheck's initcheck). */
+    initCheck: boolean;
   };
   /** The race detection engine: ScoRD, happens-before over the PTX memory model, or both. */
   engine: Engine;
@@ -73,7 +75,7 @@ export const DEFAULT_SETTINGS: ScordSettings = {
   limits: { maxFileMb: 8 },
   preprocessor: { defines: [], includePaths: [] },
   simulator: { device: 'scord-paper', scheduling: 'independent', schedules: 1, seed: 1, stepBudget: 50_000_000, memoryModel: 'sc' },
-  detector: { hardwareFaithful: false },
+  detector: { hardwareFaithful: false, initCheck: false },
   engine: 'scord',
   fairness: 'fair',
   diagnostics: { raceSeverity: 'warning' },

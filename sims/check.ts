@@ -119,6 +119,8 @@ export interface CheckOptions {
   maxSteps?: number;
   /** Bytes of device memory the program may hold at once (cudaMalloc fails beyond, as on a full GPU). */
   deviceMemoryLimit?: number;
+  /** Report device reads of cudaMalloc'd memory nothing has written (like memcheck's initcheck). */
+  initCheck?: boolean;
   /** False: run without the detector (`--no-detect`). */
   detect?: boolean;
   hardwareFaithful?: boolean;
@@ -251,6 +253,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.maxSteps !== undefined ? { stepBudget: options.maxSteps } : {}),
     ...(options.deviceMemoryLimit !== undefined ? { deviceMemoryLimit: options.deviceMemoryLimit } : {}),
+    ...(options.initCheck ? { initCheck: true } : {}),
     ...(options.entry ? { entry: options.entry } : {}),
     ...(options.fairness ? { fairness: options.fairness } : {}),
     ...(options.memoryModel && options.memoryModel !== 'sc' ? { memoryModel: options.memoryModel, ...(options.weakSwitches ? { weakSwitches: options.weakSwitches } : {}) } : {}),

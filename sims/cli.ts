@@ -138,13 +138,15 @@ interface Args {
   maxFileMb: number;
   /** `--memory-limit SIZE`: bytes the run may hold (default 2 GB). */
   memoryLimit: number;
+  /** `--initcheck`: device reads of cudaMalloc'd memory nothing has written are findings. */
+  initCheck: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') throw new UsageError(USAGE);
   if (!['parse', 'preprocess', 'run', 'check', 'fix', 'litmus'].includes(command)) throw new UsageError(`unknown command '${command}'\n${USAGE}`);
-  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true, hardwareFaithful: false, entry: { args: {} }, dryRun: false, exhaustive: false, switches: {}, files: [], frontend: 'auto', programArgs: [], maxFileMb: DEFAULT_MAX_FILE_MB, memoryLimit: DEFAULT_MEMORY_LIMIT };
+  const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true, hardwareFaithful: false, entry: { args: {} }, dryRun: false, exhaustive: false, switches: {}, files: [], frontend: 'auto', programArgs: [], maxFileMb: DEFAULT_MAX_FILE_MB, memoryLimit: DEFAULT_MEMORY_LIMIT, initCheck: false };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     // -DNAME and -D NAME; --flag VALUE and --flag=VALUE.
@@ -207,6 +209,8 @@ function parseArgs(argv: string[]): Args {
       const v = Number(text);
       if (!/^\d+$/.test(text) || !GRANULARITIES.includes(v)) throw new UsageError(`--granularity must be one of ${GRANULARITIES.join(', ')} (bytes per metadata entry), not '${text}'`);
       args.granularity = v;
+    } else if (a === '--initcheck') {
+      args.initCheck = true;
     } else if (flag === '--max-file-mb') {
       args.maxFileMb = integer(1, 'positive');
     } else if (flag === '--memory-limit') {
@@ -448,6 +452,7 @@ function checkOptionsOf(args: Args, fileName: string, text: string): CheckOption
     ...(args.fairness ? { fairness: args.fairness } : {}),
     detect: args.detect,
     deviceMemoryLimit: args.memoryLimit,
+    ...(args.initCheck ? { initCheck: true } : {}),
   };
 }
 
@@ -647,6 +652,7 @@ function runOptionsOf(args: Args): RunOptions {
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.fairness ? { fairness: args.fairness } : {}),
     deviceMemoryLimit: args.memoryLimit,
+    ...(args.initCheck ? { initCheck: true } : {}),
   };
 }
 

@@ -111,6 +111,7 @@ export function analysisRequest(uri: string, text: string, settings: ScordSettin
       memoryModel: settings.simulator.memoryModel,
       deviceMemoryLimit: settings.analysis.memoryLimitMb * 2 ** 20,
       hardwareFaithful: settings.detector.hardwareFaithful,
+      initCheck: settings.detector.initCheck,
       engine: settings.engine,
       fairness: settings.fairness,
       ...overrides,

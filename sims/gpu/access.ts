@@ -4,7 +4,7 @@
 import type { Range } from '../frontend/source';
 import type { RunContext } from '../ir/ir';
 import { box, isBoxed, unbox } from '../ir/wide';
-import { Memory, pointerOffset, SCALAR_SIZE, type Allocation, type Fault, type ScalarKind } from './memory';
+import { describe, Memory, pointerOffset, SCALAR_SIZE, type Allocation, type Fault, type ScalarKind } from './memory';
 
 export class DeviceFault extends Error {
   /** The lane that faulted, filled in by the executor. */
@@ -21,7 +21,19 @@ export class DeviceFault extends Error {
 export function load(ctx: RunContext, p: number, kind: ScalarKind, range: Range): number {
   const a = ctx.memory.resolve(p, SCALAR_SIZE[kind], ctx.accessor, false);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
+  if (a.unwritten) checkWritten(ctx, a, pointerOffset(p), SCALAR_SIZE[kind], range);
   return readResolved(a, pointerOffset(p), kind);
+}
+
+/** A read of bytes nothing has written (with the uninitialised-read check): a warning, and the run goes on. */
+function checkWritten(ctx: RunContext, a: Allocation, off: number, size: number, range: Range): void {
+  const unwritten = a.unwritten!;
+  for (let i = 0; i < size; i++) {
+    if (unwritten[off + i]) {
+      ctx.runtime.undefinedOperation('uninitialized-read', `read of ${describe(a)} at offset ${off}, which nothing has written (cudaMalloc does not clear memory; the run reads 0)`, range);
+      return;
+    }
+  }
 }
 
 export function store(ctx: RunContext, p: number, kind: ScalarKind, value: number, range: Range): void {
@@ -45,6 +57,7 @@ export function writeResolved(memory: Memory, a: Allocation, off: number, kind: 
   let before = 0;
   for (let i = 0; i < size; i++) before = before * 256 + bytes[off + i];
   Memory.write(a, off, kind, (kind === 'i64' || kind === 'u64') && isBoxed(value) ? unbox(value) : value);
+  a.unwritten?.fill(0, off, off + size);
   let after = 0;
   for (let i = 0; i < size; i++) after = after * 256 + bytes[off + i];
   if (after !== before) memory.version++;

@@ -61,6 +61,11 @@ export interface Allocation extends AllocationInfo {
   freed: boolean;
   bytes: Uint8Array;
   view: DataView;
+  /**
+   * With uninitialised-read checking: 1 for each byte nothing has written yet (memory from
+   * cudaMalloc, which does not clear it); undefined when every byte counts as written.
+   */
+  unwritten?: Uint8Array;
 }
 
 export type FaultKind =
@@ -104,6 +109,16 @@ export class Memory {
   version = 0;
   private readonly allocations: (Allocation | undefined)[] = [undefined];
   private readonly nextBase = new Map<MemorySpace, number>();
+
+  /** Report device reads of cudaMalloc'd bytes nothing has written (like memcheck's initcheck). */
+  checkUninitialised = false;
+
+  /** Starts following which bytes of `a` are written (cudaMalloc'd memory, with the check on). */
+  trackWrites(a: Allocation): void {
+    const over = this.account.charge(a.size, `tracking of ${a.label}`);
+    if (over) throw new MemoryLimitExceeded(over, a.origin);
+    a.unwritten = new Uint8Array(a.size).fill(1);
+  }
 
   /** Allocations over bytes that live elsewhere: not charged, never dropped. */
   private readonly adopted = new Set<number>();
@@ -159,6 +174,10 @@ export class Memory {
     a.freed = true;
     if (this.adopted.has(a.id)) return;
     this.account.release(a.size);
+    if (a.unwritten) {
+      this.account.release(a.size);
+      a.unwritten = undefined;
+    }
     a.bytes = EMPTY;
     a.view = new DataView(EMPTY.buffer);
   }

@@ -46,6 +46,8 @@ export interface RunOptions {
    * cudaMalloc and malloc fail beyond, a launch that cannot fit is a finding). Default 2 GB.
    */
   deviceMemoryLimit?: number;
+  /** Report device reads of cudaMalloc'd bytes nothing has written (memcheck's initcheck), as warnings. */
+  initCheck?: boolean;
   /** Receives every memory access, fence, barrier and launch (the detector attaches here). */
   events?: EventListener;
   /** Called with the run's memory before anything runs (a detector needs its allocations). */
@@ -107,6 +109,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   const scheduler = model === 'sc' ? options.scheduler : 'random';
   resetWide();
   const memory = new Memory(new MemoryAccount(options.deviceMemoryLimit ?? DEFAULT_MEMORY_LIMIT));
+  memory.checkUninitialised = !!options.initCheck;
   const chooser = options.chooser ?? (model === 'sc' ? undefined : randomChooser(seededRandom((options.seed ?? 1) * 7919 + 17)));
   // Sequential consistency needs no model, unless each access is to be traced.
   const weak = model === 'sc' && !options.weakTrace ? undefined : new WeakMemory(memory, weakModelConfig(model, options.weakSwitches), chooser ?? randomChooser(seededRandom(options.seed ?? 1)), options.weakTrace, options.sharedAddresses);

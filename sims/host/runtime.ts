@@ -21,7 +21,7 @@ function byteCount(count: number): number | string {
 /** cudaMemcpyKind values as the program passes them. */
 export const MEMCPY_KIND = { HostToHost: 0, HostToDevice: 1, DeviceToHost: 2, DeviceToDevice: 3, Default: 4 } as const;
 
-export type RuntimeFindingKind = 'memcpy-out-of-bounds' | 'memcpy-direction' | 'invalid-free' | 'use-after-free' | 'division-by-zero' | 'invalid-shift';
+export type RuntimeFindingKind = 'memcpy-out-of-bounds' | 'memcpy-direction' | 'invalid-free' | 'use-after-free' | UndefinedOperation;
 
 /** Something the runtime noticed that the programmer should hear about, at a call site. */
 export interface RuntimeFinding {
@@ -33,8 +33,8 @@ export interface RuntimeFinding {
 }
 
 /** Undefined operations the run survives: warnings; faults and misuse are errors. */
-export type UndefinedOperation = 'division-by-zero' | 'invalid-shift';
-const UNDEFINED_OPERATIONS: ReadonlySet<string> = new Set<UndefinedOperation>(['division-by-zero', 'invalid-shift']);
+export type UndefinedOperation = 'division-by-zero' | 'invalid-shift' | 'uninitialized-read';
+const UNDEFINED_OPERATIONS: ReadonlySet<string> = new Set<UndefinedOperation>(['division-by-zero', 'invalid-shift', 'uninitialized-read']);
 
 export interface OutputChunk {
   stream: 'stdout' | 'stderr';
@@ -124,6 +124,7 @@ export class CudaRuntime {
     if (adopt && !bytes) return { error: this.result('cudaErrorMemoryAllocation'), pointer: 0 };
     // cudaMalloc(&p, 0) succeeds; give it a distinct, empty allocation.
     const pointer = this.memory.allocate(space, size, { label, ...(at ? { origin: at } : {}), ...(layout ? { layout } : {}) }, bytes);
+    if (this.memory.checkUninitialised && !bytes) this.memory.trackWrites(this.memory.allocation(pointerAllocation(pointer))!);
     this.allocatedBytes += size;
     return { error: 0, pointer };
   }
@@ -164,6 +165,11 @@ export class CudaRuntime {
       }
     }
     d.bytes.set(s.bytes.subarray(pointerOffset(src), pointerOffset(src) + count), pointerOffset(dst));
+    if (d.unwritten) {
+      // Copied bytes are as written as their source.
+      if (s.unwritten) d.unwritten.set(s.unwritten.subarray(pointerOffset(src), pointerOffset(src) + count), pointerOffset(dst));
+      else d.unwritten.fill(0, pointerOffset(dst), pointerOffset(dst) + count);
+    }
     return 0;
   }
 
@@ -181,6 +187,7 @@ export class CudaRuntime {
       return this.result('cudaErrorInvalidValue');
     }
     d.bytes.fill(value & 0xff, pointerOffset(dst), pointerOffset(dst) + count);
+    d.unwritten?.fill(0, pointerOffset(dst), pointerOffset(dst) + count);
     return 0;
   }
 

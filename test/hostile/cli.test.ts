@@ -176,3 +176,13 @@ test('control characters in echoed source are escaped; files outside the workspa
     fs.rmSync(outside, { recursive: true, force: true });
   }
 });
+
+test('--initcheck: a device read of cudaMalloc\'d memory nothing wrote is a warning at the read', async () => {
+  const text = `#include <cstdio>\n__global__ void k(int *in, int *out) {\n  out[threadIdx.x] = in[threadIdx.x] + 1;\n}\nint main() {\n  int *in, *out, h[4];\n  cudaMalloc(&in, 4 * sizeof(int));\n  cudaMalloc(&out, 4 * sizeof(int));\n  cudaMemset(in, 0, 2 * sizeof(int));\n  k<<<1, 4>>>(in, out);\n  cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);\n  printf("%d %d %d %d\\n", h[0], h[1], h[2], h[3]);\n  return 0;\n}\n`;
+  const checked = await check('uninit.cu', text, '--initcheck');
+  assert.equal(checked.status, 1, checked.stdout);
+  assert.match(checked.stdout, /uninit\.cu:3:22: warning: read of 'in' .* at offset 8, which nothing has written .*met 2 times here.*\[scord\/uninitialized-read\]/);
+  // Off by default; and memory that was set is never reported.
+  assert.equal((await check('uninit.cu', text)).status, 0);
+  assert.equal((await check('uninit-set.cu', text.replace('2 * sizeof(int));', '4 * sizeof(int));'), '--initcheck')).status, 0);
+});
