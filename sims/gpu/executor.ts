@@ -345,6 +345,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   const lockstep = options.model === 'lockstep';
   const group = lockstep ? lockstepGroup : readyGroup;
   let steps = 0;
+  let nextMemoryCheck = MEMORY_CHECK_STEPS;
   let nextBlock = 0;
   const resident: BlockState[] = [];
   const events = env.events;
@@ -422,6 +423,15 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
           env.runtime.deviceFault('cudaErrorLaunchFailure');
           return { completed: false, steps, findings };
         }
+        if (steps >= nextMemoryCheck) {
+          nextMemoryCheck = steps + MEMORY_CHECK_STEPS;
+          const over = env.memory.account.overLimit();
+          if (over) {
+            findings.push({ kind: 'memory-limit', message: `this launch of ${kernel.name} was stopped: ${over}`, range: req.range });
+            env.runtime.deviceFault('cudaErrorLaunchFailure');
+            return { completed: false, steps, findings };
+          }
+        }
       }
       if (releaseBarrier(b, findings)) barriersOpened++;
     }
@@ -481,6 +491,9 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   }
   return { completed: true, steps, findings };
 }
+
+/** Thread-steps between two looks at the run's memory as a whole (see MemoryAccount.overLimit). */
+const MEMORY_CHECK_STEPS = 1 << 18;
 
 /**
  * Why the blocks that run at once would not fit in the run's memory (their shared memory and

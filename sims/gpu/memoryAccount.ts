@@ -3,6 +3,12 @@
 // the cost of its record. Past the limit the allocation is refused: cudaMalloc and malloc fail
 // as on a full machine, and a launch or variable that cannot fit stops the run with a located
 // finding that says what was asked for and what the limit is.
+//
+// What the run keeps on the JavaScript heap instead (the detector's metadata, the weak model's
+// held values, the simulator's own state) is counted as the heap's growth since the run began,
+// looked at every so many steps; past the limit, with the allocations, the launch stops with a
+// finding too.
+import { getHeapStatistics } from 'node:v8';
 import type { Range } from '../frontend/source';
 
 /** Bytes each allocation costs beyond its contents (its record, its slot in the address space). */
@@ -27,6 +33,7 @@ export function formatBytes(n: number): string {
 export class MemoryAccount {
   /** Bytes of allocations held now. */
   private allocated = 0;
+  private readonly heapAtStart = getHeapStatistics().used_heap_size;
 
   constructor(readonly limit: number) {}
 
@@ -51,5 +58,12 @@ export class MemoryAccount {
 
   release(bytes: number): void {
     this.allocated = Math.max(0, this.allocated - bytes - ALLOCATION_OVERHEAD);
+  }
+
+  /** Why the run as a whole (allocations and the heap's growth) is over the limit now, if it is. */
+  overLimit(): string | undefined {
+    const heap = Math.max(0, getHeapStatistics().used_heap_size - this.heapAtStart);
+    if (this.allocated + heap <= this.limit) return undefined;
+    return `the run holds ${formatBytes(this.allocated + heap)} (${formatBytes(this.allocated)} of the program's memory, ${formatBytes(heap)} of detector and simulator state); the memory limit is ${formatBytes(this.limit)}`;
   }
 }

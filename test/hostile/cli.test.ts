@@ -186,3 +186,11 @@ test('--initcheck: a device read of cudaMalloc\'d memory nothing wrote is a warn
   assert.equal((await check('uninit.cu', text)).status, 0);
   assert.equal((await check('uninit-set.cu', text.replace('2 * sizeof(int));', '4 * sizeof(int));'), '--initcheck')).status, 0);
 });
+
+test('the detector\'s metadata counts against the memory limit: past it the launch stops with a finding at the launch', async () => {
+  // 256K threads each write two words: a metadata entry per word for the detector.
+  const text = `__global__ void k(int *a) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  a[i] = i;\n  a[(i + 1) % (gridDim.x * blockDim.x)] += 1;\n}\nint main() {\n  int *a;\n  cudaMalloc(&a, 256 * 1024 * sizeof(int));\n  k<<<256, 1024>>>(a);\n  cudaDeviceSynchronize();\n  return 0;\n}\n`;
+  const r = await check('metadata.cu', text, '--memory-limit', '16M');
+  assert.equal(r.status, 1, r.stdout);
+  assert.match(r.stdout, /metadata\.cu:9:3: error: this launch of k was stopped: the run holds [\d.]+ MB \([\d.]+ (MB|KB) of the program's memory, [\d.]+ MB of detector and simulator state\); the memory limit is 16 MB \[scord\/memory-limit\]/);
+});
