@@ -4,7 +4,7 @@
 import { parse, type ParseResult } from './frontend/index';
 import type { ReadSourceFile } from './frontend/preprocessor';
 import type { Range } from './frontend/source';
-import { DEFAULT_DEVICE, devicePreset } from './gpu/devices';
+import { DEFAULT_DEVICE } from './gpu/devices';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { headerDefines, readKernelHeader, type KernelHeader } from './host/kernelHeader';
 import type { SchedulerKind } from './gpu/executor';
@@ -201,7 +201,7 @@ export function readLaunchHeader(fileName: string, text: string, defines: readon
 export function checkParsedEntry(parsed: ParseResult, options: CheckOptions, header: KernelHeader, request: EntryRequest = { args: {} }): CheckReport | { usage: string } {
   // With errors in the program, checkParsed reports them and runs nothing.
   if (parsed.diagnostics.some((d) => d.severity === 'error')) return checkParsed(parsed, options);
-  const choice = chooseEntry(parsed, request, header, devicePreset(options.device ?? DEFAULT_DEVICE) ?? devicePreset(DEFAULT_DEVICE)!);
+  const choice = chooseEntry(parsed, request, header);
   if (choice.kind === 'usage') return { usage: choice.message };
   if (choice.kind === 'problem') {
     const at = choice.range ? { location: location(choice.range), range: choice.range } : {};

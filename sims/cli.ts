@@ -477,7 +477,7 @@ function clangProgram(args: Args): { options: ClangProgramOptions; file: string;
   return {
     file: first.file,
     text,
-    options: { units, ...(args.programArgs.length ? { argv: args.programArgs } : {}), ...(stdin ? { stdin } : {}), launch: { request: args.entry, header, device: devicePreset(args.preset)! } },
+    options: { units, ...(args.programArgs.length ? { argv: args.programArgs } : {}), ...(stdin ? { stdin } : {}), launch: { request: args.entry, header } },
   };
 }
 

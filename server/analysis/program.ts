@@ -10,7 +10,6 @@ import type { ClangProgramOptions } from '../../sims/clang/check';
 import { programForFile, type LocatedProblem } from '../../sims/clang/program';
 import type { SourceRanges } from '../../sims/clang/ranges';
 import type { TranslationUnitSpec } from '../../sims/clang/toolchain';
-import { DEFAULT_DEVICE, devicePreset } from '../../sims/gpu/devices';
 import { headerDefines, readKernelHeader } from '../../sims/host/kernelHeader';
 import type { AnalysisRequest } from './messages';
 
@@ -87,7 +86,7 @@ export function resolveProgram(req: AnalysisRequest, open: (file: string) => str
   const entry = req.options.entry;
   const options: ClangProgramOptions = {
     units,
-    launch: { request: entry ? { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args } : { args: {} }, header, device: devicePreset(req.options.device ?? DEFAULT_DEVICE) ?? devicePreset(DEFAULT_DEVICE)! },
+    launch: { request: entry ? { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args } : { args: {} }, header },
   };
   if (spec?.argv.length) options.argv = spec.argv;
   if (spec?.stdinFile) {

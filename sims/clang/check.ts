@@ -13,7 +13,6 @@ import { parseLlvmModule, LlvmParseError } from './llvm/parse';
 import type { LModule } from './llvm/module';
 import { SourceRanges } from './ranges';
 import { chooseClangEntry } from './entry';
-import type { DeviceConfig } from '../gpu/devices';
 import type { EntryRequest } from '../host/entry';
 import type { KernelHeader } from '../host/kernelHeader';
 import { runClangProgram } from './host/runProgram';
@@ -29,7 +28,7 @@ export interface ClangProgramOptions {
    * How to launch a kernel directly: what the command line asked for and the file's header.
    * Used when the program has no main, or when the request names a kernel or a shape.
    */
-  launch?: { request: EntryRequest; header: KernelHeader; device: DeviceConfig };
+  launch?: { request: EntryRequest; header: KernelHeader };
 }
 
 /** What clang made of a program, ready to run any number of times. */
@@ -107,7 +106,7 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
   const explicit = launch && (launch.request.kernel !== undefined || launch.request.grid !== undefined || launch.request.block !== undefined);
   let entry = options.entry;
   if (!entry && (!compiled.wasm || explicit)) {
-    const choice = launch ? chooseClangEntry(compiled.device, launch.request, launch.header, launch.device) : { kind: 'problem' as const, message: 'the program has no main function to run; give a kernel launch (a header line such as //--blockDim=64 --gridDim=2, or --kernel/--grid/--block)' };
+    const choice = launch ? chooseClangEntry(compiled.device, launch.request, launch.header) : { kind: 'problem' as const, message: 'the program has no main function to run; give a kernel launch (a header line such as //--blockDim=64 --gridDim=2, or --kernel/--grid/--block)' };
     if (choice.kind === 'problem' || choice.kind === 'usage') {
       const at = choice.kind === 'problem' && choice.range ? choice.range : ranges.rangeAt(options.fileName, 1, 1);
       diagnostics.push({ severity: 'error', code: 'launch', message: choice.message, location: location(at), range: at });

@@ -2,7 +2,6 @@
 // the command line or the only one the device code defines, shaped by the command line over
 // the file's GPUVerify-style header — the same rules as the hand-written path
 // (sims/host/entry.ts), read from the device IR instead of the syntax tree.
-import type { DeviceConfig } from '../gpu/devices';
 import { launchLimitProblem, type EntryChoice, type EntryRequest } from '../host/entry';
 import type { KernelHeader } from '../host/kernelHeader';
 import { functionName } from './device/demangle';
@@ -21,7 +20,7 @@ export function definedKernels(modules: LModule[]): Map<string, string[]> {
   return out;
 }
 
-export function chooseClangEntry(modules: LModule[], request: EntryRequest, header: KernelHeader, device: DeviceConfig): EntryChoice {
+export function chooseClangEntry(modules: LModule[], request: EntryRequest, header: KernelHeader): EntryChoice {
   const kernels = definedKernels(modules);
   let name = request.kernel;
   if (name === undefined) {
@@ -39,7 +38,7 @@ export function chooseClangEntry(modules: LModule[], request: EntryRequest, head
     const missing = [!grid ? 'grid' : '', !block ? 'block' : ''].filter(Boolean).join(' and ');
     return { kind: 'problem', message: `no ${missing} size to launch kernel '${name}' with: give ${!grid ? '--grid' : ''}${!grid && !block ? ' and ' : ''}${!block ? '--block' : ''}, or a header line such as //--blockDim=64 --gridDim=2 at the top of the file` };
   }
-  const refused = launchLimitProblem(grid, block, device);
+  const refused = launchLimitProblem(grid, block);
   if (refused) return { kind: 'problem', message: refused };
   return { kind: 'entry', entry: { kernel: name, grid, block, args: request.args } };
 }

@@ -181,8 +181,12 @@ const STDARG = `#pragma once
 #define va_copy(d, s) __builtin_va_copy(d, s)
 `;
 
+// GPUVerify's kernels include cuda.h for its annotations too (the clang path's cuda.h includes
+// them all). The one that stands where a declaration does is an empty declaration here, so the
+// file parses; the expression forms are left to the clang path, which evaluates __assert.
 const CUDA_VERSION = `#pragma once
 #define CUDA_VERSION 12000
+#define __axiom(e)
 `;
 
 const CUDA_RUNTIME = `#pragma once

@@ -299,6 +299,11 @@ function launchProblem(req: LaunchRequest, device: DeviceConfig, maxThreadsOptio
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
   if (threads < 1 || blocks < 1 || [...grid, ...block].some((d) => !Number.isInteger(d) || d < 1)) return `invalid launch configuration <<<(${grid.join(', ')}), (${block.join(', ')})>>>: every dimension must be at least 1`;
+  const axes = ['x', 'y', 'z'];
+  for (let i = 0; i < 3; i++) {
+    if (block[i] > device.maxBlockDim[i]) return `block size ${block[i]} in ${axes[i]} exceeds the ${device.maxBlockDim[i]} that ${device.name} allows`;
+    if (grid[i] > device.maxGridDim[i]) return `grid size ${grid[i]} in ${axes[i]} exceeds the ${device.maxGridDim[i]} that ${device.name} allows`;
+  }
   if (threads > device.maxThreadsPerBlock) return `${threads} threads per block exceed the ${device.maxThreadsPerBlock} that ${device.name} allows`;
   const sharedBytes = kernel.sharedSize + req.dynamicShared;
   if (sharedBytes > device.sharedMemPerBlock) return `${sharedBytes} bytes of shared memory per block exceed the ${device.sharedMemPerBlock} that ${device.name} allows`;

@@ -6,7 +6,6 @@
 import { functionsOf, type ParseResult } from '../frontend/index';
 import type { Range } from '../frontend/source';
 import * as T from '../frontend/types';
-import type { DeviceConfig } from '../gpu/devices';
 import { DEFAULT_MAX_THREADS } from '../gpu/executor';
 import type { Dim3, KernelHeader } from './kernelHeader';
 import { kernelsOf, type KernelEntry } from './run';
@@ -27,7 +26,7 @@ export type EntryChoice =
   /** The command line is wrong (exit 2). */
   | { kind: 'usage'; message: string };
 
-export function chooseEntry(parsed: ParseResult, request: EntryRequest, header: KernelHeader, device: DeviceConfig): EntryChoice {
+export function chooseEntry(parsed: ParseResult, request: EntryRequest, header: KernelHeader): EntryChoice {
   const hasMain = functionsOf(parsed.ast).some((f) => f.name === 'main' && f.body);
   const explicit = request.kernel !== undefined || request.grid !== undefined || request.block !== undefined;
   const argNames = Object.keys(request.args);
@@ -65,21 +64,19 @@ export function chooseEntry(parsed: ParseResult, request: EntryRequest, header: 
     if (!T.isArithmetic(T.unqualified(t))) return { kind: 'usage', message: `--arg ${arg}: parameter '${arg}' of kernel '${name}' has type '${T.typeToString(t)}'; only scalar parameters take values (pointers get zeroed allocations, structs zeroed copies)` };
   }
 
-  const refused = launchLimitProblem(grid, block, device);
+  const refused = launchLimitProblem(grid, block);
   if (refused) return { kind: 'problem', message: refused };
   return { kind: 'entry', entry: { kernel: name, grid, block, args: request.args } };
 }
 
-/** Why the simulator would refuse a launch of this shape, said before it runs; undefined if it would not. */
-export function launchLimitProblem(grid: Dim3, block: Dim3, device: DeviceConfig): string | undefined {
-  const threads = block[0] * block[1] * block[2];
-  const total = threads * grid[0] * grid[1] * grid[2];
-  const axes = ['x', 'y', 'z'];
-  for (let i = 0; i < 3; i++) {
-    if (block[i] > device.maxBlockDim[i]) return `block size ${block[i]} in ${axes[i]} exceeds the ${device.maxBlockDim[i]} that ${device.name} allows`;
-    if (grid[i] > device.maxGridDim[i]) return `grid size ${grid[i]} in ${axes[i]} exceeds the ${device.maxGridDim[i]} that ${device.name} allows`;
-  }
-  if (threads > device.maxThreadsPerBlock) return `${threads} threads per block exceed the ${device.maxThreadsPerBlock} that ${device.name} allows`;
+/**
+ * Why the simulator cannot run a launch of this shape at all (more threads than it holds), said
+ * before it runs; undefined if it can. A shape the device refuses (too many threads per block, a
+ * dimension beyond its maximum) is not refused here: the launch runs into it as the program's
+ * defect, a launch-configuration finding (cudaErrorInvalidConfiguration), as a launch from main does.
+ */
+export function launchLimitProblem(grid: Dim3, block: Dim3): string | undefined {
+  const total = block[0] * block[1] * block[2] * grid[0] * grid[1] * grid[2];
   if (total > DEFAULT_MAX_THREADS) return `the launch asks for ${total} threads; the simulator's limit is ${DEFAULT_MAX_THREADS}`;
   return undefined;
 }
