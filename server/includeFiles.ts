@@ -26,6 +26,8 @@ export class IncludeFiles {
   private readonly cache = new Map<string, SourceRead | null>();
   private readonly reading = new Map<string, Promise<SourceRead | null>>();
   private policyKey = '';
+  /** Characters of text held; past the limits' program total, the cache starts again. */
+  private held = 0;
 
   constructor(
     /** A file that was not read ahead has arrived: parse what may include it again. */
@@ -38,10 +40,13 @@ export class IncludeFiles {
     if (key === this.policyKey) return;
     this.policyKey = key;
     this.cache.clear();
+    this.held = 0;
   }
 
   /** A file changed on disk: read it again when next asked. */
   invalidate(file: string): void {
+    const known = this.cache.get(file);
+    if (known && 'text' in known) this.held -= known.text.length;
     this.cache.delete(file);
   }
 
@@ -104,6 +109,12 @@ export class IncludeFiles {
     if (!p) {
       p = readUnderPolicy(file, policy).then((r) => {
         this.reading.delete(file);
+        const size = r && 'text' in r ? r.text.length : 0;
+        if (this.held + size > policy.limits.maxTotalBytes) {
+          this.cache.clear();
+          this.held = 0;
+        }
+        this.held += size;
         this.cache.set(file, r);
         return r;
       });
