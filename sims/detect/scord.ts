@@ -895,7 +895,9 @@ export class ScordDetector {
     }
     const prev = write ? md.last : md.lastWrite;
     if (this.locks.size !== 0) this.inSection(md, e);
-    const silent = write && md.last.value === value;
+    // A write that stores what the last write stored (not merely what the memory held: zeroed
+    // inputs would make every copy of a zero look harmless).
+    const silent = write && md.lastWrite !== undefined && md.lastWrite.value === value;
     // The same thread again is program order (the common case: no comparison to make).
     if (prev && !(prev.block === e.block && prev.warp === e.warp && prev.lane === e.lane)) {
       const rec = this.record(this.scratch, e, write, fence, release);
@@ -944,7 +946,7 @@ export class ScordDetector {
     const initial = md.modified && md.blkShared && md.devShared;
     const ordered = initial || (sameAccessor(prev, rec) && !md.blkShared && !md.devShared) || (sameBlock && rec.barrier !== prev.barrier && !md.devShared);
     if (this.locks.size !== 0) this.inSection(md, e);
-    rec.silent = write && prev.value === value;
+    rec.silent = write && prev.write && prev.value === value;
     if (!ordered && !sameAccessor(prev, rec)) this.races(prev, rec, e, md.modified, md.strong && rec.strong);
     else if (!this.warpSync && sameAccessor(prev, rec) && prev.lane !== rec.lane && prev.sync === rec.sync && prev.barrier === rec.barrier) this.intraWarp(prev, rec, e);
     if (!rec.write) {
@@ -1306,12 +1308,12 @@ function hash(s: string): number {
 }
 
 /**
- * The two accesses leave the word as it would be in either order: two writes of one value, a
- * write that stored what was there and a read, or a read and a write of the value it read.
+ * The two accesses leave the word as it would be in either order: two writes of one value, or
+ * a read and a write that stored what an earlier write had stored.
  */
 function sameValue(a: AccessRecord, b: AccessRecord): boolean {
   if (a.write && b.write) return a.value === b.value;
-  return a.write ? a.silent : b.write ? b.silent || a.value === b.value : false;
+  return a.write ? a.silent : b.silent;
 }
 
 function isEmpty(l: Set<string> | number): boolean {
@@ -1410,7 +1412,7 @@ function raceMessage(category: RaceCategory, current: AccessSummary, earlier: Ac
     'lock-scope': `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,
     'shared-memory': `no \`__syncthreads()\` separates them`,
     'intra-warp': `two lanes of one warp, and since Volta the lanes of a warp are not in lockstep; put a \`__syncwarp()\` between them`,
-    'benign-same-value': `both leave ${address ? `\`${address}\`` : 'the word'} holding ${current.value ?? 'the same value'}, which is harmless on today's GPUs but undefined in CUDA's memory model`,
+    'benign-same-value': `both leave ${address ? `\`${address}\`` : 'the word'} holding ${current.value === undefined ? 'the same value' : current.value > 0xffff ? `0x${current.value.toString(16)}` : current.value}, which is harmless on today's GPUs but undefined in CUDA's memory model`,
   };
   const fenceCategory = category === 'missing-block-fence' || category === 'missing-device-fence';
   return `${what} races with ${other}: ${orderAdvice ?? (fenceCategory && !narrowFence && mixed ? mixed : advice[category])}`;

@@ -81,8 +81,8 @@ interface Word {
   interval: number;
   write?: SharedAccess;
   reads: SharedAccess[];
-  /** The word after its last access in the interval. */
-  value?: number;
+  /** What the last write in the interval stored. */
+  written?: number;
 }
 
 /** What a shared-memory race is: threads of different warps (or diverged lanes), or lanes of one warp. */
@@ -195,7 +195,8 @@ export class ShadowSharedMemory {
     // A read (or RMW) of a released word acquires it before anything is compared.
     const release = this.released ? this.releases.get(word) : undefined;
     if (release && (!e.write || e.atomic)) this.acquire(release, e, divergence);
-    const silent = write && word.value === value;
+    // A write of what the last write stored (zeroed memory would make any copy of a zero look harmless).
+    const silent = write && word.written === value;
     if (write) {
       let earlier: SharedAccess | undefined;
       let category = word.write && this.races(word.write, e, sync, divergence, epoch);
@@ -209,7 +210,7 @@ export class ShadowSharedMemory {
       if (category) this.report(e, write, copy(word.write!), benign(word.write!, e, write, value, silent) ? 'benign-same-value' : category, value);
       this.addReader(word, e, divergence, seq, epoch, value);
     }
-    word.value = value;
+    if (write) word.written = value;
     // Only ordered writes release, and only stores end a release: a plain write to an unreleased word changes nothing.
     if (seq !== 0 && e.write && (e.order !== undefined || release)) this.release(word, release, e, divergence, seq);
   }
@@ -377,7 +378,7 @@ function conflicts(other: SharedAccess, e: Access, sync: boolean, divergence: nu
 function benign(earlier: SharedAccess, e: Access, write: boolean, value: number, silent: boolean): boolean {
   if (earlier.summary.atomic || e.atomic) return false;
   if (earlier.summary.write && write) return earlier.value === value;
-  return earlier.summary.write ? earlier.silent : silent || earlier.value === value;
+  return earlier.summary.write ? earlier.silent : silent;
 }
 
 /** Sets the fields `record` leaves alone: the warp's __syncwarp count and the word's value. */
