@@ -166,7 +166,7 @@ const HAS_INCLUDE = /__has_include(?:_next)?\s*\(\s*(?:"([^"\n]+)"|<([^>\n]+)>)\
 /** Every include a file's text names, in order (conditions are not evaluated). */
 export function includeDirectives(text: string): IncludeDirective[] {
   const out: IncludeDirective[] = [];
-  const lines = text.split('\n');
+  const lines = text.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (!line.includes('include') && !line.includes('import')) continue;
