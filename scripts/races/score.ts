@@ -10,8 +10,8 @@
 //   left out; the category is the test's first folder.
 //
 // Each file runs in its own `node dist/cli.js check FILE --format json` process, with a time limit.
-// A race finding counts; a benign same-value race (information) on a clean-labelled test is
-// counted apart, as is an intra-warp race on a test whose header asks for --warp-sync.
+// A race finding counts; a benign same-value race (information) is counted apart, on racy and
+// clean-labelled tests alike, as is an intra-warp race on a test whose header asks for --warp-sync.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -127,7 +127,7 @@ export function verdictOf(t: Test, report: { findings: Finding[]; diagnostics: {
   const serious = races.filter((f) => f.category !== 'benign-same-value' && !(t.warpSync && f.category === 'intra-warp'));
   const ran = report.diagnostics.every((d) => d.severity !== 'error') || report.findings.length > 0;
   if (!ran) return 'not-run';
-  if (t.racy) return serious.length ? 'found' : 'missed';
+  if (t.racy) return serious.length ? 'found' : races.some((f) => f.category === 'benign-same-value') ? 'benign-only' : 'missed';
   if (serious.length) return 'false-alarm';
   if (races.some((f) => f.category === 'benign-same-value')) return 'benign-only';
   return races.length ? 'warp-sync-only' : 'clean';
@@ -177,12 +177,17 @@ export function confusionTable(results: Result[]): string[] {
   const racy = results.filter((r) => r.racy && r.verdict !== 'not-run');
   const clean = results.filter((r) => !r.racy && r.verdict !== 'not-run');
   const found = racy.filter((r) => r.verdict === 'found').length;
+  const benign = racy.filter((r) => r.verdict === 'benign-only').length;
   const alarms = clean.filter((r) => r.verdict === 'false-alarm').length;
-  out.push('', `racy tests that ran: ${found}/${racy.length} found${racy.length ? ` (${((100 * found) / racy.length).toFixed(0)}%)` : ''}; clean tests that ran: ${alarms}/${clean.length} false alarms`);
+  const share = (n: number) => (racy.length ? ` (${((100 * n) / racy.length).toFixed(0)}%)` : '');
+  out.push(
+    '',
+    `racy tests that ran: ${found}/${racy.length} found${share(found)}${benign ? `, ${found + benign}/${racy.length}${share(found + benign)} counting ${benign} where only a benign same-value race was reported` : ''}; clean tests that ran: ${alarms}/${clean.length} false alarms`,
+  );
   const list = (v: Verdict) => results.filter((r) => r.verdict === v).map((r) => r.name);
   if (list('missed').length) out.push(`missed: ${list('missed').join(', ')}`);
   if (list('false-alarm').length) out.push(`false alarms: ${list('false-alarm').join(', ')}`);
-  if (list('benign-only').length) out.push(`benign same-value races only: ${list('benign-only').join(', ')}`);
+  if (list('benign-only').length) out.push(`benign same-value races only (racy and clean labels): ${list('benign-only').join(', ')}`);
   if (list('warp-sync-only').length) out.push(`intra-warp races only, under a --warp-sync header: ${list('warp-sync-only').join(', ')}`);
   return out;
 }

@@ -46,7 +46,8 @@ test('verdicts: benign same-value races and intra-warp races under --warp-sync h
   const racy = { file: '', name: 'r', category: 'c', racy: true, warpSync: false };
   const clean = { ...racy, racy: false };
   assert.equal(verdictOf(racy, report(race('missing-lock'))), 'found');
-  assert.equal(verdictOf(racy, report(race('benign-same-value', 'information'))), 'missed');
+  assert.equal(verdictOf(racy, report(race('benign-same-value', 'information'))), 'benign-only');
+  assert.equal(verdictOf(racy, report()), 'missed');
   assert.equal(verdictOf(racy, undefined), 'not-run');
   assert.equal(verdictOf(clean, report()), 'clean');
   assert.equal(verdictOf(clean, report(race('shared-memory'))), 'false-alarm');
