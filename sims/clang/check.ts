@@ -43,7 +43,7 @@ export interface CompiledProgram {
  * Compiles every unit in both passes and links the host objects. Errors stop it (the result has
  * them); a program without `main` has no host program and runs kernels directly.
  */
-export async function compileProgram(units: TranslationUnitSpec[]): Promise<CompiledProgram | { failed: ClangDiagnostic[] }> {
+export async function compileProgram(units: TranslationUnitSpec[], options: { kernelOnly?: boolean } = {}): Promise<CompiledProgram | { failed: ClangDiagnostic[] }> {
   const diagnostics: ClangDiagnostic[] = [];
   const device: LModule[] = [];
   const objects: { object: Uint8Array; file: string }[] = [];
@@ -51,15 +51,22 @@ export async function compileProgram(units: TranslationUnitSpec[]): Promise<Comp
     const d = await compileDevice(unit);
     diagnostics.push(...d.diagnostics);
     if (!d.ok) return { failed: diagnostics };
-    const h = await compileHost(unit);
-    diagnostics.push(...h.diagnostics.filter((x) => !diagnostics.some((y) => sameDiagnostic(x, y))));
-    if (!h.ok) return { failed: diagnostics };
     try {
       device.push(parseLlvmModule(d.ll, unit.file));
     } catch (e) {
       if (!(e instanceof LlvmParseError)) throw e;
       return { failed: [...diagnostics, { severity: 'error', message: `internal: the device code of this file could not be read back (${e.message})`, file: unit.file, line: 1, column: 1, unlocated: true }] };
     }
+    const h = await compileHost(unit);
+    if (!h.ok && options.kernelOnly && units.length === 1) {
+      // A kernel-only file (its launch header says so) is device code to its authors, as
+      // GPUVerify reads it: its host side never runs, so what stops the host pass does not stop
+      // the run; clang's complaint is kept as a warning.
+      const ignored = h.diagnostics.filter((x) => x.severity === 'error').map((x): ClangDiagnostic => ({ ...x, severity: 'warning', message: `${x.message} (host pass; ignored for a kernel-only file, whose host code never runs)` }));
+      return { device, diagnostics: [...diagnostics, ...ignored] };
+    }
+    diagnostics.push(...h.diagnostics.filter((x) => !diagnostics.some((y) => sameDiagnostic(x, y))));
+    if (!h.ok) return { failed: diagnostics };
     objects.push({ object: h.object, file: unit.file });
   }
   const linked = await linkHost(objects);
@@ -96,7 +103,9 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
     return typeof read === 'string' ? read : undefined;
   };
   const ranges = new SourceRanges(readText);
-  const compiled = await compileProgram(program.units);
+  // A launch header with a shape marks a kernel-only file (GPUVerify's layout).
+  const header = program.launch?.header;
+  const compiled = await compileProgram(program.units, { kernelOnly: !!(header?.grid && header.block) });
   if ('failed' in compiled) {
     const diagnostics = compiled.failed.filter((d) => d.severity !== 'note').map((d) => clangDiagnostic(d, ranges));
     return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats: initialStats(options) };

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { compileProgram, type CompiledProgram } from '../../sims/clang/check';
+import { checkWithClang, compileProgram, type CompiledProgram } from '../../sims/clang/check';
+import { readKernelHeader } from '../../sims/host/kernelHeader';
 import { unsupportedFeature } from '../../sims/clang/host/cudaImports';
 import { DEVICE_PROP_FIELDS, devicePropLayout } from '../../sims/clang/host/deviceProperties';
 import { SandboxFiles } from '../../sims/clang/host/sandboxFiles';
@@ -272,6 +273,32 @@ describe('a kernel run without a host program', () => {
     const missing = runClangProgram({ device: program.device }, { entry: { kernel: 'nosuch', grid: [1, 1, 1], block: [1, 1, 1], args: {} } });
     assert.equal(missing.exitCode, 2);
     assert.match(missing.findings[0].message, /no kernel named 'nosuch' \(its kernels: .*countAll/);
+  });
+});
+
+describe('a kernel-only file', () => {
+  test('runs from its launch header even when its host side does not compile, as GPUVerify reads it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-kernel-only-'));
+    try {
+      const file = path.join(dir, 'arch.cu');
+      // Written for a device-only reader: the host pass has no __CUDA_ARCH__ and stops at #error.
+      const body = `#if __CUDA_ARCH__ < 350
+#error Unexpected __CUDA_ARCH__
+#endif
+__global__ void bump(int *p) { atomicAdd_block(&p[0], 1); }
+`;
+      const check = (text: string) => checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { args: {} }, header: readKernelHeader(text).header } });
+      const withHeader = await check(`//--blockDim=32 --gridDim=2\n${body}`);
+      assert.equal(withHeader.analysed, true, JSON.stringify(withHeader.diagnostics));
+      assert.deepEqual(withHeader.findings.map((f) => [f.category, f.range?.start.line]), [['scoped-atomic', 4]]);
+      assert.ok(withHeader.diagnostics.some((d) => d.severity === 'warning' && /Unexpected __CUDA_ARCH__ \(host pass; ignored/.test(d.message)));
+      // Without a header it is a whole program, and its host side must compile.
+      const plain = await check(body);
+      assert.equal(plain.analysed, false);
+      assert.ok(plain.diagnostics.some((d) => d.severity === 'error' && /Unexpected __CUDA_ARCH__/.test(d.message)));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
