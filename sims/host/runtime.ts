@@ -33,8 +33,8 @@ export interface RuntimeFinding {
 }
 
 /** Undefined operations the run survives: warnings; faults and misuse are errors. */
-export type UndefinedOperation = 'division-by-zero' | 'invalid-shift' | 'uninitialized-read';
-const UNDEFINED_OPERATIONS: ReadonlySet<string> = new Set<UndefinedOperation>(['division-by-zero', 'invalid-shift', 'uninitialized-read']);
+export type UndefinedOperation = 'division-by-zero' | 'invalid-shift' | 'uninitialized-read' | 'undefined-function';
+const UNDEFINED_OPERATIONS: ReadonlySet<string> = new Set<UndefinedOperation>(['division-by-zero', 'invalid-shift', 'uninitialized-read', 'undefined-function']);
 
 export interface OutputChunk {
   stream: 'stdout' | 'stderr';

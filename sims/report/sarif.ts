@@ -48,6 +48,7 @@ const CATEGORY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'step-budget': 'A run that did not finish within the step budget (an endless loop, or too much work for the simulator)',
   'division-by-zero': 'An integer division by zero',
   'invalid-shift': 'A shift by the width of the type or more, or by a negative amount',
+  'undefined-function': 'A call of a device function that is declared but defined nowhere in the program (the run treats it as doing nothing)',
 };
 
 /** The codes `scord check` itself gives to files it cannot analyse (besides the front end's). */

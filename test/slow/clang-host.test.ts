@@ -302,6 +302,27 @@ __global__ void bump(int *p) { atomicAdd_block(&p[0], 1); }
   });
 });
 
+describe('a device function declared and never defined', () => {
+  test('its call does nothing and returns 0, said once at the call with a count; the kernel runs on', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-undefined-'));
+    try {
+      const file = path.join(dir, 'abstract.cu');
+      const text = `//--blockDim=32 --gridDim=1
+__device__ int bar(int x);
+__global__ void k(int *p) {
+  p[threadIdx.x] = bar(threadIdx.x) + 1;
+}
+`;
+      const r = await checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { args: {} }, header: readKernelHeader(text).header } });
+      assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
+      assert.deepEqual(r.findings.map((f) => [f.category, f.severity, f.range?.start.line]), [['undefined-function', 'warning', 3]]);
+      assert.match(r.findings[0].message, /^bar is declared but defined nowhere in the program: the call does nothing and returns 0 here .*; met 32 times here/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('pieces that need no compiler', () => {
   /** `type name[count];` lines of a struct in the project's driver_types.h. */
   function headerStruct(name: string): { field: string; type: string; count: number }[] {

@@ -144,6 +144,21 @@ export class KernelLowering {
     this.cur.term = term;
     if (next !== null) this.cur = next ?? this.newBlock();
   }
+  /**
+   * A call of a device function the program declares and never defines (GPUVerify's kernels
+   * leave helpers abstract; nvcc would not link such a program). The run goes on as if the
+   * call did nothing and returned 0, and says so once per call site, with a count.
+   */
+  private undefinedCall(i: LInstruction, name: string): void {
+    const range = this.range;
+    const ro = i.type.kind === 'void' ? -1 : this.result(i).reg * WARP;
+    const message = `${functionName(name)} is declared but defined nowhere in the program: the call does nothing and returns 0 here (nvcc would not link it)`;
+    this.emit((w, l) => {
+      if (ro >= 0) w.regs[ro + l] = 0;
+      w.ctx.runtime.undefinedOperation('undefined-function', message, range);
+    });
+  }
+
   fail(message: string): never {
     throw new LowerError(message, this.range);
   }
@@ -697,7 +712,9 @@ export class KernelLowering {
         this.inlineCall(f.fn, f.module, i.operands, i.type.kind === 'void' ? undefined : this.result(i));
         return;
       }
-      if (!lowerExternalCall(this, i, name)) this.fail(`not supported: ${functionName(name)}`);
+      if (lowerExternalCall(this, i, name)) return;
+      if (f?.fn.declaration && registerCount(i.type) <= 1) return this.undefinedCall(i, name);
+      this.fail(`not supported: ${functionName(name)}`);
       return;
     }
     if (callee.kind === 'local') return this.indirectCall(i, callee);
