@@ -338,6 +338,8 @@ const TOUCHED_STRIDE = 2 ** 30;
 const TRACE_LIMIT = 10_000;
 /** Hardware-faithful: entries of a warp's table of synchronized warps. */
 const SYNC_TABLE = 4;
+/** Slots of the exact mode's table of reads before a word's first write. */
+const READ_SLOTS = 1 << 14;
 /** Accesses of one critical section an unfenced unlock can still take the lock from. */
 const SECTION_LIMIT = 64;
 /** Exact: a release passes on what its warp acquired only up to this many entries (cost bound). */
@@ -352,6 +354,8 @@ export class ScordDetector {
   private fences: FenceFile[][] = [];
   private barriers: number[] = [];
   private locks = new Map<number, LockTable>();
+  /** Lock-table entries held now, by all threads (no critical section to note while there are none). */
+  private held = 0;
   /** Per warp: its divergence epoch (odd while diverged). */
   private divergence = new Map<number, number>();
   private shared: ShadowSharedMemory;
@@ -364,6 +368,14 @@ export class ScordDetector {
   /** A release has happened in this launch: ordering checks are worth making. */
   private ordering = false;
   private readonly found = new PairIndex();
+  /**
+   * Exact mode: reads of words not yet written in this launch (or since its last grid
+   * barrier), direct-mapped by word so that input data costs no metadata entry; a read whose
+   * slot another word took is forgotten, as the paper's metadata cache forgets entries.
+   */
+  private readsBeforeWrite: { generation: number; allocation: number; word: number; rec: AccessRecord }[] = [];
+  /** Bumped by launches and grid barriers: older reads are ordered before every later access. */
+  private readGeneration = 0;
   private readonly trace?: string;
   private readonly traced: NonNullable<DetectorState['trace']>['accesses'] = [];
   /** Launches seen so far; a trace says which launch each access belongs to. */
@@ -408,6 +420,7 @@ export class ScordDetector {
         this.fences = [];
         this.barriers = [];
         this.locks = new Map();
+        this.held = 0;
         this.divergence = new Map();
         this.shared = this.newShadow();
         this.warpOrders = [];
@@ -415,6 +428,7 @@ export class ScordDetector {
         this.blockSeen = [];
         this.ordering = false;
         this.launches++;
+        this.readGeneration++;
         return;
       case 'grid-barrier':
         // grid.sync(): every access before it is ordered before every access after it, as
@@ -424,6 +438,7 @@ export class ScordDetector {
         this.releases = new Map();
         this.blockSeen = [];
         this.ordering = false;
+        this.readGeneration++;
         return;
       case 'barrier': {
         this.barriers[e.block] = (this.barriers[e.block] ?? 0) + 1;
@@ -600,6 +615,7 @@ export class ScordDetector {
     for (const entry of table.entries) {
       if (!entry.active && scopeRank(entry.scope) <= scopeRank(e.scope)) {
         entry.active = true;
+        this.held++;
         table.held = undefined;
       }
     }
@@ -649,7 +665,7 @@ export class ScordDetector {
       if (!table) this.locks.set(tk, (table = { entries: [] }));
       if (!table.entries.some((t) => t.key === key)) {
         table.entries.push({ key, word, scope: e.atomic.scope, active: false, acquire: e.range });
-        if (this.faithful && table.entries.length > LOCK_TABLE) table.entries.shift();
+        if (this.faithful && table.entries.length > LOCK_TABLE && table.entries.shift()!.active) this.held--;
         table.held = undefined;
       }
       return; // lock words are synchronisation, not data
@@ -661,6 +677,7 @@ export class ScordDetector {
       if (i >= 0) {
         // Released by address: the unlock's own scope does not have to match the lock's.
         const [lock] = table!.entries.splice(i, 1);
+        this.held--;
         table!.held = undefined;
         // An atomicExch is relaxed: without a fence of the lock's scope after the critical
         // section's last access, that access may become visible after the unlock.
@@ -867,34 +884,41 @@ export class ScordDetector {
     fence.fencedLast = false;
     fence.fencedLastDev = false;
     const span = e.size <= this.granularity ? 1 : Math.ceil(e.size / this.granularity);
-    const view = this.memory.allocation(allocation)?.view;
+    // What a write stored (the simulator reports an access once it is done); only writes'
+    // values are compared, and only a 4-byte entry is one word (NaN equals nothing).
+    const view = write && this.granularity === 4 ? this.memory.allocation(allocation)?.view : undefined;
     for (let k = 0; k < span; k++) {
       this.touched?.add(allocation * TOUCHED_STRIDE + word + k);
-      // The word after the access (the simulator reports an access once it is done).
-      const at = (word + k) * this.granularity;
-      // Only a 4-byte entry is one word whose value says anything (NaN equals nothing).
-      const value = this.granularity !== 4 ? NaN : view && at + 4 <= view.byteLength ? view.getUint32(at, true) : 0;
+      const at = (word + k) * 4;
+      const value = view && at + 4 <= view.byteLength ? view.getUint32(at, true) : NaN;
       if (this.faithful) this.checkFaithful(table, word + k, e, write, fence, release, value);
-      else this.check(table, word + k, e, write, fence, release, value);
+      else this.check(table, allocation, word + k, e, write, fence, release, value);
     }
   }
 
-  private check(table: Map<number, Meta>, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean, value: number): void {
+  private check(table: Map<number, Meta>, allocation: number, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean, value: number): void {
     const md = table.get(word);
-    // Table III (a): the first access after initialization cannot race. A first read is kept
-    // (with no last write), so a later write from another thread is checked against it: a
-    // write after an unordered read races whichever of the two ran first.
+    // Table III (a): the first access after initialization cannot race. Reads before a word's
+    // first write are kept apart (most are of input data that nothing writes), so the first
+    // write from another thread is checked against the last of them: a write after an
+    // unordered read races whichever of the two ran first.
     if (!md) {
+      if (!write) {
+        this.rememberRead(allocation, word, e, fence, release);
+        return;
+      }
       this.entries++;
       const rec = this.record(undefined, e, write, fence, release);
       rec.value = value;
-      const created: Meta = { tag: 0, last: rec, lastWrite: write ? rec : undefined, spare: undefined, modified: true, blkShared: false, devShared: false, strong: e.strong };
+      const created: Meta = { tag: 0, last: rec, lastWrite: rec, spare: undefined, modified: true, blkShared: false, devShared: false, strong: e.strong };
       table.set(word, created);
-      if (this.locks.size !== 0) this.inSection(created, e);
+      if (this.held !== 0) this.inSection(created, e);
+      const read = this.readBefore(allocation, word);
+      if (read && !(read.block === e.block && read.warp === e.warp && read.lane === e.lane)) this.compare(read, rec, e);
       return;
     }
     const prev = write ? md.last : md.lastWrite;
-    if (this.locks.size !== 0) this.inSection(md, e);
+    if (this.held !== 0) this.inSection(md, e);
     // A write that stores what the last write stored (not merely what the memory held: zeroed
     // inputs would make every copy of a zero look harmless).
     const silent = write && md.lastWrite !== undefined && md.lastWrite.value === value;
@@ -903,9 +927,7 @@ export class ScordDetector {
       const rec = this.record(this.scratch, e, write, fence, release);
       rec.value = value;
       rec.silent = silent;
-      if (!sameAccessor(prev, rec)) {
-        if (!(prev.block === rec.block && prev.barrier !== rec.barrier)) this.races(prev, rec, e, true, prev.strong);
-      } else if (!this.warpSync && prev.sync === rec.sync && prev.barrier === rec.barrier) this.intraWarp(prev, rec, e);
+      this.compare(prev, rec, e);
     }
     // The last access and the last write, updated in place; a record a write frees is kept
     // for the next read, so alternating writes and reads allocate nothing.
@@ -924,6 +946,33 @@ export class ScordDetector {
     md.last.silent = silent;
   }
 
+  /** An earlier access of another thread and this one: Table III (b) and (c), then Table IV or the intra-warp check. */
+  private compare(prev: AccessRecord, rec: AccessRecord, e: Access): void {
+    if (!sameAccessor(prev, rec)) {
+      if (!(prev.block === rec.block && prev.barrier !== rec.barrier)) this.races(prev, rec, e, true, prev.strong);
+    } else if (!this.warpSync && prev.sync === rec.sync && prev.barrier === rec.barrier) this.intraWarp(prev, rec, e);
+  }
+
+  /** Keeps a read of a word nothing has written yet: one per slot of a direct-mapped table. */
+  private rememberRead(allocation: number, word: number, e: Access, fence: FenceFile, release: boolean): void {
+    const slot = (Math.imul(allocation, 0x9e3779b1) ^ word) & (READ_SLOTS - 1);
+    const kept = this.readsBeforeWrite[slot];
+    if (!kept) {
+      this.readsBeforeWrite[slot] = { generation: this.readGeneration, allocation, word, rec: this.record(undefined, e, false, fence, release) };
+      return;
+    }
+    kept.generation = this.readGeneration;
+    kept.allocation = allocation;
+    kept.word = word;
+    this.record(kept.rec, e, false, fence, release);
+  }
+
+  /** The last read of the word before its first write, if its slot still holds it. */
+  private readBefore(allocation: number, word: number): AccessRecord | undefined {
+    const kept = this.readsBeforeWrite[(Math.imul(allocation, 0x9e3779b1) ^ word) & (READ_SLOTS - 1)];
+    return kept && kept.generation === this.readGeneration && kept.allocation === allocation && kept.word === word ? kept.rec : undefined;
+  }
+
   /** The paper's entry: one per 16 words with a tag, Table III's flags, then Table IV. */
   private checkFaithful(table: Map<number, Meta>, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean, value: number): void {
     const key = Math.floor(word / WORDS_PER_ENTRY);
@@ -938,14 +987,14 @@ export class ScordDetector {
       if (!md) this.entries++;
       const created: Meta = { tag, last: rec, modified: write, blkShared: false, devShared: false, strong: e.strong };
       table.set(key, created);
-      if (this.locks.size !== 0) this.inSection(created, e);
+      if (this.held !== 0) this.inSection(created, e);
       return;
     }
     const prev = md.last;
     const sameBlock = prev.block === rec.block;
     const initial = md.modified && md.blkShared && md.devShared;
     const ordered = initial || (sameAccessor(prev, rec) && !md.blkShared && !md.devShared) || (sameBlock && rec.barrier !== prev.barrier && !md.devShared);
-    if (this.locks.size !== 0) this.inSection(md, e);
+    if (this.held !== 0) this.inSection(md, e);
     rec.silent = write && prev.write && prev.value === value;
     if (!ordered && !sameAccessor(prev, rec)) this.races(prev, rec, e, md.modified, md.strong && rec.strong);
     else if (!this.warpSync && sameAccessor(prev, rec) && prev.lane !== rec.lane && prev.sync === rec.sync && prev.barrier === rec.barrier) this.intraWarp(prev, rec, e);

@@ -182,7 +182,8 @@ export class ShadowSharedMemory {
     const first = offset >> 2;
     const last = (offset + Math.max(1, e.size) - 1) >> 2;
     const epoch = this.warpSyncs.size === 0 ? 0 : (this.warpSyncs.get(e.block * 64 + e.warp) ?? 0);
-    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, this.valueAt(e.address - offset + w * 4));
+    // Only what writes stored is compared (benign same-value races).
+    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, write ? this.valueAt(e.address - offset + w * 4) : NaN);
   }
 
   private check(words: Map<number, Word>, key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number, epoch: number, value: number): void {
