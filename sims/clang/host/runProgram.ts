@@ -14,7 +14,7 @@ import { seededRandom } from '../../gpu/executor';
 import { DEFAULT_SEARCH_STEPS, fairnessChecker } from '../../gpu/fairness';
 import { FlatAddresses } from '../../gpu/flat';
 import { DEFAULT_MEMORY_LIMIT, Memory } from '../../gpu/memory';
-import { MemoryAccount } from '../../gpu/memoryAccount';
+import { MemoryAccount, MemoryLimitExceeded } from '../../gpu/memoryAccount';
 import { randomChooser, WeakMemory, weakModelConfig } from '../../gpu/weakMemory';
 import { LowerError } from '../../ir/ir';
 import { resetWide } from '../../ir/wide';
@@ -92,6 +92,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
   const rangeOf = options.rangeOf ?? pointRange;
   resetWide();
   const memory = new Memory(new MemoryAccount(options.deviceMemoryLimit ?? DEFAULT_MEMORY_LIMIT));
+  memory.checkUninitialised = !!options.initCheck;
   const chooser = options.chooser ?? (model === 'sc' ? undefined : randomChooser(seededRandom((options.seed ?? 1) * 7919 + 17)));
   const weak = model === 'sc' && !options.weakTrace ? undefined : new WeakMemory(memory, weakModelConfig(model, options.weakSwitches), chooser ?? randomChooser(seededRandom(options.seed ?? 1)), options.weakTrace, options.sharedAddresses);
   options.attach?.(memory);
@@ -148,6 +149,10 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
     if (e instanceof LowerError) {
       findings.push({ kind: 'not-supported', message: e.message, range: e.range });
       return result(2);
+    }
+    if (e instanceof MemoryLimitExceeded) {
+      findings.push({ kind: 'memory-limit', message: e.message, ...(e.range ? { range: e.range } : {}) });
+      return result(137);
     }
     throw e;
   }
