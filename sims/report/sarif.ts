@@ -48,6 +48,8 @@ const CATEGORY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'step-budget': 'A run that did not finish within the step budget (an endless loop, or too much work for the simulator)',
   'division-by-zero': 'An integer division by zero',
   'invalid-shift': 'A shift by the width of the type or more, or by a negative amount',
+  'memory-limit': 'A launch, variable or run that needs more memory than the run may hold (--memory-limit, scord.analysis.memoryLimitMb)',
+  'uninitialized-read': 'A device read of cudaMalloc\'d memory that nothing has written (with --initcheck)',
   'undefined-function': 'A call of a device function that is declared but defined nowhere in the program (the run treats it as doing nothing)',
 };
 
