@@ -67,6 +67,8 @@ export interface ScordSettings {
     args: string[];
     /** A file whose bytes are the program's standard input; empty: none. */
     stdin: string;
+    /** Let the program read files of its own folder (never write them); off: it reads no file. */
+    allowRead: boolean;
   };
 }
 
@@ -80,7 +82,7 @@ export const DEFAULT_SETTINGS: ScordSettings = {
   fairness: 'fair',
   diagnostics: { raceSeverity: 'warning' },
   frontend: 'auto',
-  program: { compileCommands: '', sources: [], args: [], stdin: '' },
+  program: { compileCommands: '', sources: [], args: [], stdin: '', allowRead: false },
 };
 
 /** A kernel launch to run instead of `main` (kernel-only files, or one kernel of a program). */

@@ -59,6 +59,7 @@ export function normalizeSettings(raw: Raw): ScordSettings {
       sources: pick(pr.sources, isStrings, D.program.sources),
       args: pick(pr.args, isStrings, D.program.args),
       stdin: pick(pr.stdin, isString, D.program.stdin),
+      allowRead: pick(pr.allowRead, isBool, D.program.allowRead),
     },
   };
 }

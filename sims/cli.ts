@@ -48,7 +48,7 @@ import { summarize } from './frontend/summary';
 import { declaredOutcomes, runLitmus } from './litmus/run';
 import { MEMORY_MODELS, type LitmusReport, type MemoryModelName, type WeakModelSwitches } from './litmus/types';
 import { programFromCompileCommands, programFromFiles, type ProgramResult } from './clang/program';
-import { checkWithClang, compileProgram, clangDiagnostic, leavesToClang, FRONTENDS, type ClangProgramOptions, type Frontend } from './clang/check';
+import { checkWithClang, compileProgram, isKernelOnly, clangDiagnostic, leavesToClang, FRONTENDS, type ClangProgramOptions, type Frontend } from './clang/check';
 import { runClangProgram } from './clang/host/runProgram';
 import { SourceRanges } from './clang/ranges';
 import { DEFAULT_MAX_FILE_MB, limitsForFileMb, MB, readBounded, SourceReader } from './files/policy';
@@ -64,7 +64,7 @@ const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format t
                    [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
                    [--memory-model sc|gpu-weak|gpu-strong] [--fairness ${FAIRNESS_KINDS.join('|')}]
                    [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
-                   [--program-arg ARG]... [-- ARG...]
+                   [--allow-read] [--program-arg ARG]... [-- ARG...]
        scord fix FILE [check options] [--dry-run]
        scord litmus FILE [-D NAME[=VALUE]] [--model sc|gpu-weak|gpu-strong] [--runs N | --exhaustive]
                  [--max-executions N] [--seed N] [--observe NAME[,NAME]...] [--no-load-reordering]
@@ -75,8 +75,9 @@ const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format t
                  [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]
                  [--model independent|lockstep] [--fairness ${FAIRNESS_KINDS.join('|')}]
                  [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
-                 [--program-arg ARG]... [-- ARG...]
-  Several files (one program), --compile-commands, --stdin and program arguments run through clang.`;
+                 [--allow-read] [--program-arg ARG]... [-- ARG...]
+  Several files (one program), --compile-commands, --stdin, --allow-read and program arguments run
+  through clang. --allow-read lets the program read (never write) files of its own folder.`;
 
 /** The commands that run a whole program and take its inputs (argv, stdin, several files). */
 const PROGRAM_COMMANDS = ['check', 'run', 'fix'];
@@ -132,6 +133,8 @@ interface Args {
   compileCommands?: string;
   /** `--stdin FILE`: what the program reads from standard input. */
   stdin?: string;
+  /** `--allow-read`: the program may read files of its own folder (the first file's); otherwise it reads none. */
+  allowRead?: boolean;
   /** `--program-arg ARG` (repeatable) and the words after `--`: the program's argv after its name. */
   programArgs: string[];
   /** `--max-file-mb N`: the largest source file read (the program's sources: eight times it, at least 64 MB). */
@@ -277,6 +280,8 @@ function parseArgs(argv: string[]): Args {
       break;
     } else if (flag === '--program-arg' && PROGRAM_COMMANDS.includes(command)) {
       args.programArgs.push(optionValue());
+    } else if (flag === '--allow-read' && PROGRAM_COMMANDS.includes(command)) {
+      args.allowRead = true;
     } else if (flag === '--stdin' && PROGRAM_COMMANDS.includes(command)) {
       args.stdin = existingFile(optionValue(), flag);
     } else if (flag === '--compile-commands' && PROGRAM_COMMANDS.includes(command)) {
@@ -288,7 +293,7 @@ function parseArgs(argv: string[]): Args {
   const clang = args.frontend !== 'builtin' && PROGRAM_COMMANDS.includes(command);
   if (args.frontend === 'clang' && !PROGRAM_COMMANDS.includes(command)) throw new UsageError(`--frontend clang works with check, run and fix, not ${command}`);
   if (args.files.length > 1 && !(clang && command !== 'fix')) throw new UsageError(`only one file may be given (got '${args.files[0]}' and '${args.files[1]}')${PROGRAM_COMMANDS.includes(command) && command !== 'fix' ? '; a program of several files needs the clang front end (not --frontend builtin)' : ''}`);
-  if (args.frontend === 'builtin' && (args.compileCommands || args.stdin || args.programArgs.length)) throw new UsageError('--compile-commands, --stdin and program arguments need the clang front end (not --frontend builtin)');
+  if (args.frontend === 'builtin' && (args.compileCommands || args.stdin || args.allowRead || args.programArgs.length)) throw new UsageError('--compile-commands, --stdin, --allow-read and program arguments need the clang front end (not --frontend builtin)');
   if (!args.file && !(clang && args.compileCommands && command !== 'fix')) throw new UsageError(`no input file\n${USAGE}`);
   return args;
 }
@@ -425,7 +430,7 @@ async function main(argv: string[], io: Output): Promise<number> {
  */
 function needsClang(args: Args): boolean {
   if (args.frontend === 'builtin' || !PROGRAM_COMMANDS.includes(args.command)) return false;
-  return args.frontend === 'clang' || args.files.length > 1 || args.compileCommands !== undefined || args.stdin !== undefined || args.programArgs.length > 0;
+  return args.frontend === 'clang' || args.files.length > 1 || args.compileCommands !== undefined || args.stdin !== undefined || !!args.allowRead || args.programArgs.length > 0;
 }
 
 /** The check options the command line gives, for either front end. */
@@ -477,7 +482,7 @@ function clangProgram(args: Args): { options: ClangProgramOptions; file: string;
   return {
     file: first.file,
     text,
-    options: { units, ...(args.programArgs.length ? { argv: args.programArgs } : {}), ...(stdin ? { stdin } : {}), launch: { request: args.entry, header } },
+    options: { units, ...(args.programArgs.length ? { argv: args.programArgs } : {}), ...(stdin ? { stdin } : {}), ...(args.allowRead ? { readFolder: path.dirname(first.file) } : {}), launch: { request: args.entry, header } },
   };
 }
 
@@ -518,7 +523,7 @@ async function runThroughClang(args: Args, io: Output): Promise<number> {
     for (const d of program.problems) io.stderr(escapeControls(`${d.location ? `${d.location.file}:${d.location.line}:${d.location.column}` : args.file}: error: ${d.message}\n`));
     return 2;
   }
-  const compiled = await compileProgram(program.options.units);
+  const compiled = await compileProgram(program.options.units, { kernelOnly: isKernelOnly(program.options) });
   const ranges = new SourceRanges((p) => program.options.units.find((u) => u.file === p)?.text ?? readFileOrUndefined(p));
   if ('failed' in compiled) {
     for (const d of compiled.failed.filter((x) => x.severity === 'error')) io.stderr(escapeControls(`${d.file}:${d.line}:${d.column}: error: ${d.message}\n`));
@@ -530,6 +535,7 @@ async function runThroughClang(args: Args, io: Output): Promise<number> {
     ...runOptionsOf(args),
     ...(program.options.argv ? { argv: program.options.argv } : {}),
     ...(program.options.stdin ? { stdin: program.options.stdin } : {}),
+    ...(program.options.readFolder ? { readFolder: program.options.readFolder } : {}),
     rangeOf: (loc: { file: string; line: number; column: number } | undefined) => ranges.rangeOfLocation(loc, program.file),
   };
   const once = (o: RunOptions) => runClangProgram({ ...(compiled.wasm ? { wasm: compiled.wasm } : {}), device: compiled.device }, { ...options, ...o });

@@ -21,6 +21,8 @@ export interface ProgramRequest {
   argv: string[];
   /** A file whose bytes are the program's standard input. */
   stdinFile?: string;
+  /** The program may read files of its own folder (scord.program.allowRead). */
+  allowRead?: boolean;
 }
 
 /**

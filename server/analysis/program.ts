@@ -89,6 +89,8 @@ export function resolveProgram(req: AnalysisRequest, open: (file: string) => str
     launch: { request: entry ? { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args } : { args: {} }, header },
   };
   if (spec?.argv.length) options.argv = spec.argv;
+  // The program's own folder, read-only, when the user allows it (the folder of the file being checked).
+  if (spec?.allowRead && onDisk) options.readFolder = path.dirname(fileName);
   if (spec?.stdinFile) {
     files.push(spec.stdinFile);
     const stdin = readStdin(spec.stdinFile);

@@ -160,6 +160,7 @@ export function programRequest(fileName: string, settings: ScordSettings): Progr
     base,
     argv: p.args,
     ...(p.stdin ? { stdinFile: path.resolve(base, p.stdin) } : {}),
+    ...(p.allowRead ? { allowRead: true } : {}),
   };
 }
 

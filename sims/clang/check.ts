@@ -24,6 +24,8 @@ export interface ClangProgramOptions {
   argv?: string[];
   /** Bytes the program reads from standard input. */
   stdin?: Uint8Array;
+  /** A folder the program may read files from (never write); absent: it reads no file of the disk. */
+  readFolder?: string;
   /**
    * How to launch a kernel directly: what the command line asked for and the file's header.
    * Used when the program has no main, or when the request names a kernel or a shape.
@@ -76,6 +78,12 @@ export async function compileProgram(units: TranslationUnitSpec[], options: { ke
   return linked.mainFile !== undefined ? { wasm: linked.wasm, device, diagnostics: [...diagnostics, ...linked.diagnostics] } : { device, diagnostics };
 }
 
+/** A launch header with a shape marks a kernel-only file (GPUVerify's layout). */
+export function isKernelOnly(program: ClangProgramOptions): boolean {
+  const header = program.launch?.header;
+  return !!(header?.grid && header.block);
+}
+
 function sameDiagnostic(a: ClangDiagnostic, b: ClangDiagnostic): boolean {
   return a.file === b.file && a.line === b.line && a.column === b.column && a.message === b.message;
 }
@@ -103,9 +111,7 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
     return typeof read === 'string' ? read : undefined;
   };
   const ranges = new SourceRanges(readText);
-  // A launch header with a shape marks a kernel-only file (GPUVerify's layout).
-  const header = program.launch?.header;
-  const compiled = await compileProgram(program.units, { kernelOnly: !!(header?.grid && header.block) });
+  const compiled = await compileProgram(program.units, { kernelOnly: isKernelOnly(program) });
   if ('failed' in compiled) {
     const diagnostics = compiled.failed.filter((d) => d.severity !== 'note').map((d) => clangDiagnostic(d, ranges));
     return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats: initialStats(options) };
@@ -129,7 +135,7 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
     (run) =>
       runClangProgram(
         { ...(compiled.wasm ? { wasm: compiled.wasm } : {}), device: compiled.device },
-        { ...run, ...(entry ? { entry } : {}), sourceText: readText, programName: programNameOf(options.fileName), rangeOf: (loc) => ranges.rangeOfLocation(loc, options.fileName), ...(program.argv ? { argv: program.argv } : {}), ...(program.stdin ? { stdin: program.stdin } : {}) },
+        { ...run, ...(entry ? { entry } : {}), sourceText: readText, programName: programNameOf(options.fileName), rangeOf: (loc) => ranges.rangeOfLocation(loc, options.fileName), ...(program.argv ? { argv: program.argv } : {}), ...(program.stdin ? { stdin: program.stdin } : {}), ...(program.readFolder ? { readFolder: program.readFolder } : {}) },
       ),
     parsed,
     options,

@@ -385,3 +385,46 @@ describe('pieces that need no compiler', () => {
     assert.equal(unsupportedFeature('forklift'), 'forklift (a function that no file of the program defines)');
   });
 });
+
+describe('reading files of the program’s folder', () => {
+  test('only with --allow-read (scord.program.allowRead), and never writing them', async () => {
+    const { scord } = await import('../../sims/cli');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-allow-read-'));
+    try {
+      const file = path.join(dir, 'reader.cu');
+      fs.writeFileSync(path.join(dir, 'input.dat'), '41\n');
+      fs.writeFileSync(file, `#include <cstdio>
+__global__ void add(int *v) { *v += 1; }
+int main() {
+  FILE *f = fopen("input.dat", "r");
+  if (!f) { printf("cannot open\\n"); return 3; }
+  int x = 0;
+  fscanf(f, "%d", &x);
+  fclose(f);
+  FILE *o = fopen("input.dat", "w");
+  printf("write %s\\n", o ? "opened" : "refused");
+  int *d;
+  cudaMalloc(&d, sizeof(int));
+  cudaMemcpy(d, &x, sizeof(int), cudaMemcpyHostToDevice);
+  add<<<1, 1>>>(d);
+  cudaMemcpy(&x, d, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("%d\\n", x);
+  return 0;
+}
+`);
+      const run = async (...extra: string[]) => {
+        let stdout = '';
+        const status = await scord(['run', file, ...extra], { stdout: (t) => (stdout += t), stderr: () => undefined });
+        return { status, stdout };
+      };
+      const refused = await run();
+      assert.match(refused.stdout, /^cannot open\n/);
+      const allowed = await run('--allow-read');
+      assert.match(allowed.stdout, /write (opened|refused)\n42\n/);
+      // Whatever the program wrote stayed in memory: the file on disk is as it was.
+      assert.equal(fs.readFileSync(path.join(dir, 'input.dat'), 'utf8'), '41\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
