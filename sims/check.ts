@@ -126,8 +126,8 @@ export interface CheckOptions {
   hardwareFaithful?: boolean;
   granularity?: number;
   /**
-   * Assume the lanes of an undiverged warp run in lockstep (pre-Volta; GPUVerify's --warp-sync):
-   * no intra-warp races. Lockstep scheduling (`model: 'lockstep'`) implies it.
+   * Assume a warp's lanes run in lockstep (pre-Volta; GPUVerify's --warp-sync): a warp is one
+   * accessor, diverged or not, so no races between its lanes. Lockstep scheduling implies it.
    */
   warpSync?: boolean;
   /** False: leave out benign same-value races (`--no-benign`). */
@@ -239,7 +239,8 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   const detectorOptions: DetectorOptions = {
     granularity,
     hardwareFaithful: !!options.hardwareFaithful,
-    perThreadWhenDiverged: options.model !== 'lockstep',
+    // --warp-sync assumes pre-Volta lockstep warps, as lockstep scheduling runs them.
+    perThreadWhenDiverged: options.model !== 'lockstep' && !options.warpSync,
     warpSync: !!options.warpSync || options.model === 'lockstep',
     ...(options.inspect?.trace ? { trace: options.inspect.trace } : {}),
   };
@@ -262,7 +263,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     ? {
         listen: (memory) => {
           const scord = engine !== 'precise' ? new ScordDetector(memory, detectorOptions) : undefined;
-          const pd = engine !== 'scord' ? new PreciseDetector(memory, { perThreadWhenDiverged: options.model !== 'lockstep', explain: engine === 'both' }) : undefined;
+          const pd = engine !== 'scord' ? new PreciseDetector(memory, { perThreadWhenDiverged: options.model !== 'lockstep' && !options.warpSync, explain: engine === 'both' }) : undefined;
           if (scord) detectors.push(scord);
           if (pd) precise.push(pd);
           if (!pd) return scord!.listener;

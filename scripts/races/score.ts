@@ -11,7 +11,9 @@
 //
 // Each file runs in its own `node dist/cli.js check FILE --format json` process, with a time limit.
 // A race finding counts; a benign same-value race (information) is counted apart, on racy and
-// clean-labelled tests alike, as is an intra-warp race on a test whose header asks for --warp-sync.
+// clean-labelled tests alike. A GPUVerify test whose header asks for lockstep warps of 32 lanes
+// (`--warp-sync` or `--warp-sync=32`) is checked with `--warp-sync` (narrower ones cannot be:
+// the simulated warps have 32 lanes).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -23,7 +25,7 @@ interface Test {
   name: string;
   category: string;
   racy: boolean;
-  /** GPUVerify header asks for warp-synchronous lanes. */
+  /** The GPUVerify header asks for lockstep warps of 32 lanes: checked with --warp-sync. */
   warpSync: boolean;
 }
 
@@ -34,7 +36,7 @@ interface Finding {
   location: { line: number };
 }
 
-type Verdict = 'found' | 'missed' | 'false-alarm' | 'clean' | 'benign-only' | 'warp-sync-only' | 'not-run';
+type Verdict = 'found' | 'missed' | 'false-alarm' | 'clean' | 'benign-only' | 'not-run';
 
 interface Result extends Test {
   verdict: Verdict;
@@ -114,23 +116,25 @@ export function findTests(dir: string): { layout: 'scor' | 'gpuverify'; tests: T
       skipped++;
       continue;
     }
-    tests.push({ file, name, category: name.split(path.sep)[0] || '.', racy: label.expectation === 'race', warpSync: label.options.some((o) => o.startsWith('--warp-sync')) });
+    tests.push({ file, name, category: name.split(path.sep)[0] || '.', racy: label.expectation === 'race', warpSync: label.options.some((o) => o === '--warp-sync' || o === '--warp-sync=32') });
   }
   if (!tests.length && !skipped) throw new Error(`${dir} has neither race_*/norace_*.cu files nor kernel.cu files with //pass or //xfail labels`);
   return { layout: 'gpuverify', tests, skipped };
 }
 
+/** Findings that say the launch itself was refused (beyond the device's limits): nothing ran. */
+const REFUSED = new Set(['launch', 'launch-configuration']);
+
 /** The verdict on one test from the report `scord check --format json` printed. */
 export function verdictOf(t: Test, report: { findings: Finding[]; diagnostics: { severity: string }[] } | undefined): Verdict {
   if (!report) return 'not-run';
   const races = report.findings.filter((f) => f.kind === 'race');
-  const serious = races.filter((f) => f.category !== 'benign-same-value' && !(t.warpSync && f.category === 'intra-warp'));
-  const ran = report.diagnostics.every((d) => d.severity !== 'error') || report.findings.length > 0;
+  const serious = races.filter((f) => f.category !== 'benign-same-value');
+  const ran = (report.diagnostics.every((d) => d.severity !== 'error') || report.findings.length > 0) && !report.findings.some((f) => REFUSED.has(f.kind));
   if (!ran) return 'not-run';
-  if (t.racy) return serious.length ? 'found' : races.some((f) => f.category === 'benign-same-value') ? 'benign-only' : 'missed';
+  if (t.racy) return serious.length ? 'found' : races.length ? 'benign-only' : 'missed';
   if (serious.length) return 'false-alarm';
-  if (races.some((f) => f.category === 'benign-same-value')) return 'benign-only';
-  return races.length ? 'warp-sync-only' : 'clean';
+  return races.length ? 'benign-only' : 'clean';
 }
 
 async function main(): Promise<void> {
@@ -144,7 +148,7 @@ async function main(): Promise<void> {
     chosen,
     o.jobs,
     async (t): Promise<Result> => {
-      const run = await runCli(o.cli, ['check', t.file, '--format', 'json', ...o.checkArgs], path.dirname(t.file), { timeoutMs: o.timeoutMs, memoryMb: 4096 });
+      const run = await runCli(o.cli, ['check', t.file, '--format', 'json', ...(t.warpSync ? ['--warp-sync'] : []), ...o.checkArgs], path.dirname(t.file), { timeoutMs: o.timeoutMs, memoryMb: 4096 });
       let report: { findings: Finding[]; diagnostics: { severity: string; message: string }[] } | undefined;
       try {
         report = run.timedOut ? undefined : JSON.parse(run.stdout);
@@ -168,7 +172,7 @@ async function main(): Promise<void> {
 /** One row per category and a total: racy found/missed, clean flagged/clean, and what could not run. */
 export function confusionTable(results: Result[]): string[] {
   const categories = [...new Set(results.map((r) => r.category))].sort();
-  const head = ['category', 'found', 'missed', 'false-alarm', 'clean', 'benign-only', 'warp-sync-only', 'not-run'];
+  const head = ['category', 'found', 'missed', 'false-alarm', 'clean', 'benign-only', 'not-run'];
   const row = (name: string, rs: Result[]) => [name, ...head.slice(1).map((v) => String(rs.filter((r) => r.verdict === v).length))];
   const rows = [head, ...categories.map((c) => row(c, results.filter((r) => r.category === c))), row('total', results)];
   const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -188,7 +192,6 @@ export function confusionTable(results: Result[]): string[] {
   if (list('missed').length) out.push(`missed: ${list('missed').join(', ')}`);
   if (list('false-alarm').length) out.push(`false alarms: ${list('false-alarm').join(', ')}`);
   if (list('benign-only').length) out.push(`benign same-value races only (racy and clean labels): ${list('benign-only').join(', ')}`);
-  if (list('warp-sync-only').length) out.push(`intra-warp races only, under a --warp-sync header: ${list('warp-sync-only').join(', ')}`);
   return out;
 }
 

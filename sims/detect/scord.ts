@@ -200,6 +200,8 @@ interface AccessRecord {
   /** The word's value after the access, and (writes) whether it was the value before. */
   value: number;
   silent: boolean;
+  /** Exact mode with 4-byte entries: the bytes of the word the access touched (0b1111 for all). */
+  bytes: number;
 }
 
 /**
@@ -390,7 +392,7 @@ export class ScordDetector {
   /** The access being checked, before it is stored (reused: most accesses store nothing new). */
   private readonly scratch: AccessRecord = {
     block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: new Set(), range: undefined as never, write: false, release: false,
-    rel: 0, order: undefined, orderScope: undefined, unfencedRelease: undefined, sync: 0, value: 0, silent: false,
+    rel: 0, order: undefined, orderScope: undefined, unfencedRelease: undefined, sync: 0, value: 0, silent: false, bytes: 0b1111,
   };
 
   constructor(
@@ -946,8 +948,19 @@ export class ScordDetector {
     md.last.silent = silent;
   }
 
+  /**
+   * The bytes of its 4-byte word an access touches, in exact mode with 4-byte entries (the
+   * paper's word granularity and coarser ones report false sharing on purpose): lanes that
+   * write neighbouring `char`s of one word do not conflict.
+   */
+  private bytesOf(e: Access): number {
+    if (e.size >= 4 || this.faithful || this.granularity !== 4) return 0b1111;
+    return (((1 << e.size) - 1) << (pointerOffset(e.address) & 3)) & 0b1111;
+  }
+
   /** An earlier access of another thread and this one: Table III (b) and (c), then Table IV or the intra-warp check. */
   private compare(prev: AccessRecord, rec: AccessRecord, e: Access): void {
+    if ((prev.bytes & rec.bytes) === 0) return; // different bytes of the word
     if (!sameAccessor(prev, rec)) {
       if (!(prev.block === rec.block && prev.barrier !== rec.barrier)) this.races(prev, rec, e, true, prev.strong);
     } else if (!this.warpSync && prev.sync === rec.sync && prev.barrier === rec.barrier) this.intraWarp(prev, rec, e);
@@ -1020,7 +1033,7 @@ export class ScordDetector {
       return {
         block: e.block, warp: e.warp, lane: e.lane, divergence, barrier: this.barrierId(e.block), blkFence: fence.blk, devFence: fence.dev,
         isAtom: !!e.atomic, atomic: e.atomic, strong: e.strong, locks, range: e.range, write, release, rel: fence.order.rel, order, orderScope, unfencedRelease: undefined,
-        sync: fence.order.sync, value: 0, silent: false,
+        sync: fence.order.sync, value: 0, silent: false, bytes: this.bytesOf(e),
       };
     }
     into.block = e.block;
@@ -1042,6 +1055,7 @@ export class ScordDetector {
     into.orderScope = orderScope;
     into.unfencedRelease = undefined;
     into.sync = fence.order.sync;
+    into.bytes = this.bytesOf(e);
     return into;
   }
 

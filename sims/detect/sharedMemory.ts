@@ -36,6 +36,8 @@ interface SharedAccess {
   /** The word after the access, and (writes) whether it held that value before. */
   value: number;
   silent: boolean;
+  /** The bytes of the word it touched (0b1111 for all): neighbouring `char`s do not conflict. */
+  bytes: number;
 }
 
 /** The last release of a word: accesses of `warp` before `upTo` (lane rule permitting) are released. */
@@ -183,10 +185,11 @@ export class ShadowSharedMemory {
     const last = (offset + Math.max(1, e.size) - 1) >> 2;
     const epoch = this.warpSyncs.size === 0 ? 0 : (this.warpSyncs.get(e.block * 64 + e.warp) ?? 0);
     // Only what writes stored is compared (benign same-value races).
-    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, write ? this.valueAt(e.address - offset + w * 4) : NaN);
+    const bytes = e.size >= 4 ? 0b1111 : (((1 << e.size) - 1) << (offset & 3)) & 0b1111;
+    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, write ? this.valueAt(e.address - offset + w * 4) : NaN, bytes);
   }
 
-  private check(words: Map<number, Word>, key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number, epoch: number, value: number): void {
+  private check(words: Map<number, Word>, key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number, epoch: number, value: number, bytes: number): void {
     let word = words.get(key);
     if (!word || word.interval !== interval) {
       // A barrier since the last access orders everything before it.
@@ -200,38 +203,39 @@ export class ShadowSharedMemory {
     const silent = write && word.written === value;
     if (write) {
       let earlier: SharedAccess | undefined;
-      let category = word.write && this.races(word.write, e, sync, divergence, epoch);
+      let category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes);
       if (category) earlier = word.write;
-      for (let i = 0; !earlier && i < word.reads.length; i++) if ((category = this.races(word.reads[i], e, sync, divergence, epoch))) earlier = word.reads[i];
+      for (let i = 0; !earlier && i < word.reads.length; i++) if ((category = this.races(word.reads[i], e, sync, divergence, epoch, bytes))) earlier = word.reads[i];
       if (earlier && category) this.report(e, write, copy(earlier), benign(earlier, e, write, value, silent) ? 'benign-same-value' : category, value);
-      word.write = stamp(record(e, write, divergence, seq, word.write), epoch, value, silent);
+      word.write = stamp(record(e, write, divergence, seq, word.write), epoch, value, silent, bytes);
       if (word.reads.length) word.reads = [];
     } else {
-      const category = word.write && this.races(word.write, e, sync, divergence, epoch);
+      const category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes);
       if (category) this.report(e, write, copy(word.write!), benign(word.write!, e, write, value, silent) ? 'benign-same-value' : category, value);
-      this.addReader(word, e, divergence, seq, epoch, value);
+      this.addReader(word, e, divergence, seq, epoch, value, bytes);
     }
     if (write) word.written = value;
     // Only ordered writes release, and only stores end a release: a plain write to an unreleased word changes nothing.
     if (seq !== 0 && e.write && (e.order !== undefined || release)) this.release(word, release, e, divergence, seq);
   }
 
-  private addReader(word: Word, e: Access, divergence: number, seq: number, epoch: number, value: number): void {
+  private addReader(word: Word, e: Access, divergence: number, seq: number, epoch: number, value: number, bytes: number): void {
     if (word.reads.length >= MAX_READERS) return;
     for (const r of word.reads) {
-      if (r.who.warp === e.warp && (r.who.lane === e.lane || r.divergence < 0)) {
-        // The warp's latest read stands for its earlier ones: whatever orders it orders them.
-        // Its sequence number matters once something was released, its epoch whenever it changes.
-        // Its __syncwarp count, whenever that changes.
-        if ((seq !== 0 && (this.released || r.divergence !== divergence)) || r.sync !== epoch) stamp(record(e, false, divergence, seq, r), epoch, value, false);
+      if (r.who.warp === e.warp && (r.who.lane === e.lane || r.divergence < 0) && r.bytes === bytes) {
+        // The warp's latest read (of the same bytes) stands for its earlier ones: whatever
+        // orders it orders them. Its sequence number matters once something was released, its
+        // epoch and __syncwarp count whenever they change.
+        if ((seq !== 0 && (this.released || r.divergence !== divergence)) || r.sync !== epoch) stamp(record(e, false, divergence, seq, r), epoch, value, false, bytes);
         return;
       }
     }
-    word.reads.push(stamp(record(e, false, divergence, seq), epoch, value, false));
+    word.reads.push(stamp(record(e, false, divergence, seq), epoch, value, false, bytes));
   }
 
   /** How the earlier access `other` and `e` race, if they conflict and no acquired release orders them. */
-  private races(other: SharedAccess, e: Access, sync: boolean, divergence: number, epoch: number): SharedRace | undefined {
+  private races(other: SharedAccess, e: Access, sync: boolean, divergence: number, epoch: number, bytes: number): SharedRace | undefined {
+    if ((other.bytes & bytes) === 0) return undefined; // different bytes of the word
     const category = conflicts(other, e, sync, divergence, epoch, this.lockstep);
     if (!category) return undefined;
     // Only acquired releases order anything: none before the first release.
@@ -334,7 +338,7 @@ function record(e: Access, write: boolean, divergence: number, seq: number, into
   const atomic = e.atomic;
   const order = e.order === undefined ? undefined : orderOf(e.order, e.orderScope ?? atomic?.scope ?? 'device');
   // One object shape whether or not the access is atomic or ordered (`atomic: undefined`).
-  if (!into) return { summary: { range: e.range, write, strong: e.strong, atomic, order }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence, seq, sync: 0, value: 0, silent: false };
+  if (!into) return { summary: { range: e.range, write, strong: e.strong, atomic, order }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence, seq, sync: 0, value: 0, silent: false, bytes: 0b1111 };
   const s = into.summary;
   s.range = e.range;
   s.write = write;
@@ -383,9 +387,10 @@ function benign(earlier: SharedAccess, e: Access, write: boolean, value: number,
 }
 
 /** Sets the fields `record` leaves alone: the warp's __syncwarp count and the word's value. */
-function stamp(a: SharedAccess, sync: number, value: number, silent: boolean): SharedAccess {
+function stamp(a: SharedAccess, sync: number, value: number, silent: boolean, bytes: number): SharedAccess {
   a.sync = sync;
   a.value = value;
   a.silent = silent;
+  a.bytes = bytes;
   return a;
 }

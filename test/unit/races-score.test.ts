@@ -30,19 +30,24 @@ test('ScoR layout: labels and categories from the names', () => {
   assert.equal(scorCategory('race_intrawarp_none_waw.cu'), 'intrawarp/none');
 });
 
-test('GPUVerify layout: //pass and race-labelled xfail tests, others left out; --warp-sync headers noted', () => {
+test('GPUVerify layout: //pass and race-labelled xfail tests, others left out; --warp-sync=32 headers noted', () => {
   const dir = suite({
     'atomics/add_tid/kernel.cu': '//xfail:NOT_ALL_VERIFIED\n//--blockDim=2 --gridDim=1\n//possible write-write race\n__global__ void k() {}\n',
     'warpsync/ok/kernel.cu': '//pass\n//--blockDim=32 --gridDim=1 --warp-sync=32\n__global__ void k() {}\n',
+    'warpsync/narrow/kernel.cu': '//pass\n//--blockDim=32 --gridDim=1 --warp-sync=16\n__global__ void k() {}\n',
     'asserts/fail/kernel.cu': '//xfail:NOT_ALL_VERIFIED\n//--blockDim=2 --gridDim=1\n//this assertion might not hold\n__global__ void k() {}\n',
   });
   const { layout, tests, skipped } = findTests(dir);
   assert.equal(layout, 'gpuverify');
   assert.equal(skipped, 1);
-  assert.deepEqual(tests.map((t) => [t.category, t.racy, t.warpSync]), [['atomics', true, false], ['warpsync', false, true]]);
+  assert.deepEqual(tests.map((t) => [t.name, t.racy, t.warpSync]), [
+    ['atomics/add_tid', true, false],
+    ['warpsync/narrow', false, false],
+    ['warpsync/ok', false, true],
+  ]);
 });
 
-test('verdicts: benign same-value races and intra-warp races under --warp-sync headers are counted apart', () => {
+test('verdicts: benign same-value races are counted apart; a refused launch did not run', () => {
   const racy = { file: '', name: 'r', category: 'c', racy: true, warpSync: false };
   const clean = { ...racy, racy: false };
   assert.equal(verdictOf(racy, report(race('missing-lock'))), 'found');
@@ -52,7 +57,7 @@ test('verdicts: benign same-value races and intra-warp races under --warp-sync h
   assert.equal(verdictOf(clean, report()), 'clean');
   assert.equal(verdictOf(clean, report(race('shared-memory'))), 'false-alarm');
   assert.equal(verdictOf(clean, report(race('benign-same-value', 'information'))), 'benign-only');
-  assert.equal(verdictOf({ ...clean, warpSync: true }, report(race('intra-warp'))), 'warp-sync-only');
+  assert.equal(verdictOf(racy, { findings: [{ kind: 'launch-configuration', category: 'launch-configuration', severity: 'error', location: { line: 1 } }], diagnostics: [] }), 'not-run');
   assert.equal(verdictOf(clean, report(race('intra-warp'))), 'false-alarm');
   assert.equal(verdictOf(clean, { findings: [], diagnostics: [{ severity: 'error' }] }), 'not-run');
 });
@@ -60,9 +65,9 @@ test('verdicts: benign same-value races and intra-warp races under --warp-sync h
 test('the confusion table counts each verdict per category and in total', () => {
   const r = (category: string, racy: boolean, verdict: 'found' | 'missed' | 'false-alarm' | 'clean') => ({ file: '', name: `${category}-${verdict}`, category, racy, warpSync: false, verdict, lines: [], ms: 0 });
   const table = confusionTable([r('a', true, 'found'), r('a', true, 'missed'), r('b', false, 'false-alarm'), r('b', false, 'clean')]);
-  assert.match(table[2], /^a\s+1\s+1\s+0\s+0\s+0\s+0\s+0$/);
-  assert.match(table[3], /^b\s+0\s+0\s+1\s+1\s+0\s+0\s+0$/);
-  assert.match(table[4], /^total\s+1\s+1\s+1\s+1\s+0\s+0\s+0$/);
+  assert.match(table[2], /^a\s+1\s+1\s+0\s+0\s+0\s+0$/);
+  assert.match(table[3], /^b\s+0\s+0\s+1\s+1\s+0\s+0$/);
+  assert.match(table[4], /^total\s+1\s+1\s+1\s+1\s+0\s+0$/);
   assert.ok(table.includes('racy tests that ran: 1/2 found (50%); clean tests that ran: 1/2 false alarms'), table.join('\n'));
   assert.ok(table.includes('missed: a-missed'));
 });
