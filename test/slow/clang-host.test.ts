@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkWithClang, compileProgram, type CompiledProgram } from '../../sims/clang/check';
 import { readKernelHeader } from '../../sims/host/kernelHeader';
+import { scord } from '../../sims/cli';
 import { unsupportedFeature } from '../../sims/clang/host/cudaImports';
 import { DEVICE_PROP_FIELDS, devicePropLayout } from '../../sims/clang/host/deviceProperties';
 import { SandboxFiles } from '../../sims/clang/host/sandboxFiles';
@@ -302,6 +303,29 @@ __global__ void bump(int *p) { atomicAdd_block(&p[0], 1); }
   });
 });
 
+describe('a kernel handed a function pointer', () => {
+  test('run from its header, the pointer is a device function of the right arity, and the call runs', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-funcptr-'));
+    try {
+      const file = path.join(dir, 'apply.cu');
+      const text = `//--blockDim=32 --gridDim=2
+__device__ float twice(float *v, unsigned i) { return v[i] * 2.0f; }
+typedef float (*op)(float *, unsigned);
+__global__ void apply(float *v, op f) {
+  v[0] = f(v, threadIdx.x);
+}
+`;
+      const r = await checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { args: {} }, header: readKernelHeader(text).header } });
+      assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
+      // The call ran (no fault at it): every thread of both blocks writes v[0], a race there.
+      assert.ok(!r.findings.some((f) => f.category === 'invalid-pointer'), JSON.stringify(r.findings.map((f) => f.message)));
+      assert.ok(r.findings.some((f) => f.kind === 'race' && f.range?.start.line === 4), JSON.stringify(r.findings.map((f) => [f.kind, f.category, f.range?.start.line])));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a device function declared and never defined', () => {
   test('its call does nothing and returns 0, said once at the call with a count; the kernel runs on', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-undefined-'));
@@ -388,7 +412,6 @@ describe('pieces that need no compiler', () => {
 
 describe('reading files of the program’s folder', () => {
   test('only with --allow-read (scord.program.allowRead), and never writing them', async () => {
-    const { scord } = await import('../../sims/cli');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-allow-read-'));
     try {
       const file = path.join(dir, 'reader.cu');

@@ -49,7 +49,8 @@ export interface LoweringOptions {
   /** Headers of the toolchain: code there reports at the user's call instead. */
   isLibraryFile: (file: string) => boolean;
   /** Defined functions whose address the program takes (candidates of an indirect call). */
-  addressTaken: () => Set<LFunction>;
+  /** The functions a call through a pointer with this many arguments may reach (see DeviceProgram.indirectTargets). */
+  indirectTargets: (argc: number) => LFunction[];
 }
 
 /** One inlined copy of a function: its SSA values and blocks. */
@@ -723,8 +724,7 @@ export class KernelLowering {
 
   /** A call through a function pointer: a compare against each function whose address is taken. */
   private indirectCall(i: LInstruction, callee: LValue): void {
-    const argc = i.operands.length;
-    const candidates = [...this.options.addressTaken()].filter((f) => f.params.length === argc || (f.varargs && f.params.length <= argc));
+    const candidates = this.options.indirectTargets(i.operands.length);
     if (!candidates.length) this.fail('not supported: a call through a function pointer that points to no device function of the program');
     const p = this.reg(callee) * WARP;
     const result = i.type.kind === 'void' ? undefined : this.result(i);

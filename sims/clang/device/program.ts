@@ -35,6 +35,12 @@ export interface DeviceProgram {
    * cannot run; `has`, `keys` and `size` never lower.
    */
   kernels: Map<string, DeviceKernel>;
+  /**
+   * The functions a call through a pointer with `argc` arguments may reach, by address: the ones
+   * whose address the program takes, or, when it takes none (a kernel handed a function pointer
+   * by its caller: GPUVerify's kernels), every device function of that arity.
+   */
+  indirectTargets(argc: number): number[];
   /** __device__/__constant__/__managed__ globals the host may name: mangled name → storage. */
   globals: Map<string, { pointer: number; size: number; space: 'global' | 'constant' | 'managed' }>;
 }
@@ -69,13 +75,19 @@ export function loadDeviceProgram(modules: LModule[], options: DeviceLoadOptions
       kernels.set(f.name, { fn: f, module: m });
     }
   }
+  const takesArgs = (argc: number) => (f: LFunction): boolean => f.params.length === argc || (!!f.varargs && f.params.length <= argc);
+  const indirectTargets = (argc: number): LFunction[] => {
+    const taken = [...addressTaken()].filter(takesArgs(argc));
+    if (taken.length) return taken;
+    return modules.flatMap((m) => m.functions).filter((f) => !f.declaration && f.callingConv !== 'ptx_kernel' && !f.name.startsWith('llvm.')).filter(takesArgs(argc));
+  };
   const isLibraryFile = options.isLibraryFile ?? defaultLibraryFile;
   const lower = (name: string): DeviceKernel | undefined => {
     const k = kernels.get(name);
     if (!k) return undefined;
     const lowering = new KernelLowering({
       symbols, globals, memory: options.memory, flat: options.flat, events: options.events, switchAtMemory: options.switchAtMemory,
-      rangeOf: options.rangeOf, isLibraryFile, addressTaken,
+      rangeOf: options.rangeOf, isLibraryFile, indirectTargets,
     });
     const env = globals.constEnv(k.module, (g) => lowering.sharedAddress(g));
     const shown = displayName(k.fn);
@@ -100,7 +112,7 @@ export function loadDeviceProgram(modules: LModule[], options: DeviceLoadOptions
       })),
     };
   };
-  return { kernels: new KernelTable(kernels, lower), globals: globals.named() };
+  return { kernels: new KernelTable(kernels, lower), globals: globals.named(), indirectTargets: (argc) => indirectTargets(argc).map((f) => globals.functionAddress(f)!) };
 }
 
 /** A map of kernels that lowers each one when it is first asked for. */

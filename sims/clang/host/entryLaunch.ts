@@ -2,7 +2,8 @@
 // line): the launch main would have made, with arguments made up here as the hand-written path
 // makes them (sims/host/run.ts entryLaunch) — pointers get fresh zeroed allocations sized by
 // entryAllocationSize, structs passed by value zeroed copies, scalars the values given by
-// parameter name (0 otherwise).
+// parameter name (0 otherwise), and function pointers the kernel calls through a device function
+// of the right arity.
 import type { Memory } from '../../gpu/memory';
 import type { LaunchRequest } from '../../ir/ir';
 import { entryAllocationSize, type KernelEntry } from '../../host/run';
@@ -12,7 +13,7 @@ import { functionName } from '../device/demangle';
 import { normalizerOf } from '../device/numbers';
 import type { LModule } from '../llvm/module';
 import type { Finding } from './hostContext';
-import { pointeeOf } from './pointee';
+import { calledWith, pointeeOf } from './pointee';
 
 /** The launch of `entry`, or the finding that says why there is none. */
 export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules: LModule[], memory: Memory): LaunchRequest | Finding {
@@ -28,6 +29,11 @@ export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules:
   const args = kernel.params.map((param, i) => {
     const name = fn?.params[i]?.name ?? `argument ${i + 1}`;
     if (param.byval) return memory.allocate('global', Math.max(1, sizeOf(param.byval)), { label: `argument ${name} of ${kernel.displayName}` });
+    // A function pointer the kernel calls through: a device function it can reach, as the
+    // caller would have passed (the first of them; GPUVerify states which with __requires).
+    const called = param.pointer && fn ? calledWith(fn, i) : undefined;
+    const target = called !== undefined ? program.indirectTargets(called)[0] : undefined;
+    if (target !== undefined) return target;
     if (param.pointer) {
       const element = fn ? pointeeOf(fn, i, modules) : undefined;
       const size = entryAllocationSize(threads, element ? Math.max(1, sizeOf(element)) : 4);

@@ -53,3 +53,26 @@ export function pointeeOf(fn: LFunction, index: number, modules: LModule[] = [],
   }
   return best;
 }
+
+/**
+ * How many arguments a call through pointer parameter `index` passes, when the kernel calls
+ * through it (a function pointer it is handed; followed through its -O0 stack slot); undefined
+ * when it never does.
+ */
+export function calledWith(fn: LFunction, index: number): number | undefined {
+  const param = fn.params[index]?.name;
+  if (param === undefined) return undefined;
+  const derived = new Set<string>([param]);
+  const slots = new Set<string>();
+  for (let pass = 0; pass < 2; pass++) {
+    for (const b of fn.blocks) {
+      for (const inst of b.instructions) {
+        const [a, p] = inst.operands;
+        if (inst.opcode === 'store' && a?.kind === 'local' && derived.has(a.name) && p?.kind === 'local') slots.add(p.name);
+        else if (inst.opcode === 'load' && a?.kind === 'local' && slots.has(a.name) && inst.result) derived.add(inst.result);
+        else if (inst.opcode === 'call' && inst.callee?.kind === 'local' && derived.has(inst.callee.name)) return inst.operands.length;
+      }
+    }
+  }
+  return undefined;
+}
