@@ -19,6 +19,11 @@ export interface ScordSettings {
     memoryLimitMb: number;
     /** Runs at once, each in its own worker; 0: one fewer than the machine's cores (at least 1). */
     maxParallelRuns: number;
+    /**
+     * Schedules explored per version of a document: after the first run's findings are shown,
+     * further seeded schedules run in the background and their new races join them (1: none).
+     */
+    schedules: number;
   };
   limits: {
     /** The largest source file read, in MB (a program's sources together: eight times it, at least 64 MB). */
@@ -73,7 +78,7 @@ export interface ScordSettings {
 }
 
 export const DEFAULT_SETTINGS: ScordSettings = {
-  analysis: { trigger: 'onType', debounceMs: 300, timeBudgetMs: 10_000, memoryLimitMb: 1024, maxParallelRuns: 0 },
+  analysis: { trigger: 'onType', debounceMs: 300, timeBudgetMs: 10_000, memoryLimitMb: 1024, maxParallelRuns: 0, schedules: 8 },
   limits: { maxFileMb: 8 },
   preprocessor: { defines: [], includePaths: [] },
   simulator: { device: 'scord-paper', scheduling: 'independent', schedules: 1, seed: 1, stepBudget: 50_000_000, memoryModel: 'sc' },

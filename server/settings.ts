@@ -35,6 +35,7 @@ export function normalizeSettings(raw: Raw): ScordSettings {
       timeBudgetMs: pick(a.timeBudgetMs, isNumberIn(50, 600_000), D.analysis.timeBudgetMs),
       memoryLimitMb: pick(a.memoryLimitMb, isNumberIn(16, 16_384), D.analysis.memoryLimitMb),
       maxParallelRuns: pick(a.maxParallelRuns, isNumberIn(0, 256), D.analysis.maxParallelRuns),
+      schedules: pick(a.schedules, isNumberIn(1, 1000), D.analysis.schedules),
     },
     limits: { maxFileMb: pick(section('limits').maxFileMb, isNumberIn(1, 1024), D.limits.maxFileMb) },
     preprocessor: {

@@ -9,7 +9,7 @@ import { headerDefines, readKernelHeader } from '../../sims/host/kernelHeader';
 import * as path from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import type { CheckReport } from '../../sims/check';
+import type { CheckFinding, CheckReport } from '../../sims/check';
 import { parse, type ParseResult } from '../../sims/frontend/index';
 import type { ScordSettings } from '../protocol';
 import { resolveIncludePaths } from '../settings';
@@ -56,6 +56,8 @@ interface DocumentState {
   problemShown?: number;
   /** Settles when the last run's preferred fixes have been checked. */
   checking?: Promise<void>;
+  /** Background runs of further schedules for the version on screen. */
+  exploring?: RunHandle[];
   /** The file's preprocessor flags from its compile_commands.json entry (the last run found them). */
   flags?: { defines: string[]; undefines: string[]; includeDirs: string[] };
 }
@@ -183,6 +185,30 @@ function oversized(text: string, settings: ScordSettings): string | undefined {
   return `scord: this file is not analysed: it is larger than ${limit / 2 ** 20} MB (scord.limits.maxFileMb), as \`scord check\` refuses it`;
 }
 
+/** Background schedules queue behind every document's first run. */
+const EXPLORE_PRIORITY = 1000;
+
+/**
+ * Adds the races of `more` (a run of another schedule) that `report` lacks, as one pair of
+ * places and category; their fixes are not re-run, so none is preferred. Returns how many.
+ */
+export function mergeRaces(report: CheckReport, more: CheckReport): number {
+  const at = (l: { file: string; line: number; column: number } | undefined) => (l ? `${l.file}:${l.line}:${l.column}` : '-');
+  // A pair is one race whichever of its two accesses the schedule ran first.
+  const key = (f: CheckFinding) => `${f.category}@${at(f.location)}/${at(f.related[0]?.location)}`;
+  const pairKey = (f: CheckFinding) => `${f.category}@${at(f.related[0]?.location)}/${at(f.location)}`;
+  const known = new Set(report.findings.flatMap((f) => [key(f), pairKey(f)]));
+  let added = 0;
+  for (const f of more.findings) {
+    if (f.kind !== 'race' || known.has(key(f))) continue;
+    known.add(key(f));
+    known.add(pairKey(f));
+    report.findings.push({ ...f, fixes: f.fixes.map((x) => ({ ...x, preferred: false })) });
+    added++;
+  }
+  return added;
+}
+
 export class AnalysisScheduler {
   private readonly states = new Map<string, DocumentState>();
 
@@ -274,6 +300,8 @@ export class AnalysisScheduler {
     let current = this.host.document(doc.uri);
     if (!current || current.version !== version) return; // a newer change is on its way
     const s = this.state(doc.uri);
+    // Background schedules of the old text are of no use any more.
+    this.stopExploring(s);
     // What it includes is read first, off this thread; the parse then finds it in memory.
     await this.host.prefetch(doc, settings, s.flags?.includeDirs ?? resolveIncludePaths(settings.preprocessor.includePaths, fileNameOf(doc.uri)));
     current = this.host.document(doc.uri);
@@ -300,9 +328,49 @@ export class AnalysisScheduler {
 
   private cancel(uri: string): void {
     const s = this.states.get(uri);
+    this.stopExploring(s);
     if (!s?.running) return;
     s.running.handle.cancel();
     s.running = undefined;
+  }
+
+  private stopExploring(s: DocumentState | undefined): void {
+    if (!s?.exploring) return;
+    for (const h of s.exploring) h.cancel();
+    s.exploring = undefined;
+  }
+
+  /**
+   * After the first run's findings are on screen: the other seeded schedules of
+   * scord.analysis.schedules, in the background (as many at once as the workers allow, after
+   * every first run), within the time budget; each one's new races join the diagnostics.
+   * An edit stops them.
+   */
+  private async explore(uri: string, version: number, settings: ScordSettings, run: LastRun): Promise<void> {
+    const s = this.state(uri);
+    const doc = this.host.document(uri);
+    const extra = settings.analysis.schedules - 1;
+    // A run that already explored several schedules itself (scord.simulator.schedules) needs no more.
+    if (!doc || extra <= 0 || settings.simulator.schedules > 1 || !run.report.analysed) return;
+    this.stopExploring(s);
+    const deadline = Date.now() + settings.analysis.timeBudgetMs;
+    const handles: RunHandle[] = [];
+    for (let k = 1; k <= extra; k++) {
+      const overrides = { scheduler: 'random' as const, schedules: 1, seed: settings.simulator.seed + k };
+      handles.push(this.workers.run(analysisRequest(uri, doc.getText(), settings, this.host.openDocuments(), overrides, false), { ...runLimits(settings), priority: () => this.host.priority(uri) + EXPLORE_PRIORITY }));
+    }
+    s.exploring = handles;
+    const timer = setTimeout(() => this.stopExploring(s.exploring === handles ? s : undefined), Math.max(0, deadline - Date.now()));
+    await Promise.all(
+      handles.map(async (h) => {
+        const outcome = await h.outcome;
+        const current = this.host.document(uri);
+        if (outcome.kind !== 'report' || s.exploring !== handles || s.lastRun !== run || current?.version !== version) return;
+        if (mergeRaces(run.report, outcome.report)) this.host.ran(current, run, settings);
+      }),
+    );
+    clearTimeout(timer);
+    if (s.exploring === handles) s.exploring = undefined;
   }
 
   private async start(uri: string): Promise<void> {
@@ -330,6 +398,7 @@ export class AnalysisScheduler {
       run.report.findings.forEach((f, i) => f.fixes.forEach((fix, j) => (fix.preferred = !!verdicts[i]?.[j])));
       run.fixesChecked = true;
     }
+    if (outcome.kind === 'report' && run?.report === outcome.report && this.host.document(uri)?.version === version) void this.explore(uri, version, settings, run);
   }
 
   private finished(uri: string, version: number, outcome: AnalysisOutcome, settings: ScordSettings): void {
