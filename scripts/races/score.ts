@@ -12,8 +12,9 @@
 // Each file runs in its own `node dist/cli.js check FILE --format json` process, with a time limit.
 // A race finding counts; a benign same-value race (information) is counted apart, on racy and
 // clean-labelled tests alike. A GPUVerify test whose header asks for lockstep warps of 32 lanes
-// (`--warp-sync` or `--warp-sync=32`) is checked with `--warp-sync` (narrower ones cannot be:
-// the simulated warps have 32 lanes).
+// (`--warp-sync` or `--warp-sync=32`), or of N lanes with blocks of at most N threads, is
+// checked with `--warp-sync` (narrower warps across a bigger block cannot be: the simulated
+// warps have 32 lanes).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -116,7 +117,7 @@ export function findTests(dir: string): { layout: 'scor' | 'gpuverify'; tests: T
       skipped++;
       continue;
     }
-    tests.push({ file, name, category: name.split(path.sep)[0] || '.', racy: label.expectation === 'race', warpSync: label.options.some((o) => o === '--warp-sync' || o === '--warp-sync=32') });
+    tests.push({ file, name, category: name.split(path.sep)[0] || '.', racy: label.expectation === 'race', warpSync: lockstepWarps(label.options) });
   }
   if (!tests.length && !skipped) throw new Error(`${dir} has neither race_*/norace_*.cu files nor kernel.cu files with //pass or //xfail labels`);
   return { layout: 'gpuverify', tests, skipped };
@@ -124,6 +125,19 @@ export function findTests(dir: string): { layout: 'scor' | 'gpuverify'; tests: T
 
 /** Findings that say the launch itself was refused (beyond the device's limits): nothing ran. */
 const REFUSED = new Set(['launch', 'launch-configuration']);
+
+/**
+ * Whether a GPUVerify header's `--warp-sync[=N]` can be honoured with the simulator's 32-lane
+ * warps: N is 32 (the default), or the whole block fits in one warp of N lanes.
+ */
+export function lockstepWarps(options: string[]): boolean {
+  const sync = options.find((o) => o === '--warp-sync' || o.startsWith('--warp-sync='));
+  if (!sync) return false;
+  const lanes = sync === '--warp-sync' ? 32 : Number(sync.slice('--warp-sync='.length));
+  const dims = /^--blockDim=\[?([\d,]+)\]?$/.exec(options.find((o) => o.startsWith('--blockDim=')) ?? '');
+  const threads = dims ? dims[1].split(',').reduce((n, d) => n * Number(d), 1) : Infinity;
+  return lanes === 32 || (threads <= lanes && threads <= 32);
+}
 
 /** The verdict on one test from the report `scord check --format json` printed. */
 export function verdictOf(t: Test, report: { findings: Finding[]; diagnostics: { severity: string }[] } | undefined): Verdict {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { confusionTable, findTests, scorCategory, verdictOf } from '../../scripts/races/score';
+import { confusionTable, findTests, lockstepWarps, scorCategory, verdictOf } from '../../scripts/races/score';
 
 function suite(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-score-'));
@@ -45,6 +45,10 @@ test('GPUVerify layout: //pass and race-labelled xfail tests, others left out; -
     ['warpsync/narrow', false, false],
     ['warpsync/ok', false, true],
   ]);
+  assert.equal(lockstepWarps(['--blockDim=[4,4]', '--gridDim=[10,10]', '--warp-sync=16']), true, 'a 16-thread block is one warp of 16 lanes');
+  assert.equal(lockstepWarps(['--blockDim=1024', '--warp-sync=16']), false);
+  assert.equal(lockstepWarps(['--blockDim=512', '--warp-sync']), true);
+  assert.equal(lockstepWarps(['--blockDim=512']), false);
 });
 
 test('verdicts: benign same-value races are counted apart; a refused launch did not run', () => {
