@@ -931,6 +931,10 @@ export class ScordDetector {
       rec.silent = silent;
       this.compare(prev, rec, e);
     }
+    // Sub-word accesses of one thread to one word with nothing between them (no fence or
+    // barrier) count as one access to all their bytes: a byte-wise copy keeps every byte it wrote.
+    const last = md.last;
+    const carry = last.bytes !== 0b1111 && last.write === write && last.block === e.block && last.warp === e.warp && last.lane === e.lane && last.blkFence === fence.blk && last.devFence === fence.dev && last.barrier === this.barrierId(e.block) ? last.bytes : 0;
     // The last access and the last write, updated in place; a record a write frees is kept
     // for the next read, so alternating writes and reads allocate nothing.
     if (write) {
@@ -946,6 +950,7 @@ export class ScordDetector {
     }
     md.last.value = value;
     md.last.silent = silent;
+    md.last.bytes |= carry;
   }
 
   /**
