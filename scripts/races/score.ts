@@ -34,6 +34,7 @@ interface Finding {
   kind: string;
   category: string;
   severity: string;
+  message?: string;
   location: { line: number };
 }
 
@@ -170,7 +171,8 @@ async function main(): Promise<void> {
         report = undefined;
       }
       const verdict = verdictOf(t, report);
-      const reason = run.timedOut ? 'timed out' : !report ? (run.stderr.trim().split('\n')[0] ?? 'no report') : verdict === 'not-run' ? report.diagnostics.find((d) => d.severity === 'error')?.message : undefined;
+      const refused = report?.findings.find((f) => REFUSED.has(f.kind));
+      const reason = run.timedOut ? 'timed out' : !report ? (run.stderr.trim().split('\n')[0] ?? 'no report') : verdict === 'not-run' ? (refused?.message ?? report.diagnostics.find((d) => d.severity === 'error')?.message) : undefined;
       const lines = (report?.findings ?? []).filter((f) => f.kind === 'race').map((f) => f.location.line);
       return { ...t, verdict, lines: [...new Set(lines)], ...(reason ? { reason: reason.slice(0, 160) } : {}), ms: run.ms };
     },
