@@ -239,13 +239,14 @@ test('scord/run: one kernel of a kernel-only file, with its launch and arguments
   // One block: no other block to race with. n = 0: no thread does anything.
   assert.deepEqual((await session.client.request<RunResult>('scord/run', { uri, entry: { kernel: 'bump', grid: [1, 1, 1], block: [32, 1, 1], args: { n: 8 } } })).findings, []);
   assert.deepEqual((await session.client.request<RunResult>('scord/run', { uri, entry: { kernel: 'bump', grid: [2, 1, 1], block: [32, 1, 1] } })).findings, []);
-  // `main` of a file that has none: not analysed, and says why.
+  // No main and no launch header: not analysed, and says what a launch needs (as scord check does).
   const noMain = await session.client.request<RunResult>('scord/run', { uri });
   assert.equal(noMain.analysed, false);
   assert.deepEqual(
     noMain.diagnostics.map((d) => d.code),
-    ['no-main'],
+    ['launch'],
   );
+  assert.match(noMain.diagnostics[0].message, /no grid and block size to launch kernel 'bump' with/);
   // A kernel that is not there.
   const none = await session.client.request<RunResult>('scord/run', { uri, entry: { kernel: 'nope', grid: [1, 1, 1], block: [1, 1, 1] } });
   assert.equal(none.analysed, false);
