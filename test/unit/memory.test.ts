@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makePointer, Memory, NULL_POINTER, pointerAllocation, pointerOffset, type Allocation, type Fault } from '../../sims/gpu/memory';
+import { MemoryAccount } from '../../sims/gpu/memoryAccount';
 
 const isFault = (r: Allocation | Fault): r is Fault => 'kind' in r && !('bytes' in r);
 
@@ -78,4 +79,18 @@ test('free: use after free, double free, interior and wrong-heap frees', () => {
   const r = m.resolve(d, 4, 'device', false);
   assert.ok(isFault(r) && r.kind === 'use-after-free');
   assert.equal(m.free(NULL_POINTER, 'host'), undefined, 'free(NULL) is a no-op');
+});
+
+test('the memory account stops a run for what it holds, not for garbage it has already dropped', () => {
+  const account = new MemoryAccount(64 * 2 ** 20);
+  // Objects kept long enough to reach the old generation, then dropped: the heap still counts
+  // them until a full collection, though nothing holds them.
+  let dropped: { index: number; text: string }[] | undefined = Array.from({ length: 1_500_000 }, (_, i) => ({ index: i, text: `item ${i}` }));
+  assert.equal(dropped.length, 1_500_000);
+  dropped = undefined;
+  assert.equal(account.overLimit(), undefined);
+  // 100 MB that the run keeps: over the limit, said with the limit.
+  const held = Array.from({ length: 1_000_000 }, (_, i) => ({ index: i, text: `kept ${i}` }));
+  assert.match(account.overLimit() ?? '', /of detector and simulator state\); the memory limit is 64 MB/);
+  assert.equal(held.length, 1_000_000);
 });
