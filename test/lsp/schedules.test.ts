@@ -31,7 +31,7 @@ __global__ void k()
 int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }
 `;
 
-const races = (list: { code?: string | number }[]) => list.filter((d) => d.code === 'missing-device-fence');
+const races = <D extends { code?: string | number }>(list: D[]): D[] => list.filter((d) => d.code === 'missing-device-fence');
 
 test('background schedules add a race the first run did not reach, after the first publish', async () => {
   const { client } = session;
