@@ -9,10 +9,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { scord } from '../../sims/cli';
+import { builtCli } from '../support/builtCli';
 import { sarifErrors } from '../support/sarifSchema';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'sims', 'cli.ts');
 // Relative paths in the reports are relative to the repository, as for a user there.
 process.chdir(ROOT);
 
@@ -40,7 +40,7 @@ async function checks(...lists: string[][]): Promise<Run[]> {
 /** The installed command, as a child process. */
 function spawnScord(...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, [builtCli(), ...args], { cwd: ROOT });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

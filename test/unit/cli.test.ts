@@ -5,11 +5,13 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { builtCli } from '../support/builtCli';
 
 const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = builtCli();
 
 function scord(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'sims', 'cli.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
