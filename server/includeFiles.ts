@@ -57,6 +57,8 @@ export class IncludeFiles {
    */
   async prefetch(fileName: string, text: string, includePaths: string[], policy: IncludePolicy, open: (file: string) => string | undefined): Promise<void> {
     this.configure(policy);
+    // A document a broken client opened without text has nothing to include.
+    if (typeof text !== 'string') return;
     const pending: { file: string; text: string }[] = [{ file: fileName, text }];
     const scanned = new Set<string>();
     while (pending.length > 0 && scanned.size < MAX_FILES) {

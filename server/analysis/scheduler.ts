@@ -246,7 +246,9 @@ export class AnalysisScheduler {
     const fileName = fileNameOf(doc.uri);
     // The flags clang compiles the file with, once known: the two front ends then read the same text.
     const flags = settings.frontend !== 'builtin' ? s.flags : undefined;
-    const text = doc.getText();
+    // A didOpen without text (a broken client) leaves the document's text undefined: read it as empty.
+    const raw: unknown = doc.getText();
+    const text = typeof raw === 'string' ? raw : '';
     const defines = flags?.defines ?? settings.preprocessor.defines;
     const options = {
       fileName,
