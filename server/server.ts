@@ -37,6 +37,12 @@ import { asSourceText } from '../sims/files/policy';
 import { readSourceFile } from './sourceFiles';
 
 const connection = createConnection(ProposedFeatures.all);
+// Work started on a notification is not awaited by anyone (`void scheduler.changed(…)`): if it
+// rejects, Node would end the process and every open editor would lose the server. It is
+// reported in the server's output instead, and the server goes on.
+process.on('unhandledRejection', (reason) => {
+  connection.console.error(`scord: internal error (the server goes on): ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+});
 const documents = new TextDocuments(TextDocument);
 const settings = new SettingsStore(connection);
 // The worker script sits beside this bundle (esbuild builds both into dist/).

@@ -86,7 +86,9 @@ export class LspTestClient {
     const past = seen.slice(since).find(test);
     if (past) return Promise.resolve(past);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${this.exited ? ' (the server exited)' : ''}`)), timeoutMs);
+      // A server that exited says why on its stderr: the message carries the end of it.
+      const exited = (): string => (this.exited ? ` (the server exited; its stderr ended with: ${this.messages.join('').slice(-1500) || 'nothing'})` : '');
+      const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${exited()}`)), timeoutMs);
       waiters.push({ test, resolve: (x) => (clearTimeout(timer), resolve(x)) });
     });
   }
