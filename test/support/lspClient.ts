@@ -23,11 +23,14 @@ export class LspTestClient {
   readonly diagnostics: PublishDiagnosticsParams[] = [];
   readonly states: AnalysisStateParams[] = [];
   readonly messages: string[] = [];
+  /** The server's own stderr, apart from the messages it sends over the connection. */
+  private stderr = '';
   /** The `scord` section the client answers workspace/configuration with. */
   settings: Record<string, unknown>;
   private readonly diagnosticWaiters: Waiter<PublishDiagnosticsParams>[] = [];
   private readonly stateWaiters: Waiter<AnalysisStateParams>[] = [];
-  private exited = false;
+  /** How the server process ended (exit code or signal), once it has. */
+  private exited: string | null = null;
 
   private constructor(
     readonly process: ChildProcess,
@@ -45,8 +48,11 @@ export class LspTestClient {
     const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], ...(options.env ? { env: options.env } : {}) });
     const conn = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspTestClient(child, conn, settings);
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => client.messages.push(d));
-    child.on('exit', () => (client.exited = true));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      client.messages.push(d);
+      client.stderr = (client.stderr + d).slice(-4000);
+    });
+    child.on('exit', (code, signal) => (client.exited = signal ? `killed by ${signal}` : `exit code ${code}`));
     conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       client.diagnostics.push(p);
       client.settle(client.diagnosticWaiters, p);
@@ -87,7 +93,7 @@ export class LspTestClient {
     if (past) return Promise.resolve(past);
     return new Promise((resolve, reject) => {
       // A server that exited says why on its stderr: the message carries the end of it.
-      const exited = (): string => (this.exited ? ` (the server exited; its stderr ended with: ${this.messages.join('').slice(-1500) || 'nothing'})` : '');
+      const exited = (): string => (this.exited ? ` (the server exited, ${this.exited}; its stderr ended with: ${this.stderr.slice(-1500) || 'nothing'})` : '');
       const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${exited()}`)), timeoutMs);
       waiters.push({ test, resolve: (x) => (clearTimeout(timer), resolve(x)) });
     });
