@@ -23,8 +23,9 @@ const clang = ['@yowasp/clang'];
 const targets = [
   { ...common, entryPoints: ['client/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node18', external: ['vscode'] },
   { ...common, entryPoints: ['server/server.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs', target: 'node18', external: clang },
-  // The server's analysis runs in worker threads, from this bundle beside it.
+  // The server's analysis runs in worker threads, each in a process of its own, from these bundles beside it.
   { ...common, entryPoints: ['server/analysis/worker.ts'], outfile: 'dist/analysisWorker.js', platform: 'node', format: 'cjs', target: 'node18', external: clang },
+  { ...common, entryPoints: ['server/analysis/workerHost.ts'], outfile: 'dist/analysisHost.js', platform: 'node', format: 'cjs', target: 'node18' },
   { ...common, entryPoints: ['sims/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node18', external: clang, banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['client/webview/inspector.ts'], outfile: 'dist/inspector.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
@@ -36,7 +37,7 @@ const targets = [
 // bench runs it in a child process. It sits two levels down, at dist/bench/lsp.js, because the
 // test client it bundles finds dist/server.js at ../.. from itself.
 if (process.argv.includes('--bench')) {
-  const server = targets.filter((t) => t.outfile === 'dist/server.js' || t.outfile === 'dist/analysisWorker.js').map((t) => ({ ...t, logLevel: 'warning' }));
+  const server = targets.filter((t) => ['dist/server.js', 'dist/analysisWorker.js', 'dist/analysisHost.js'].includes(t.outfile)).map((t) => ({ ...t, logLevel: 'warning' }));
   targets.length = 0;
   targets.push({ ...common, sourcemap: false, entryPoints: ['bench/run.ts'], outfile: 'dist/bench.js', platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning', external: clang });
   targets.push({ ...common, sourcemap: false, entryPoints: ['bench/lsp.ts'], outfile: 'dist/bench/lsp.js', platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning', external: clang });

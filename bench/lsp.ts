@@ -241,8 +241,8 @@ export async function clangMetrics(): Promise<Metric[]> {
 
 /**
  * Edit-to-race latency through the protocol (see the top of this file): `runs` counted edits
- * per program after the warm-up. Needs dist/server.js, dist/analysisWorker.js and
- * dist/bench/lsp.js (`node esbuild.mjs --bench` builds all three); run from the repository root.
+ * per program after the warm-up. Needs dist/server.js, dist/analysisHost.js, dist/analysisWorker.js and
+ * dist/bench/lsp.js (`node esbuild.mjs --bench` builds all four); run from the repository root.
  */
 export function lspMetrics(runs: number): Metric[] {
   const script = path.join(__dirname, 'bench', 'lsp.js');

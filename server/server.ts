@@ -46,7 +46,7 @@ process.on('unhandledRejection', (reason) => {
 const documents = new TextDocuments(TextDocument);
 const settings = new SettingsStore(connection);
 // The worker script sits beside this bundle (esbuild builds both into dist/).
-const workers = new AnalysisWorkers(path.join(__dirname, 'analysisWorker.js'));
+const workers = new AnalysisWorkers(path.join(__dirname, 'analysisHost.js'), path.join(__dirname, 'analysisWorker.js'));
 
 /** Open documents win over the disk, so unsaved edits to a header are seen at once. */
 function readFile(filePath: string): string | undefined {

@@ -83,3 +83,23 @@ export type AnalysisResponse =
   /** The answer to a request with `litmus`. */
   | { id: number; kind: 'litmus'; report: LitmusReport; elapsedMs: number }
   | { id: number; kind: 'failed'; message: string };
+
+/** What the server tells the process that hosts a worker (server/analysis/workerHost.ts), as its argument. */
+export interface WorkerHostConfig {
+  /** The worker thread's script (dist/analysisWorker.js). */
+  workerScript: string;
+  /** The worker's JavaScript heap limit. */
+  memoryLimitMb: number;
+  /** The worker's stack. */
+  stackMb: number;
+  /** The most resident memory the whole process may hold (the heap, clang, the program's memory). */
+  residentCeilingMb: number;
+  /** Load clang as the worker starts. */
+  warmClang: boolean;
+}
+
+/** What the host process says of its worker, besides passing on the worker's own messages. */
+export type HostMessage =
+  /** The worker failed (ERR_WORKER_OUT_OF_MEMORY: over its heap limit or the process's ceiling). */
+  | { host: 'error'; code: string | undefined; message: string }
+  | { host: 'exit'; code: number };

@@ -1,4 +1,5 @@
-// Analysis workers: each run gets a worker thread with a time and memory budget. A worker
+// Analysis workers: each run gets a worker (a thread in a process of its own, so that nothing
+// a run does can end the server: workerHost.ts) with a time and memory budget. A worker
 // that finishes goes back to wait for the next run (loading the engine takes a while, so one
 // is always kept warm); a run that overruns its time or memory, or crashes, ends its worker,
 // and the next run starts on a fresh one.
@@ -14,10 +15,10 @@
 // At most `maxParallel` runs hold a worker at once (each may use the memory limit); the others
 // wait in a queue, the most urgent first (the active editor's document, then visible ones).
 import * as os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { CheckReport } from '../../sims/check';
 import type { LitmusOptions, LitmusReport } from '../../sims/litmus/types';
 import type { AnalysisRequest, AnalysisResponse, ReportFrontend, WorkerControl } from './messages';
+import { WorkerProcess } from './workerProcess';
 
 /** How long a fresh worker may take to load the engine before its run's budget starts. */
 const WORKER_START_ALLOWANCE_MS = 10_000;
@@ -35,6 +36,13 @@ const RUN_GRACE_MS = 1_000;
  * default overflows on a 10,000-term expression that clang itself compiles fine.
  */
 const STACK_MB = 64;
+
+/**
+ * What a worker's process may hold beyond its heap limit before its run is out of memory:
+ * clang's instance and compiled code (about 700 MB while it compiles <iostream>), the engine's
+ * code, the program's WebAssembly memory.
+ */
+const RESIDENT_ALLOWANCE_MB = 1536;
 
 /** A run that gave no report, and why. */
 export type AnalysisFailure =
@@ -96,7 +104,7 @@ export interface LitmusHandle {
 }
 
 interface PoolWorker {
-  worker: Worker;
+  worker: WorkerProcess;
   memoryLimitMb: number;
   /** Told to load clang (at start or since). */
   clang: boolean;
@@ -112,7 +120,7 @@ export class AnalysisWorkers {
   private warm: PoolWorker | undefined;
   private draining: Draining | undefined;
   private nextId = 1;
-  private readonly live = new Set<Worker>();
+  private readonly live = new Set<WorkerProcess>();
   /** Some run has compiled with clang: workers load it ahead of their runs. */
   private clangInUse = false;
   /** Runs holding a worker now, and the most allowed. */
@@ -121,10 +129,20 @@ export class AnalysisWorkers {
   private readonly queue: Waiting[] = [];
   private arrivals = 0;
 
-  constructor(private readonly script: string) {}
+  /** `hostScript` runs a worker's process (dist/analysisHost.js); `workerScript` its thread (dist/analysisWorker.js). */
+  constructor(
+    private readonly hostScript: string,
+    private readonly workerScript: string,
+  ) {}
 
   private spawn(memoryLimitMb: number): PoolWorker {
-    const worker = new Worker(this.script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb, stackSizeMb: STACK_MB }, workerData: { warmClang: this.clangInUse } });
+    const worker = new WorkerProcess(this.hostScript, {
+      workerScript: this.workerScript,
+      memoryLimitMb,
+      stackMb: STACK_MB,
+      residentCeilingMb: memoryLimitMb + RESIDENT_ALLOWANCE_MB,
+      warmClang: this.clangInUse,
+    });
     // An idle worker must not keep the server alive, nor crash it by failing while idle.
     worker.unref();
     worker.on('error', () => undefined);
@@ -417,7 +435,7 @@ export class AnalysisWorkers {
     const onError = (e: Error & { code?: string }): void => {
       end(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'out-of-memory', limitMb: limits.memoryLimitMb } : { kind: 'failed', message: e.message });
     };
-    const onExit = (code: number): void => end({ kind: 'failed', message: `the analysis worker exited with code ${code}` });
+    const onExit = (how: string): void => end({ kind: 'failed', message: `the analysis worker ended (${how})` });
     const overBudget = (): void => end({ kind: 'timeout', budgetMs: limits.timeBudgetMs });
     const overCompile = (): void => end({ kind: 'failed', message: `clang did not finish compiling the program within ${COMPILE_ALLOWANCE_MS / 1000} s` });
     // Until the worker says it has started, allow for it to load the engine as well.

@@ -5,6 +5,7 @@
 // worker whose run completes with the right findings.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import type { Diagnostic } from 'vscode-languageserver-protocol/node';
 import type { AnalysisStateParams } from '../../server/protocol';
 import { doneDiagnostics, rangeOf, Severity, startSession, stopSession, waitForRunEnd, waitForState, type Session } from '../support/lspKit';
@@ -192,6 +193,43 @@ int main()
   await client.close(uri);
   session.perUri.delete(uri);
 });
+
+test('a run whose process is killed (a native crash, the out-of-memory killer) is a stopped run; the server goes on', async () => {
+  const { client } = session;
+  const uri = 'file:///virtual/killed.cu';
+  session.perUri.set(uri, { analysis: { debounceMs: 20, timeBudgetMs: 60_000 }, simulator: { stepBudget: 2_000_000_000 } });
+  let since = client.states.length;
+  await client.open(uri, looping(FOREVER));
+  await waitForState(client, (s) => s.uri === uri && s.state === 'running', since, 'the run to start');
+  // Every analysis process the server has (the one running, the one kept warm) dies at once.
+  const hosts = analysisProcesses(client.process.pid!);
+  assert.ok(hosts.length >= 1, 'the run has a process of its own');
+  for (const pid of hosts) process.kill(pid, 'SIGKILL');
+  const end = await waitForRunEnd(client, uri, 1, since);
+  assert.equal(end.state, 'stopped');
+  assert.match(end.reason ?? '', /killed by SIGKILL/);
+  assert.ok(client.alive, 'the server lives');
+
+  since = client.states.length;
+  const fixed = looping(10);
+  await client.change(uri, 2, fixed);
+  const d2 = await doneDiagnostics(client, uri, 2, since);
+  assert.deepEqual(
+    d2.diagnostics.map((d) => [d.code, d.range]),
+    [['scoped-atomic', rangeOf(fixed, 'atomicAdd_block(&counter, 1)')]],
+  );
+  await client.close(uri);
+  session.perUri.delete(uri);
+});
+
+/** The server's analysis processes (dist/analysisHost.js), by pid. */
+function analysisProcesses(serverPid: number): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(serverPid)], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => l.includes('analysisHost.js'))
+    .map((l) => Number.parseInt(l.trim(), 10));
+}
 
 /** The problem message is a request the server sends after the publish: wait for it. */
 async function waitForMessages(n: number): Promise<void> {

@@ -1,0 +1,53 @@
+// The process an analysis worker lives in (dist/analysisHost.js, forked by the server): it
+// starts the worker thread with its heap limit and deep stack, passes messages both ways, and
+// watches the process's resident memory.
+//
+// Why a process of its own: a worker thread shares its process with the server, so anything
+// that ends a process — a crash in native code, the kernel's out-of-memory killer choosing the
+// largest process, which is the one holding clang — would end the language server too. Here it
+// ends this process; the server reports the run as failed and starts another.
+//
+// Why a thread inside it: clang in WebAssembly recurses on the JavaScript stack, and only a
+// worker thread can be given a stack deeper than the main thread's.
+import { Worker } from 'node:worker_threads';
+import type { HostMessage, WorkerHostConfig } from './messages';
+
+const config = JSON.parse(process.argv[2] ?? '{}') as WorkerHostConfig;
+
+/** How often the resident memory is looked at. */
+const WATCH_MS = 200;
+
+function send(m: unknown): void {
+  if (process.connected) process.send!(m);
+}
+
+const worker = new Worker(config.workerScript, {
+  resourceLimits: { maxOldGenerationSizeMb: config.memoryLimitMb, stackSizeMb: config.stackMb },
+  workerData: { warmClang: config.warmClang },
+});
+
+worker.on('message', send);
+process.on('message', (m) => worker.postMessage(m));
+
+/** Says why the worker ended (for the server) and ends the process once the message is out. */
+function end(m: HostMessage, code: number): void {
+  if (!process.connected) process.exit(code);
+  process.send!(m, () => process.exit(code));
+}
+
+worker.on('error', (e: Error & { code?: string }) => end({ host: 'error', code: e.code, message: e.message }, 1));
+worker.on('exit', (code) => end({ host: 'exit', code }, code));
+
+// What the heap limit cannot see (clang's and the program's WebAssembly memories, the engine's
+// compiled code) is bounded here: past the ceiling the run is out of memory.
+const ceiling = config.residentCeilingMb * 2 ** 20;
+setInterval(() => {
+  const rss = process.memoryUsage.rss();
+  if (rss > ceiling) {
+    void worker.terminate();
+    end({ host: 'error', code: 'ERR_WORKER_OUT_OF_MEMORY', message: `the analysis process held ${Math.round(rss / 2 ** 20)} MB, over its ceiling of ${config.residentCeilingMb} MB` }, 1);
+  }
+}, WATCH_MS).unref();
+
+// The server is gone (or has let this process go): nothing is left to answer.
+process.on('disconnect', () => process.exit(0));
