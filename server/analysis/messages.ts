@@ -98,8 +98,9 @@ export interface WorkerHostConfig {
   warmClang: boolean;
 }
 
-/** What the host process says of its worker, besides passing on the worker's own messages. */
-export type HostMessage =
-  /** The worker failed (ERR_WORKER_OUT_OF_MEMORY: over its heap limit or the process's ceiling). */
-  | { host: 'error'; code: string | undefined; message: string }
-  | { host: 'exit'; code: number };
+/**
+ * What the host process says of its worker, besides passing on the worker's own messages: that
+ * it failed (ERR_WORKER_OUT_OF_MEMORY: over its heap limit or the process's ceiling). Its exit
+ * is the process's.
+ */
+export type HostMessage = { host: 'error'; code: string | undefined; message: string };

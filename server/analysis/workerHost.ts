@@ -29,14 +29,22 @@ const worker = new Worker(config.workerScript, {
 worker.on('message', send);
 process.on('message', (m) => worker.postMessage(m));
 
-/** Says why the worker ended (for the server) and ends the process once the message is out. */
-function end(m: HostMessage, code: number): void {
-  if (!process.connected) process.exit(code);
-  process.send!(m, () => process.exit(code));
+/** Set once a failure is being told: the process ends when the message is out, not before. */
+let failing = false;
+
+/** Says why the worker failed (for the server) and ends the process once the message is out. */
+function fail(m: HostMessage): void {
+  if (failing) return;
+  failing = true;
+  if (!process.connected) process.exit(1);
+  process.send!(m, () => process.exit(1));
 }
 
-worker.on('error', (e: Error & { code?: string }) => end({ host: 'error', code: e.code, message: e.message }, 1));
-worker.on('exit', (code) => end({ host: 'exit', code }, code));
+worker.on('error', (e: Error & { code?: string }) => fail({ host: 'error', code: e.code, message: e.message }));
+// The process's exit code is the worker's: the server sees it as the process's end.
+worker.on('exit', (code) => {
+  if (!failing) process.exit(code);
+});
 
 // What the heap limit cannot see (clang's and the program's WebAssembly memories, the engine's
 // compiled code) is bounded here: past the ceiling the run is out of memory.
@@ -44,8 +52,7 @@ const ceiling = config.residentCeilingMb * 2 ** 20;
 setInterval(() => {
   const rss = process.memoryUsage.rss();
   if (rss > ceiling) {
-    void worker.terminate();
-    end({ host: 'error', code: 'ERR_WORKER_OUT_OF_MEMORY', message: `the analysis process held ${Math.round(rss / 2 ** 20)} MB, over its ceiling of ${config.residentCeilingMb} MB` }, 1);
+    fail({ host: 'error', code: 'ERR_WORKER_OUT_OF_MEMORY', message: `the analysis process held ${Math.round(rss / 2 ** 20)} MB, over its ceiling of ${config.residentCeilingMb} MB` });
   }
 }, WATCH_MS).unref();
 

@@ -3,6 +3,7 @@
 // exit, terminate — so the pool need not know where its workers live.
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
 import type { AnalysisRequest, AnalysisResponse, HostMessage, WorkerControl, WorkerHostConfig } from './messages';
 
 export interface WorkerProcessEvents {
@@ -26,8 +27,8 @@ export class WorkerProcess extends EventEmitter<WorkerProcessEvents> {
     this.child.stdout!.on('data', (d: Buffer) => process.stderr.write(d));
     this.child.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
     this.child.on('message', (m: AnalysisResponse | HostMessage) => {
-      if (!('host' in m)) this.emit('message', m);
-      else if (m.host === 'error') this.emit('error', Object.assign(new Error(m.message), { code: m.code }));
+      if ('host' in m) this.emit('error', Object.assign(new Error(m.message), { code: m.code }));
+      else this.emit('message', m);
     });
     // A process that cannot start (or be signalled) says so here; its exit follows.
     this.child.on('error', (e) => this.emit('error', e));
@@ -58,8 +59,9 @@ export class WorkerProcess extends EventEmitter<WorkerProcessEvents> {
     for (const h of this.handles()) h.unref();
   }
 
+  /** What holds the event loop: the process, its message channel, its two output pipes. */
   private handles(): { ref(): void; unref(): void }[] {
-    const c = this.child as ChildProcess & { channel?: { ref(): void; unref(): void } | null };
-    return [c, ...(c.channel ? [c.channel] : []), ...[c.stdout, c.stderr].filter((s) => s !== null).map((s) => s as unknown as { ref(): void; unref(): void })];
+    const { channel, stdout, stderr } = this.child as ChildProcess & { channel?: { ref(): void; unref(): void } | null; stdout: Socket; stderr: Socket };
+    return [this.child, ...(channel ? [channel] : []), stdout, stderr];
   }
 }
