@@ -6,9 +6,12 @@
 // code reads them directly and device accesses keep their provenance.
 //
 // A module linked with a fixed memory never replaces its buffer. One whose memory can grow
-// replaces it on memory.grow; every adopted view is then rebound to the new buffer.
+// replaces it on memory.grow; every adopted view is then rebound to the new buffer. The linear
+// memory's size is charged to the run's memory account (the adopted allocations inside it are
+// not charged again), so the host's heap and the device's allocations share one limit.
 import type { FlatAddresses } from '../../gpu/flat';
 import { pointerAllocation, type Memory } from '../../gpu/memory';
+import { MemoryLimitExceeded } from '../../gpu/memoryAccount';
 
 interface Adopted {
   pointer: number;
@@ -22,6 +25,8 @@ export class LinearMemory {
   private buffer: ArrayBuffer;
   private dataView: DataView;
   private readonly adopted = new Map<number, Adopted>();
+  /** Bytes of linear memory charged to the run's account (a detached buffer's length reads 0). */
+  private charged = 0;
 
   constructor(
     private readonly wasm: WebAssembly.Memory,
@@ -33,6 +38,16 @@ export class LinearMemory {
     this.dataView = new DataView(this.buffer);
     this.hostPointer = memory.allocate('host', this.buffer.byteLength, { label: 'host memory' }, new Uint8Array(this.buffer));
     flat.place(this.hostPointer, 0);
+    this.charge(this.buffer.byteLength);
+  }
+
+  /** Counts the linear memory, now `bytes` long, against the run's limit (as one allocation). */
+  private charge(bytes: number): void {
+    if (this.charged) this.memory.account.release(this.charged);
+    this.charged = 0;
+    const over = this.memory.account.charge(bytes, "the host program's memory");
+    if (over) throw new MemoryLimitExceeded(over);
+    this.charged = bytes;
   }
 
   get size(): number {
@@ -138,5 +153,6 @@ export class LinearMemory {
       alloc.bytes = new Uint8Array(buffer, a.at, alloc.size);
       alloc.view = new DataView(buffer, a.at, alloc.size);
     }
+    this.charge(buffer.byteLength);
   }
 }

@@ -14,7 +14,7 @@ import { seededRandom } from '../../gpu/executor';
 import { DEFAULT_SEARCH_STEPS, fairnessChecker } from '../../gpu/fairness';
 import { FlatAddresses } from '../../gpu/flat';
 import { DEFAULT_MEMORY_LIMIT, Memory } from '../../gpu/memory';
-import { MemoryAccount, MemoryLimitExceeded } from '../../gpu/memoryAccount';
+import { ALLOCATION_OVERHEAD, formatBytes, MemoryAccount, MemoryLimitExceeded } from '../../gpu/memoryAccount';
 import { randomChooser, WeakMemory, weakModelConfig } from '../../gpu/weakMemory';
 import { LowerError } from '../../ir/ir';
 import { resetWide } from '../../ir/wide';
@@ -50,11 +50,6 @@ export interface ClangRunOptions extends RunOptions {
   rangeOf?: (loc: DebugLocation | undefined) => Range;
   /** The text of a source file (ranges index it): allocations are named after the variable they are stored in. */
   sourceText?: (file: string) => string | undefined;
-  /**
-   * Grow the host program's linear memory to this many bytes before it starts (by default it
-   * has what it was linked with and grows as its heap does, up to its maximum).
-   */
-  hostMemory?: number;
 }
 
 export interface ClangRunResult extends RunResult {
@@ -70,6 +65,8 @@ export interface ClangProgram {
 
 const DEFAULT_STEP_BUDGET = 200_000_000;
 const WASM_PAGE = 65536;
+/** 4 GB: all a 32-bit WebAssembly memory can address. */
+const MAX_WASM32_PAGES = 65536;
 
 /** Compiled modules and what was read from them, per program (a run per schedule reuses them). */
 const compiled = new WeakMap<Uint8Array, { module: WebAssembly.Module; info: WasmInfo; sites: HostSites }>();
@@ -166,15 +163,21 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
       findings.push({ kind: 'not-supported', message: `the host program could not be loaded: ${(e as Error).message}` });
       return result(2);
     }
-    const odd = c.info.imports.find((i) => i.kind !== 'function');
+    const odd = c.info.imports.find((i) => i.kind !== 'function' && !(i.kind === 'memory' && i.module === 'env' && i.name === 'memory'));
     if (odd) {
       findings.push({ kind: 'not-supported', message: `not supported: the host program imports ${odd.kind} '${odd.module}.${odd.name}', which the simulator does not provide` });
       return result(2);
     }
+    const made = linearMemoryFor(c.info, memory.account);
+    if (typeof made === 'string') {
+      findings.push({ kind: 'memory-limit', message: made });
+      return result(137);
+    }
     // Imports are bound once the instance (and so its memory) exists; nothing runs before that.
     const bound = new Map<string, (...args: unknown[]) => unknown>();
-    const importObject: Record<string, Record<string, unknown>> = {};
+    const importObject: Record<string, Record<string, unknown>> = made ? { env: { memory: made } } : {};
     for (const imp of c.info.imports) {
+      if (imp.kind !== 'function') continue;
       const key = `${imp.module}\0${imp.name}`;
       (importObject[imp.module] ??= {})[imp.name] = (...args: unknown[]) => {
         try {
@@ -195,7 +198,6 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
       findings.push({ kind: 'not-supported', message: 'the host program is not a WASI command (it exports no memory or no _start)' });
       return result(2);
     }
-    if (options.hostMemory !== undefined) growTo(wasmMemory, options.hostMemory);
     const fn = (name: string): ((...a: number[]) => number) | undefined => (typeof exports[name] === 'function' ? (exports[name] as (...a: number[]) => number) : undefined);
     const malloc = fn('malloc');
     const free = fn('free');
@@ -261,15 +263,19 @@ function refuseModule(module: string, name: string): () => never {
   };
 }
 
-/** Grows a memory that starts smaller than `bytes` (when its maximum allows). */
-function growTo(memory: WebAssembly.Memory, bytes: number): void {
-  const missing = Math.ceil((bytes - memory.buffer.byteLength) / WASM_PAGE);
-  if (missing <= 0) return;
-  try {
-    memory.grow(missing);
-  } catch {
-    // A memory whose maximum is smaller keeps its size: the program's heap is smaller.
-  }
+/**
+ * The linear memory a host program that imports its memory runs in: as large as it asks to
+ * start with, and able to grow only as far as the run's memory limit leaves room (what its heap
+ * asks beyond that fails inside the program, as on a full machine). Undefined for a module that
+ * brings its own memory; a message when even its start does not fit.
+ */
+function linearMemoryFor(info: WasmInfo, account: MemoryAccount): WebAssembly.Memory | string | undefined {
+  const imported = info.imports.find((i) => i.kind === 'memory');
+  if (!imported) return undefined;
+  const initial = imported.minimumPages ?? 0;
+  const room = Math.min(MAX_WASM32_PAGES, Math.floor((account.limit - account.allocatedBytes - ALLOCATION_OVERHEAD) / WASM_PAGE));
+  if (initial > room) return `the host program needs ${formatBytes(initial * WASM_PAGE)} of memory to start; the memory limit is ${formatBytes(account.limit)}`;
+  return new WebAssembly.Memory({ initial, maximum: room });
 }
 
 /** Global device memory (cudaMalloc and kin, __device__ variables) exists in the run. */

@@ -14,6 +14,8 @@ export interface WasmImport {
   module: string;
   name: string;
   kind: 'function' | 'table' | 'memory' | 'global';
+  /** The size an imported memory must start with, in 64 KB pages. */
+  minimumPages?: number;
   /** The signature of an imported function. */
   type?: FunctionType;
 }
@@ -72,8 +74,7 @@ export function readWasm(bytes: Uint8Array): WasmInfo {
           s.limits();
           imports.push({ module, name, kind: 'table' });
         } else if (kind === 2) {
-          s.limits();
-          imports.push({ module, name, kind: 'memory' });
+          imports.push({ module, name, kind: 'memory', minimumPages: s.limits() });
         } else if (kind === 3) {
           s.byte();
           s.byte();
@@ -186,9 +187,11 @@ export class ByteReader {
     return out;
   }
 
-  limits(): void {
+  /** A limits record; returns its minimum. */
+  limits(): number {
     const flags = this.byte();
-    this.uleb();
+    const minimum = this.uleb();
     if (flags & 1) this.uleb();
+    return minimum;
   }
 }

@@ -188,6 +188,10 @@ export function linkCommand(objects: string[], output: string, exports: string[]
     '--allow-undefined',
     // The host's table holds the kernel stubs whose indices registrations and launches pass.
     '--export-table',
+    // The runner makes the memory, with the run's memory limit as its maximum: a heap that
+    // grows past it fails as on a full machine (malloc returns NULL) instead of growing to 4 GB.
+    '--import-memory',
+    '--export-memory',
     // Host programs assume a native stack; wasm-ld's default is 64 KB.
     '-z',
     'stack-size=8388608',
