@@ -55,6 +55,7 @@ import { DEFAULT_MAX_FILE_MB, limitsForFileMb, MB, readBounded, SourceReader } f
 import { DEFAULT_MEMORY_LIMIT } from './gpu/memory';
 import { replaceIfUnchanged } from './files/replace';
 import { escapeControls } from './report/sanitize';
+import { runOnLargeStack } from './largeStack';
 
 const PRESETS = Object.keys(DEVICE_PRESETS).join('|');
 const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format text|json|sarif] [--no-detect]
@@ -756,4 +757,4 @@ export async function scord(argv: string[], io: Output = PROCESS_OUTPUT): Promis
   }
 }
 
-if (require.main === module) void scord(process.argv.slice(2)).then((status) => (process.exitCode = status));
+if (require.main === module) runOnLargeStack(__filename, process.argv.slice(2), (argv) => scord(argv));

@@ -11,6 +11,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import type { CheckFinding, CheckReport } from '../../sims/check';
 import { parse, type ParseResult } from '../../sims/frontend/index';
+import { ChainBeyondCaller } from '../../sims/frontend/parser';
 import type { ScordSettings } from '../protocol';
 import { resolveIncludePaths } from '../settings';
 import { MAX_EXPANDED_TOKENS } from './messages';
@@ -128,6 +129,12 @@ export function analysisRequest(uri: string, text: string, settings: ScordSettin
  * problems come with the worker's run, and they get no code lenses or idiom hovers.
  */
 export const MAIN_THREAD_PARSE_CHARS = 256 * 1024;
+
+/**
+ * The longest expression (in operators) this thread reads: the passes after the parser recurse
+ * once per operator, and this thread's stack is Node's default, not the analysis worker's.
+ */
+const MAIN_THREAD_MAX_CHAIN = 1024;
 
 /** Folders of the workspace (absolute): relative paths of the program settings start there. */
 export const workspaceFolders: string[] = [];
@@ -264,15 +271,18 @@ export class AnalysisScheduler {
     try {
       // A very large document (a generated lookup table) would hold this thread for seconds:
       // it is parsed only in the analysis worker, whose report brings its problems.
-      result = parse(text.length > MAIN_THREAD_PARSE_CHARS ? '' : text, options);
+      result = parse(text.length > MAIN_THREAD_PARSE_CHARS ? '' : text, { ...options, maxChain: MAIN_THREAD_MAX_CHAIN });
     } catch (e) {
-      // The front end can throw where it should report (a few thousand nested parentheses
-      // overflow its recursion). This is the server's own thread, and a throw here would end
-      // the server: stand in the parse of nothing, with one diagnostic that says why.
       result = parse('', options);
-      const at = { line: 0, character: 0, offset: 0 };
-      const message = `scord: the front end failed on this text (${e instanceof Error ? e.message : String(e)}); nothing is checked until it changes`;
-      result.diagnostics.push({ severity: 'error', code: 'analysis-stopped', message, range: { file: fileName, start: at, end: at } });
+      // An expression longer than this thread reads: the document is read only in the worker,
+      // as a very large one is, and its problems come with the worker's report.
+      if (!(e instanceof ChainBeyondCaller)) {
+        // The front end threw where it should report: stand in the parse of nothing, with one
+        // diagnostic that says why (a throw here would end the server).
+        const at = { line: 0, character: 0, offset: 0 };
+        const message = `scord: the front end failed on this text (${e instanceof Error ? e.message : String(e)}); nothing is checked until it changes`;
+        result.diagnostics.push({ severity: 'error', code: 'analysis-stopped', message, range: { file: fileName, start: at, end: at } });
+      }
     }
     const tooLarge = oversized(text, settings);
     if (tooLarge) {

@@ -53,7 +53,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, { stage: Stage; summary: 
   'invalid-number': { stage: 'parser', summary: 'a malformed numeric literal' },
   'invalid-escape': { stage: 'parser', summary: 'an unknown or incomplete escape sequence' },
   'empty-char': { stage: 'parser', summary: "an empty character constant ''" },
-  'nesting-too-deep': { stage: 'parser', summary: 'brackets, blocks, statements or operators nested deeper than 256 levels, or a chain of more than 1,024 operators' },
+  'nesting-too-deep': { stage: 'parser', summary: 'brackets, blocks, statements or operators nested deeper than 256 levels, or a chain of more than 100,000 operators' },
   'not-supported': { stage: 'parser', summary: 'valid CUDA C++ outside the subset the product runs (classes with methods, namespaces, goto, …)' },
   // semantics
   'undeclared-identifier': { stage: 'semantics', summary: 'a name that is not declared before its use' },

@@ -33,6 +33,8 @@ export interface ParseOptions {
    * echoes at most 40 characters of any token of it. Undefined: every file is the user's.
    */
   workspaceRoots?: string[];
+  /** Fewer operators in one expression than MAX_CHAIN, for a caller on a small stack: see ChainBeyondCaller. */
+  maxChain?: number;
 }
 
 export interface ParseResult {
@@ -63,12 +65,12 @@ export function parse(text: string, options: ParseOptions): ParseResult {
       ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
     });
   const host = pp(false);
-  const hostTree = analyseTokens(host, options.fileName, host.usedCudaArch ? 'host' : 'both');
+  const hostTree = analyseTokens(host, options.fileName, host.usedCudaArch ? 'host' : 'both', options.maxChain);
   let deviceTree = hostTree;
   let device: PreprocessResult | undefined;
   if (host.usedCudaArch) {
     device = pp(true);
-    deviceTree = analyseTokens(device, options.fileName, 'device');
+    deviceTree = analyseTokens(device, options.fileName, 'device', options.maxChain);
   }
   const diagnostics = clipForeign(mergeDiagnostics([...host.diagnostics, ...hostTree.diagnostics, ...(device ? [...device.diagnostics, ...deviceTree.diagnostics] : [])]), options);
   return {
@@ -87,8 +89,9 @@ function analyseTokens(
   pp: PreprocessResult,
   fileName: string,
   side: 'host' | 'device' | 'both',
+  maxChain?: number,
 ): { ast: A.TranslationUnit; diagnostics: Diagnostic[]; instantiations: Map<string, InstantiatedFunction> } {
-  const parsed = parseTokens(pp.tokens, fileName);
+  const parsed = parseTokens(pp.tokens, fileName, maxChain);
   const sema = analyze(parsed.ast, { preludeScope: preludeScope(), side });
   return { ast: parsed.ast, diagnostics: [...parsed.diagnostics, ...nameMacros(sema.diagnostics, pp.tokens)], instantiations: sema.instantiations };
 }

@@ -64,18 +64,27 @@ export interface ParseResult {
 
 /**
  * How deeply brackets, blocks, statements and prefix operators may nest (compilers bound
- * brackets at 256 too), and how many operators of one precedence a chain may have: every
- * later pass walks the tree recursively, so the tree's depth is bounded here, where the
- * error can say where.
+ * brackets at 256 too), and how many binary operators an expression may chain: every later
+ * pass walks the tree recursively, so the tree's depth is bounded here, where the error can say
+ * where. The parser reads a chain in a loop; the passes after it recurse once per operator, which
+ * the analysis stack (sims/largeStack.ts: 64 MB, in the editor and the CLI) holds for 100,000
+ * operators with room to spare — far beyond generated code (an unrolled sum, a polynomial).
  */
 export const MAX_NESTING = 256;
-export const MAX_CHAIN = 1024;
+export const MAX_CHAIN = 100_000;
 
 /** Thrown when the bound is passed; the parse stops there, reported once. */
 class NestingTooDeep extends Error {}
 
-export function parseTokens(tokens: Token[], fileName: string): ParseResult {
-  const p = new Parser(tokens, fileName);
+/**
+ * Thrown by a parse given a smaller `maxChain` than MAX_CHAIN (a caller on a smaller stack than
+ * the analysis's, such as the editor's main thread) when an expression chains more operators:
+ * the file is fine, but that caller leaves it to the analysis.
+ */
+export class ChainBeyondCaller extends Error {}
+
+export function parseTokens(tokens: Token[], fileName: string, maxChain = MAX_CHAIN): ParseResult {
+  const p = new Parser(tokens, fileName, maxChain);
   const ast = p.parseTranslationUnit();
   return { ast, diagnostics: p.sink.items };
 }
@@ -96,6 +105,7 @@ class Parser {
   constructor(
     private tokens: Token[],
     private readonly fileName: string,
+    private readonly maxChain = MAX_CHAIN,
   ) {}
 
   // -------------------------------------------------------------------------------------------
@@ -1406,8 +1416,9 @@ class Parser {
       if (prec === undefined || prec < minPrec) break;
       if (this.templateDepth > 0 && (t.text === '>' || t.text === '>>')) break;
       chain++;
-      if (++this.chained > MAX_CHAIN) {
-        this.error('nesting-too-deep', `an expression chains more than ${MAX_CHAIN} operators here; the rest of the file is not read (split it into several statements)`, t);
+      if (++this.chained > this.maxChain) {
+        if (this.maxChain < MAX_CHAIN) throw new ChainBeyondCaller();
+        this.error('nesting-too-deep', `an expression chains more than ${MAX_CHAIN.toLocaleString('en-US')} operators here; the rest of the file is not read (split it into several statements)`, t);
         throw new NestingTooDeep();
       }
       this.next();

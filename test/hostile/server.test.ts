@@ -79,6 +79,16 @@ test('deep nesting is a located error', async () => {
   assert.ok((await hoverMs(uri)) < 1000);
 });
 
+test('a 50,000-term sum is analysed (and its race found) while hovers answer', async () => {
+  const terms = Array(50_000).fill('v').join(' + ');
+  // Every thread writes its own sum to one word: a race between the threads of the block.
+  const text = `__global__ void k(int *out, int v) {\n  *out = threadIdx.x + ${terms};\n}\nint main() {\n  int *d;\n  cudaMalloc(&d, sizeof(int));\n  k<<<1, 64>>>(d, 1);\n  return 0;\n}\n`;
+  const { uri, diagnostics } = await openAndWait('longsum.cu', text, (d) => d.some((x) => x.range.start.line === 1 && /races with the write at line 2/.test(x.message)), 60_000);
+  assert.ok(!diagnostics.some((x) => x.code === 'nesting-too-deep' || /internal error|call stack/.test(x.message)), JSON.stringify(diagnostics));
+  assert.ok((await hoverMs(uri)) < 1000);
+  await session.client.close(uri);
+});
+
 test('a document larger than scord.limits.maxFileMb is refused as the CLI refuses it, and never run', async () => {
   const text = `// ${'x'.repeat(9 * 1024 * 1024)}\n${MAIN}`;
   const statesBefore = session.client.states.length;
