@@ -22,7 +22,7 @@ function send(m: unknown): void {
 }
 
 const worker = new Worker(config.workerScript, {
-  resourceLimits: { maxOldGenerationSizeMb: config.memoryLimitMb, stackSizeMb: config.stackMb },
+  resourceLimits: { maxOldGenerationSizeMb: config.memoryLimitMb, maxYoungGenerationSizeMb: 16, stackSizeMb: config.stackMb },
   workerData: { warmClang: config.warmClang },
 });
 

@@ -1,6 +1,7 @@
 // The server's handle on one analysis worker, which runs in a process of its own (see
 // workerHost.ts for why). It speaks as a worker thread does — messages in and out, an error, an
 // exit, terminate — so the pool need not know where its workers live.
+import * as fs from 'node:fs';
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
@@ -42,6 +43,16 @@ export class WorkerProcess extends EventEmitter<WorkerProcessEvents> {
 
   postMessage(m: AnalysisRequest | WorkerControl): void {
     if (this.child.connected) this.child.send(m);
+  }
+
+  /** The process's resident memory now, where the system tells it (Linux); undefined elsewhere. */
+  residentBytes(): number | undefined {
+    try {
+      const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${this.child.pid}/status`, 'utf8'))?.[1];
+      return kb === undefined ? undefined : Number(kb) * 1024;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Ends the worker at once, whatever it is doing. */

@@ -19,6 +19,7 @@ import type { CheckReport } from '../../sims/check';
 import type { LitmusOptions, LitmusReport } from '../../sims/litmus/types';
 import type { AnalysisRequest, AnalysisResponse, ReportFrontend, WorkerControl } from './messages';
 import { WorkerProcess } from './workerProcess';
+import { ANALYSIS_STACK_MB } from '../../sims/largeStack';
 
 /** How long a fresh worker may take to load the engine before its run's budget starts. */
 const WORKER_START_ALLOWANCE_MS = 10_000;
@@ -31,11 +32,6 @@ export const COMPILE_ALLOWANCE_MS = 120_000;
 /** How long a stale run (not a compile) of a worker with clang may take to stop by itself. */
 const RUN_GRACE_MS = 1_000;
 
-/**
- * The worker's stack: clang in WebAssembly recurses on the JavaScript stack, and Node's 4 MB
- * default overflows on a 10,000-term expression that clang itself compiles fine.
- */
-const STACK_MB = 64;
 
 /**
  * What a worker's process may hold beyond its heap limit before its run is out of memory:
@@ -43,6 +39,9 @@ const STACK_MB = 64;
  * code, the program's WebAssembly memory.
  */
 const RESIDENT_ALLOWANCE_MB = 1536;
+
+/** What a worker with clang loaded holds for it (instance, compiled code, caches) between runs. */
+const CLANG_RESIDENT_MB = 768;
 
 /** A run that gave no report, and why. */
 export type AnalysisFailure =
@@ -139,7 +138,7 @@ export class AnalysisWorkers {
     const worker = new WorkerProcess(this.hostScript, {
       workerScript: this.workerScript,
       memoryLimitMb,
-      stackMb: STACK_MB,
+      stackMb: ANALYSIS_STACK_MB,
       residentCeilingMb: memoryLimitMb + RESIDENT_ALLOWANCE_MB,
       warmClang: this.clangInUse,
     });
@@ -237,6 +236,11 @@ export class AnalysisWorkers {
   /** A worker is free again: to the run waiting for it, else kept warm, else ended. */
   private release(pool: PoolWorker): void {
     pool.worker.unref();
+    if (this.holdsTooMuch(pool)) {
+      if (this.warm === pool) this.warm = undefined;
+      void pool.worker.terminate();
+      return;
+    }
     if (this.warm === pool) return;
     // One idle worker is kept: the one with clang loaded, if either has it.
     if (this.warm && this.warm.memoryLimitMb === pool.memoryLimitMb && pool.clang && !this.warm.clang) {
@@ -245,6 +249,18 @@ export class AnalysisWorkers {
     }
     if (!this.warm) this.warm = pool;
     else void pool.worker.terminate();
+  }
+
+  /**
+   * Whether an idle worker holds more resident memory than it should keep between runs: half
+   * its memory limit, plus clang's instance when it has one loaded (a fresh worker holds about
+   * 100 MB). A run that went deep (a 50,000-operator expression touches tens of MB of stack) or
+   * grew the heap leaves that memory with the process, and the next run would start from it;
+   * ending the worker gives it back, and the next run starts fresh.
+   */
+  private holdsTooMuch(pool: PoolWorker): boolean {
+    const resident = pool.worker.residentBytes();
+    return resident !== undefined && resident > (pool.memoryLimitMb / 2 + (pool.clang ? CLANG_RESIDENT_MB : 0)) * 2 ** 20;
   }
 
   /**
