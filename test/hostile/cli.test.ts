@@ -198,3 +198,11 @@ test('the detector\'s metadata counts against the memory limit: past it the laun
   assert.equal(r.status, 1, r.stdout);
   assert.match(r.stdout, /metadata\.cu:9:3: error: this launch of k was stopped: the run holds [\d.]+ MB \([\d.]+ (MB|KB) of the program's memory, [\d.]+ MB of detector and simulator state\); the memory limit is 16 MB \[scord\/memory-limit\]/);
 });
+
+test('a fence fix inserts its line after the statement and leaves the statement\'s trailing comment where it was', async () => {
+  const text = `__global__ void k(int *data, volatile int *flag, int *out) {\n  if (blockIdx.x == 0 && threadIdx.x == 0) {\n    *data = 42; // the payload\n    *flag = 1;\n  }\n  if (blockIdx.x == 1 && threadIdx.x == 0) {\n    while (*flag == 0) {}\n    *out = *data;\n  }\n}\nint main() {\n  int *d, *f, *o;\n  cudaMalloc(&d, 4); cudaMalloc(&f, 4); cudaMalloc(&o, 4);\n  cudaMemset(f, 0, 4);\n  k<<<2, 32>>>(d, f, o);\n  cudaDeviceSynchronize();\n  return 0;\n}\n`;
+  const file = write(dir, 'comment-fix.cu', text);
+  const r = await cli(['fix', '--frontend', 'builtin', file]);
+  assert.match(r.stdout, /fix(es)? applied/, r.stdout + r.stderr);
+  assert.match(fs.readFileSync(file, 'utf8'), /\n {4}\*data = 42; \/\/ the payload\n {4}__threadfence\(\);\n {4}\*flag = 1;\n/);
+});
