@@ -12,7 +12,7 @@ import type { Fairness } from './gpu/fairness';
 import { PairIndex, ScordDetector, type DetectorOptions, type DetectorState, type MetadataSnapshot, type RaceFinding } from './detect/scord';
 import { PreciseDetector, scordOnlyNote } from './detect/precise';
 import { fixesFor, type Fix } from './fixes/fixes';
-import { runProgram, runSchedules, type KernelEntry, type RunOptions, type RunResult } from './host/run';
+import { programNameOf, runProgram, runSchedules, type KernelEntry, type RunOptions, type RunResult } from './host/run';
 import type { WeakObservation } from './gpu/weakMemory';
 import type { MemoryModelName, WeakModelSwitches } from './litmus/types';
 
@@ -218,7 +218,7 @@ export function notAnalysed(options: Pick<CheckOptions, 'fileName' | 'device' | 
 export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckReport {
   const diagnostics: CheckDiagnostic[] = parsed.diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, location: location(d.range), range: d.range }));
   if (parsed.diagnostics.some((d) => d.severity === 'error')) return notAnalysed(options, diagnostics);
-  return checkRun((o) => runProgram(parsed, o), parsed, options, diagnostics);
+  return checkRun((o) => runProgram(parsed, { programName: programNameOf(options.fileName), ...o }), parsed, options, diagnostics);
 }
 
 /**

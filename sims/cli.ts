@@ -37,7 +37,7 @@ import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
 import { checkParsedEntry, ENGINES, notAnalysed as notAnalysedReport, publicReport, readLaunchHeader, type CheckDiagnostic, type CheckOptions, type CheckReport, type Engine } from './check';
 import type { SchedulerKind } from './gpu/executor';
 import { FAIRNESS_KINDS, isFairness, type Fairness } from './idioms/schedulers';
-import { runProgram, runSchedules, type RunFinding, type RunOptions, type RunResult } from './host/run';
+import { programNameOf, runProgram, runSchedules, type RunFinding, type RunOptions, type RunResult } from './host/run';
 import type { EntryRequest } from './host/entry';
 import { headerDefines, parseDim3, readKernelHeader, type Dim3 } from './host/kernelHeader';
 import { toSarif } from './report/sarif';
@@ -65,7 +65,7 @@ const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format t
                    [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
                    [--memory-model sc|gpu-weak|gpu-strong] [--fairness ${FAIRNESS_KINDS.join('|')}]
                    [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
-                   [--allow-read] [--program-arg ARG]... [-- ARG...]
+                   [--allow-read] [--args "ARGS"] [--program-arg ARG]... [-- ARG...]
        scord fix FILE [check options] [--dry-run]
        scord litmus FILE [-D NAME[=VALUE]] [--model sc|gpu-weak|gpu-strong] [--runs N | --exhaustive]
                  [--max-executions N] [--seed N] [--observe NAME[,NAME]...] [--no-load-reordering]
@@ -76,9 +76,12 @@ const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format t
                  [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]
                  [--model independent|lockstep] [--fairness ${FAIRNESS_KINDS.join('|')}]
                  [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
-                 [--allow-read] [--program-arg ARG]... [-- ARG...]
+                 [--allow-read] [--args "ARGS"] [--program-arg ARG]... [-- ARG...]
+       scord --help | --version
   Several files (one program), --compile-commands, --stdin, --allow-read and program arguments run
-  through clang. --allow-read lets the program read (never write) files of its own folder.`;
+  through clang. --allow-read lets the program read (never write) files of its own folder.
+  main gets argc and argv as from a shell: argv[0] is the file's name without its extension, then
+  the words of --args (split as a shell splits them, quotes kept together), --program-arg and --.`;
 
 /** The commands that run a whole program and take its inputs (argv, stdin, several files). */
 const PROGRAM_COMMANDS = ['check', 'run', 'fix'];
@@ -146,9 +149,41 @@ interface Args {
   initCheck: boolean;
 }
 
+/** `text` split into words as a POSIX shell splits them: blanks separate, quotes and backslashes keep together. */
+export function shellWords(text: string, flag: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  const unclosed = (q: string, at: number): UsageError => new UsageError(`${flag}: the quote ${q} at character ${at + 1} is not closed`);
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === ' ' || c === '\t' || c === '\n') {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) throw unclosed(c, i);
+      word = (word ?? '') + text.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      // Inside double quotes a backslash keeps only " \ $ ` literal.
+      const start = i;
+      word ??= '';
+      for (i++; i < text.length && text[i] !== '"'; i++) {
+        if (text[i] === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1])) i++;
+        word += text[i];
+      }
+      if (i >= text.length) throw unclosed(c, start);
+    } else if (c === '\\' && i + 1 < text.length) {
+      word = (word ?? '') + text[++i];
+    } else word = (word ?? '') + c;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
 function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h') throw new UsageError(USAGE);
+  if (!command) throw new UsageError(USAGE);
   if (!['parse', 'preprocess', 'run', 'check', 'fix', 'litmus'].includes(command)) throw new UsageError(`unknown command '${command}'\n${USAGE}`);
   const args: Args = { command, file: '', defines: [], undefines: [], includePaths: [], json: false, device: false, preset: DEFAULT_DEVICE, format: 'text', detect: true, hardwareFaithful: false, entry: { args: {} }, dryRun: false, exhaustive: false, switches: {}, files: [], frontend: 'auto', programArgs: [], maxFileMb: DEFAULT_MAX_FILE_MB, memoryLimit: DEFAULT_MEMORY_LIMIT, initCheck: false };
   for (let i = 0; i < rest.length; i++) {
@@ -279,6 +314,8 @@ function parseArgs(argv: string[]): Args {
     } else if (a === '--' && PROGRAM_COMMANDS.includes(command)) {
       args.programArgs.push(...rest.slice(i + 1));
       break;
+    } else if (flag === '--args' && PROGRAM_COMMANDS.includes(command)) {
+      args.programArgs.push(...shellWords(optionValue(), flag));
     } else if (flag === '--program-arg' && PROGRAM_COMMANDS.includes(command)) {
       args.programArgs.push(optionValue());
     } else if (flag === '--allow-read' && PROGRAM_COMMANDS.includes(command)) {
@@ -654,6 +691,7 @@ function runCommand(result: ParseResult, args: Args, io: Output): number | 'not-
 function runOptionsOf(args: Args): RunOptions {
   return {
     device: args.preset,
+    programName: programNameOf(args.file || 'a.out'),
     ...(args.scheduler ? { scheduler: args.scheduler } : {}),
     ...(args.model ? { model: args.model } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
@@ -742,8 +780,28 @@ const PROCESS_OUTPUT: Output = {
   stderr: (text) => void process.stderr.write(text),
 };
 
+/** The version in the package.json beside this module's folder (sims/ from source, dist/ when built). */
+function version(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** Runs `scord ARGV…` and returns its exit status; never throws. */
 export async function scord(argv: string[], io: Output = PROCESS_OUTPUT): Promise<number> {
+  // Asked for, help and the version are answers on stdout, not usage errors (the program's own
+  // arguments, after `--`, are the program's).
+  const own = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  if (own[0] === '--version' || own[0] === '-V') {
+    io.stdout(`scord ${version()}\n`);
+    return 0;
+  }
+  if (own.includes('--help') || own.includes('-h')) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
   try {
     return await main(argv, io);
   } catch (e) {

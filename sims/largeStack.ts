@@ -22,6 +22,13 @@ export function runOnLargeStack(script: string, argv: string[], entry: (argv: st
     void entry(args).then((status) => parentPort!.postMessage({ status } satisfies Finished));
     return;
   }
+  // A reader that stopped reading (`scord check … | head`) ends the output, not in a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
   const thread = new Worker(script, { argv, workerData: { argv }, resourceLimits: { stackSizeMb: ANALYSIS_STACK_MB } });
   let status: number | undefined;
   thread.on('message', (m: Finished) => (status = m.status));

@@ -16,6 +16,7 @@ import { chooseClangEntry } from './entry';
 import type { EntryRequest } from '../host/entry';
 import type { KernelHeader } from '../host/kernelHeader';
 import { runClangProgram } from './host/runProgram';
+import { programNameOf } from '../host/run';
 
 /** The program a check runs: its translation units (the checked file among them) and how it runs. */
 export interface ClangProgramOptions {
@@ -196,9 +197,3 @@ export async function checkProgram(options: CheckOptions, program: ClangProgramO
   return leavesToClang(report) ? checkWithClang(options, program) : report;
 }
 
-/** argv[0] as a shell would give it for the program built from `file`: its name without the extension. */
-function programNameOf(file: string): string {
-  const base = file.slice(file.lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(0, dot) : base;
-}

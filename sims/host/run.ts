@@ -32,6 +32,8 @@ export interface KernelEntry {
 export interface RunOptions {
   /** Run this kernel instead of the host `main`. */
   entry?: KernelEntry;
+  /** argv[0] of `main` (default `a.out`, nvcc's default output; see programNameOf). */
+  programName?: string;
   device?: string;
   /** Thread-steps the whole run may take (host and device together). */
   stepBudget?: number;
@@ -224,6 +226,10 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     const frame = compiled.frameSize > 0 ? memory.allocate('host', compiled.frameSize, { label: 'the stack of main' }) : 0;
     const lanes: Lanes = { regs: new Float64Array(compiled.numRegs * WARP), frame: new Float64Array(WARP), tid: [new Int32Array(WARP), new Int32Array(WARP), new Int32Array(WARP)], warp: 0, ctx };
     lanes.frame[0] = frame;
+    // main(int argc, char **argv) starts as a shell starts it: argc 1, argv { its name, NULL }.
+    const [argcReg, argvReg] = compiled.paramRegs;
+    if (argcReg !== undefined) lanes.regs[argcReg * WARP] = 1;
+    if (argvReg !== undefined) lanes.regs[argvReg * WARP] = argumentVector(memory, options.programName ?? 'a.out');
     let pc = 0;
     for (;;) {
       const block = compiled.blocks[pc];
@@ -271,6 +277,23 @@ export const ENTRY_ELEMENTS_PER_THREAD = 256;
 export const ENTRY_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Bytes the pointer parameters of a launch of `threads` threads get, for elements of `elementSize`. */
+/** argv[0] as a shell would give it for the program built from `file`: its name without the extension. */
+export function programNameOf(file: string): string {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** `argv` for main in host memory: a pointer to the program's name and a null pointer after it. */
+function argumentVector(memory: Memory, programName: string): number {
+  const name = new TextEncoder().encode(`${programName}\0`);
+  const text = memory.allocate('host', name.length, { label: 'argv[0]' });
+  memory.allocation(pointerAllocation(text))!.bytes.set(name);
+  const vector = memory.allocate('host', 16, { label: 'argv' });
+  Memory.write(memory.allocation(pointerAllocation(vector))!, 0, 'u64', text);
+  return vector;
+}
+
 export function entryAllocationSize(threads: number, elementSize: number): number {
   const es = Math.max(1, elementSize);
   return Math.max(4, threads * es, Math.min(ENTRY_MAX_BYTES, threads * es * ENTRY_ELEMENTS_PER_THREAD));

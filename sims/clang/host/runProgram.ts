@@ -38,8 +38,6 @@ import { readWasm, WasmFormatError, type WasmInfo } from './wasmBinary';
 export interface ClangRunOptions extends RunOptions {
   /** The program's arguments after its name. */
   argv?: string[];
-  /** argv[0] (default `a.out`, nvcc's default output). */
-  programName?: string;
   /** Environment variables (none by default). */
   env?: Record<string, string>;
   /** Bytes standard input holds (empty by default). */
