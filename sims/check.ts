@@ -387,8 +387,8 @@ function observedUnderWeak(r: RaceFinding, weak: WeakRun): string | undefined {
   const at = (x: Range) => weak.observations.filter((o) => o.range.start.offset === x.start.offset && o.range.file === x.file);
   const seen = [...new Set([...at(r.range), ...at(r.previous)])].map((o) =>
     o.kind === 'stale-read'
-      ? `the read of ${o.address} at line ${o.range.start.line + 1} returned ${o.value} while the last write${o.other ? ` (line ${o.other.start.line + 1})` : ''} had stored ${o.latest}${o.count > 1 ? ` (${o.count} times)` : ''}`
-      : `the block-scope update of ${o.address} at line ${o.range.start.line + 1} (to ${o.value}) was lost when another block's value ${o.latest} reached memory${o.count > 1 ? ` (${o.count} times)` : ''}`,
+      ? `the read of ${o.address} at line ${o.range.start.line + 1} returned ${o.value} while the last write${o.other ? ` (line ${o.other.start.line + 1})` : ''} had stored ${o.latest}${o.count > 1 ? ` (seen ${o.count} times)` : ''}`
+      : `the block-scope update of ${o.address} at line ${o.range.start.line + 1} (to ${o.value}) was lost when another block's value ${o.latest} reached memory${o.count > 1 ? ` (seen ${o.count} times)` : ''}`,
   );
   const differs = weak.run.stdout !== weak.reference.stdout || weak.run.exitCode !== weak.reference.exitCode;
   if (differs) seen.push(`the program printed ${JSON.stringify(clip(weak.run.stdout))} where a sequentially consistent run prints ${JSON.stringify(clip(weak.reference.stdout))}`);
@@ -408,7 +408,7 @@ function raceFinding({ race: r, engine, note }: EngineRace, parsed: ParseResult,
     category: r.category,
     scope: r.scope,
     severity: r.category === 'benign-same-value' ? 'information' : 'warning',
-    message: r.count > 1 ? `${r.message} (${r.count} times)` : r.message,
+    message: r.count > 1 ? `${r.message} (raced ${r.count} times)` : r.message,
     location: location(r.range),
     related: [
       { location: location(r.previous), message: r.previousMessage },

@@ -38,7 +38,7 @@ export function codeActions(params: CodeActionParams, doc: TextDocument, fileNam
       }
       if (finding.kind === 'race') {
         out.push({
-          title: `Show ${finding.address ? `\`${finding.address}\`` : 'this race'} in the metadata inspector`,
+          title: 'Show in inspector',
           kind: CodeActionKind.QuickFix,
           diagnostics: [diagnostic as Diagnostic],
           command: { title: 'Show in metadata inspector', command: ClientCommands.showInspector, arguments: [{ uri: doc.uri, finding: diagnostic.data.finding, ...(finding.address ? { address: finding.address } : {}) }] },

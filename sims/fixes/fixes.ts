@@ -108,7 +108,7 @@ function widenAtomics(ctx: FixContext, ranges: Range[]): Fix | undefined {
   const edits = all(widen.map((c) => replace(ctx, c.callee.range, calleeName(c)!, calleeName(c)!.replace(/_block$/, ''))));
   if (!edits?.length) return undefined;
   const names = [...new Set(widen.map((c) => calleeName(c)!.replace(/_block$/, '')))].join(' and ');
-  return { title: `Use device-scope ${names} on \`${[...targets].join('`, `').replace(/^&/, '')}\``, preferred: false, edits: dedupe(edits) };
+  return { title: `Use ${names} (device scope)`, preferred: false, edits: dedupe(edits) };
 }
 
 /**
@@ -123,13 +123,13 @@ function widenLock(ctx: FixContext, acquires: Range[]): Fix | undefined {
   const fences = ctx.index.calls().filter((c) => calleeName(c) === '__threadfence_block' && functions.has(ctx.index.enclosingFunction(c.range)!));
   const edits = all(fences.map((c) => replace(ctx, c.callee.range, '__threadfence_block', '__threadfence')));
   if (!edits) return undefined;
-  return { title: `${atomics.title}, with \`__threadfence()\` around it`.replace(/^Use/, 'Make the lock device-scope: use'), preferred: false, edits: [...atomics.edits, ...edits] };
+  return { title: 'Make the lock device-scope', preferred: false, edits: [...atomics.edits, ...edits] };
 }
 
 function widenFence(ctx: FixContext, fence: Range): Fix | undefined {
   const call = ctx.index.callAt(fence);
   const edit = call && replace(ctx, call.callee.range, '__threadfence_block', '__threadfence');
-  return edit ? { title: `Widen the fence at line ${fence.start.line + 1} to \`__threadfence()\``, preferred: false, edits: [edit] } : undefined;
+  return edit ? { title: `Widen the fence at line ${fence.start.line + 1} to __threadfence()`, preferred: false, edits: [edit] } : undefined;
 }
 
 /** Inserts the fence on its own line after the statement of the earlier access (the producer's store, or the read a write follows). */
@@ -137,7 +137,7 @@ function insertFence(ctx: FixContext): Fix | undefined {
   const fence = ctx.race.category === 'missing-block-fence' ? '__threadfence_block()' : '__threadfence()';
   const producer = ctx.race.earlier;
   const edit = insertLine(ctx, producer.range, `${fence};`, 'after');
-  return edit ? { title: `Insert \`${fence}\` after the ${producer.write ? 'write' : 'read'} at line ${producer.range.start.line + 1}`, preferred: false, edits: [edit] } : undefined;
+  return edit ? { title: `Insert ${fence} after line ${producer.range.start.line + 1}`, preferred: false, edits: [edit] } : undefined;
 }
 
 /** The release pattern: a fence of the unlock's scope on its own line before the `atomicExch`. */
@@ -147,7 +147,7 @@ function fenceBeforeUnlock(ctx: FixContext, release: Range): Fix | undefined {
   if (!name) return undefined;
   const fence = /_block$/.test(name) ? '__threadfence_block()' : '__threadfence()';
   const edit = insertLine(ctx, release, `${fence};`, 'before');
-  return edit ? { title: `Insert \`${fence}\` before the unlock at line ${release.start.line + 1}`, preferred: false, edits: [edit] } : undefined;
+  return edit ? { title: `Insert ${fence} before the unlock at line ${release.start.line + 1}`, preferred: false, edits: [edit] } : undefined;
 }
 
 /**
@@ -169,7 +169,7 @@ function insertBarrier(ctx: FixContext): Fix | undefined {
     if (!loop || !other || loop.block !== other.block || loop.statement !== other.statement) return undefined;
     if (!sameWarp && ctx.index.underCondition(loop.block)) return undefined;
     const edit = insertLine(ctx, loop.statement.range, barrier, 'after', true);
-    return edit ? { title: `Insert \`${barrier.slice(0, -1)}\` at the end of each iteration of the loop`, preferred: false, edits: [edit] } : undefined;
+    return edit ? { title: `Insert ${barrier.slice(0, -1)} at the end of the loop body`, preferred: false, edits: [edit] } : undefined;
   }
   if (!sameWarp && ctx.index.underCondition(pair.block)) return undefined;
   const [mine, theirs] = [pair.first, pair.second];
@@ -177,7 +177,7 @@ function insertBarrier(ctx: FixContext): Fix | undefined {
   if (pair.secondIndex < pair.firstIndex) edit = insertLine(ctx, mine.range, barrier, 'before', true);
   else if (ctx.index.isLoopBody(pair.block)) edit = insertLine(ctx, theirs.range, barrier, 'after', true);
   else edit = insertLine(ctx, theirs.range, barrier, 'before', true);
-  return edit ? { title: `Insert \`${barrier.slice(0, -1)}\` between line ${Math.min(earlier.range.start.line, current.range.start.line) + 1} and line ${Math.max(earlier.range.start.line, current.range.start.line) + 1}`, preferred: false, edits: [edit] } : undefined;
+  return edit ? { title: `Insert ${barrier.slice(0, -1)} between lines ${Math.min(earlier.range.start.line, current.range.start.line) + 1} and ${Math.max(earlier.range.start.line, current.range.start.line) + 1}`, preferred: false, edits: [edit] } : undefined;
 }
 
 /**
@@ -240,7 +240,7 @@ function promoteToAtomic(ctx: FixContext): Fix | undefined {
   // Atomics take plain pointers; a volatile variable's address is cast (atomics are strong).
   const address = target.type?.volatile ? `(${T.typeToString(t)} *)&${lhs}` : `&${lhs}`;
   const call = `${scoped}(${address}, ${one})`;
-  return { title: `Make it atomic: \`${call}\``, preferred: false, edits: [{ range: e.range, newText: call }] };
+  return { title: `Use ${scoped} (atomic)`, preferred: false, edits: [{ range: e.range, newText: call }] };
 }
 
 /**
@@ -262,7 +262,7 @@ function storeAsExchange(ctx: FixContext): Fix | undefined {
   const name = atomic.atomic.scope === 'block' ? 'atomicExch_block' : atomic.atomic.scope === 'system' ? 'atomicExch_system' : 'atomicExch';
   const address = e.target.type?.volatile ? `(${T.typeToString(t)} *)&${lhs}` : `&${lhs}`;
   const call = `${name}(${address}, ${value})`;
-  return { title: `Make the store atomic: \`${call}\``, preferred: false, edits: [{ range: e.range, newText: call }] };
+  return { title: `Use ${name} (atomic store)`, preferred: false, edits: [{ range: e.range, newText: call }] };
 }
 
 const ATOMIC_FOR: Partial<Record<A.AssignOp, string>> = { '+=': 'atomicAdd', '-=': 'atomicSub', '&=': 'atomicAnd', '|=': 'atomicOr', '^=': 'atomicXor' };
@@ -301,8 +301,8 @@ function makeStrong(ctx: FixContext): Fix | undefined {
     edits.push({ range: { file: ctx.file, start: base.range.start, end: base.range.start }, newText: 'volatile ' });
   }
   if (!edits.length) return undefined;
-  const names = [...decls].map((d) => `\`${d.name}\``).join(' and ');
-  return { title: `Declare ${names} volatile so the fence orders ${decls.size > 1 ? 'their' : 'its'} accesses`, preferred: false, edits };
+  const names = [...decls].map((d) => d.name).join(' and ');
+  return { title: `Declare ${names} volatile`, preferred: false, edits };
 }
 
 /** The innermost named type: `int` in `int *p`, `int data[4]`. */

@@ -162,7 +162,7 @@ describe('ScoRD in the VS Code workbench (code-server + chromium)', { timeout: 1
     // Back to the editor, the cursor on the racing call.
     await goTo(RACE.line, RACE.column);
     const menu = page.locator('.action-widget');
-    const fix = 'Use device-scope atomicAdd on `counter`';
+    const fix = 'Use atomicAdd (device scope)';
     // The menu lists the preferred fix once the server has checked it; until then ask again.
     await retry(STEP_MS, async () => {
       await page.keyboard.press(`${mod}+Period`);

@@ -194,7 +194,7 @@ test('scord/run: findings, output and stats of main, with work-done progress', a
     [['scoped-atomic', 28, 9, 28, 38, 'counter']],
   );
   assert.equal(result.findings[0].fixes.length, 1);
-  assert.equal(result.findings[0].fixes[0].title, 'Use device-scope atomicAdd on `counter`');
+  assert.equal(result.findings[0].fixes[0].title, 'Use atomicAdd (device scope)');
   assert.match(result.output, /^counted \d+ events, expected 171/);
   assert.deepEqual({ ...result.stats, steps: undefined, elapsedMs: undefined }, { launches: 1, steps: undefined, device: 'scord-paper', detection: 'exact', granularity: 4, schedules: 1, exitCode: 0, elapsedMs: undefined });
   assert.ok(result.stats.steps > 1000 && result.stats.elapsedMs > 0);

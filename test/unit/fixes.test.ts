@@ -194,6 +194,17 @@ describe('fix property', () => {
       }
     });
   }
+  test('quick-fix titles are short imperatives without markup (the explanation is in the diagnostic)', () => {
+    const titles = new Set<string>();
+    for (const p of programs) for (const f of check(p.text, p.defines, p.name).findings) for (const x of f.fixes) titles.add(x.title);
+    assert.ok(titles.size >= 5, `only ${titles.size} distinct titles: ${[...titles].join(' | ')}`);
+    for (const t of titles) {
+      assert.doesNotMatch(t, /`/, t);
+      assert.match(t, /^(Use|Widen|Insert|Make|Declare|Take|Hold) /, t);
+      assert.ok(t.length <= 80, `${t.length} characters: ${t}`);
+    }
+  });
+
   test('applying every preferred fix at once leaves the examples clean', () => {
     const file = path.join(ROOT, 'examples', 'scoped-counter.cu');
     const text = fs.readFileSync(file, 'utf8');
