@@ -4,14 +4,27 @@
 // related information and `data` for code actions. Problems and findings in an included
 // header, or in another file of the program, are shown in that file, and at the #include
 // line of the checked file when there is one.
+import * as path from 'node:path';
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import type { CheckDiagnostic, CheckFinding, CheckReport } from '../../sims/check';
 import type { ParseResult } from '../../sims/frontend/index';
 import type { Diagnostic as FrontendDiagnostic } from '../../sims/frontend/diagnostics';
 import type { Range } from '../../sims/frontend/source';
-import { helpUri } from '../../sims/report/sarif';
+import { documentedAnchor } from '../../sims/report/sarif';
 import { RUN_LEVEL_CODES } from '../analysis/scheduler';
+
+/**
+ * The README beside the server's bundle (dist/../README.md: the extension ships it), whose
+ * anchors document each code: the hover's code link opens it, wherever the extension lives.
+ */
+const README = URI.file(path.join(__dirname, '..', 'README.md'));
+
+/** The link of a diagnostic's code to its section of the README, when it has one. */
+export function codeDescription(code: string): Pick<Diagnostic, 'codeDescription'> {
+  const anchor = documentedAnchor(code);
+  return anchor ? { codeDescription: { href: README.with({ fragment: anchor }).toString() } } : {};
+}
 import type { RaceDiagnosticData, ScordSettings } from '../protocol';
 
 export function lspRange(r: Range): Diagnostic['range'] {
@@ -59,7 +72,7 @@ function addFrontend(out: DiagnosticsByUri, d: FrontendDiagnostic, parsed: Parse
     code: d.code,
     source: 'scord',
     message: d.message,
-    ...(helpUri(d.code) ? { codeDescription: { href: helpUri(d.code)! } } : {}),
+    ...codeDescription(d.code),
     ...(d.related?.length ? { relatedInformation: d.related.filter((r) => r.range.file.startsWith('/') || r.range.file === fileName).map((r) => ({ message: r.message, location: { uri: r.range.file === fileName ? uri : uriOf(r.range.file), range: lspRange(r.range) } })) } : {}),
   };
   if (d.range.file === fileName) {
@@ -119,14 +132,13 @@ export function reportDiagnostics(report: CheckReport, parsed: ParseResult | und
 
 function addReported(out: DiagnosticsByUri, d: CheckDiagnostic, parsed: ParseResult | undefined, fileName: string, uri: string): void {
   const code = d.code ?? 'error';
-  const href = helpUri(code);
   const base: Diagnostic = {
     range: d.range ? lspRange(d.range) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: SEVERITY[d.severity],
     code,
     source: 'scord',
     message: d.message,
-    ...(href ? { codeDescription: { href } } : {}),
+    ...codeDescription(code),
   };
   const file = d.range?.file ?? fileName;
   if (file === fileName) {
@@ -163,14 +175,13 @@ function addFinding(out: DiagnosticsByUri, f: CheckFinding, index: number, ctx: 
     message: f.related[i]?.message ?? 'the other access',
   }));
   const data: RaceDiagnosticData = { version: ctx.version, finding: index, ...(f.address ? { address: f.address } : {}) };
-  const href = helpUri(f.category);
   // What a weak-memory run saw go wrong, and how the other engine sees the pair, on lines of their own.
   const message = [f.message, f.observed, f.note].filter((m): m is string => !!m).join('\n');
   const d: Diagnostic = {
     range: lspRange(f.range),
     severity,
     code: f.category,
-    ...(href ? { codeDescription: { href } } : {}),
+    ...codeDescription(f.category),
     source: 'scord',
     message,
     ...(related.length ? { relatedInformation: related } : {}),

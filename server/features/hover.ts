@@ -16,19 +16,21 @@ import { lspRange } from './diagnostics';
 
 const within = (r: Range | undefined, fileName: string, offset: number): boolean => !!r && r.file === fileName && r.start.offset <= offset && offset <= r.end.offset;
 
+/**
+ * The detector's metadata entry for the raced word when the race was found, as a compact table
+ * (VS Code shows the diagnostic's sentence above the hover, so it is not repeated here).
+ */
 function metadataTable(f: CheckFinding): string {
   const m = f.metadata;
   if (!m) return '';
-  const who = (a: { block: number; warp: number; lane: number }) => `block ${a.block}, warp ${a.warp}, lane ${a.lane}`;
+  const id = (then: number, now: number): string => (then === now ? `${then} (no fence since)` : `${then} → ${now}`);
   const rows: [string, string][] = [
-    ['last access', `${m.atomic ?? (m.write ? 'write' : 'read')} by ${who(m.accessor)}`],
-    ['barrier ID', `${m.barrierId} (racing access: ${m.barrierIdNow})`],
-    ['block fence ID', `${m.blockFenceId} (its fence file now: ${m.fenceFileNow.blockFenceId})`],
-    ['device fence ID', `${m.deviceFenceId} (its fence file now: ${m.fenceFileNow.deviceFenceId})`],
-    ['strong', m.strong ? 'yes (volatile or atomic)' : 'no'],
+    ['last access', `${m.atomic ?? (m.write ? 'write' : 'read')}, block ${m.accessor.block} warp ${m.accessor.warp} lane ${m.accessor.lane}${m.strong ? ', strong' : ''}`],
+    ['barrier ID', m.barrierId === m.barrierIdNow ? `${m.barrierId} (same interval)` : `${m.barrierId} → ${m.barrierIdNow}`],
+    ['block / device fence ID', `${id(m.blockFenceId, m.fenceFileNow.blockFenceId)} / ${id(m.deviceFenceId, m.fenceFileNow.deviceFenceId)}`],
     ['locks held', m.locks.length ? m.locks.join(', ') : 'none'],
   ];
-  return `\n\n| metadata of \`${f.address ?? 'the word'}\` | |\n|---|---|\n${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n\nEqual fence IDs mean the earlier accessor executed no fence of that scope since its access.`;
+  return `\n\n| \`${f.address ?? 'the word'}\` | |\n|---|---|\n${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}`;
 }
 
 const SCOPES: [RegExp, string][] = [
@@ -46,7 +48,7 @@ export function hover(doc: TextDocument, position: Position, fileName: string, p
   const offset = doc.offsetAt(position);
   const fresh = run && run.version === doc.version ? run : undefined;
   const race = fresh?.report.findings.find((f) => f.kind === 'race' && within(f.range, fileName, offset));
-  if (race) return { contents: { kind: 'markdown', value: `**ScoRD: ${race.category}** (${race.scope === 'device' ? 'between blocks' : 'within a block'})\n\n${race.message}${metadataTable(race)}` }, range: lspRange(race.range!) };
+  if (race) return { contents: { kind: 'markdown', value: `**${race.category}** race ${race.scope === 'device' ? 'between blocks' : 'within a block'}: the detector's metadata when it was found${metadataTable(race)}` }, range: lspRange(race.range!) };
   if (!parsed) return null;
   const idioms = idiomsAt(recogniseIdioms(parsed.deviceAst, parsed.ast), fileName, offset);
   const idiomText = idioms.length ? `\n\n---\n\n${idioms.map(idiomMarkdown).join('\n\n')}` : '';

@@ -16,9 +16,6 @@ import type { CheckDiagnostic, CheckReport, Location } from '../check';
 import { location as toLocation } from '../check';
 import { DIAGNOSTIC_CODES } from '../frontend/codes';
 
-/** The README that documents the codes (package.json's repository, on its default branch). */
-export const README_URL = 'https://example.invalid/scord-vscode/blob/main/README.md';
-
 /** What each category of finding means: the rule's short description. */
 const CATEGORY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'missing-block-fence': 'Two warps of one block access the same data with no __threadfence_block() or barrier ordering them',
@@ -62,8 +59,13 @@ const CHECK_CODES: Readonly<Record<string, string>> = {
 /** What the README documents under its own anchor (besides the diagnostic codes). */
 const README_ANCHORS: ReadonlySet<string> = new Set(['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'scoped-atomic', 'missing-lock', 'lock-scope', 'shared-memory', ...Object.keys(CHECK_CODES)]);
 
-export function helpUri(id: string): string | undefined {
-  return id in DIAGNOSTIC_CODES || README_ANCHORS.has(id) ? `${README_URL}#${id}` : undefined;
+/**
+ * The README's anchor that documents `id`, if it has one. The README ships with the extension
+ * and the CLI, so the editor links the copy beside them; SARIF carries no help address, as the
+ * project has no public one that would resolve for a reader of the log.
+ */
+export function documentedAnchor(id: string): string | undefined {
+  return id in DIAGNOSTIC_CODES || README_ANCHORS.has(id) ? id : undefined;
 }
 
 export interface SarifOptions {
@@ -91,11 +93,9 @@ export function toSarif(report: CheckReport, options: SarifOptions = {}): Sarif.
     if (i === undefined) {
       i = rules.length;
       ruleIndex.set(category, i);
-      const uri = helpUri(category);
       rules.push({
         id: category,
         shortDescription: { text: CATEGORY_DESCRIPTIONS[category] ?? `scord finding: ${category}` },
-        ...(uri ? { helpUri: uri } : {}),
         defaultConfiguration: { level: severity },
       });
     }
@@ -147,9 +147,8 @@ export function toSarif(report: CheckReport, options: SarifOptions = {}): Sarif.
     if (i === undefined) {
       i = notificationDescriptors.length;
       notificationIndex.set(code, i);
-      const uri = helpUri(code);
       const summary = DIAGNOSTIC_CODES[code]?.summary ?? CHECK_CODES[code];
-      notificationDescriptors.push({ id: code, ...(summary ? { shortDescription: { text: summary } } : {}), ...(uri ? { helpUri: uri } : {}) });
+      notificationDescriptors.push({ id: code, ...(summary ? { shortDescription: { text: summary } } : {}) });
     }
     return i;
   };
@@ -160,7 +159,7 @@ export function toSarif(report: CheckReport, options: SarifOptions = {}): Sarif.
     ...(d.code ? { descriptor: { id: d.code, index: descriptorFor(d.code) } } : {}),
   }));
 
-  const driver: Sarif.ToolComponent = { name: 'scord', informationUri: README_URL, rules };
+  const driver: Sarif.ToolComponent = { name: 'scord', rules };
   if (notificationDescriptors.length) driver.notifications = notificationDescriptors;
   const invocation: Sarif.Invocation = { executionSuccessful: report.analysed };
   if (options.exitCode !== undefined) invocation.exitCode = options.exitCode;

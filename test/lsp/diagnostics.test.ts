@@ -5,7 +5,9 @@
 // errors; and close clearing a document's list.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol/node';
+import { URI } from 'vscode-uri';
 import { doneDiagnostics, fileUri, fixturePath, fixtureText, range, rangeOf, Severity, startSession, stopSession, textAt, waitForRunEnd, type Session } from '../support/lspKit';
 
 let session: Session;
@@ -24,7 +26,8 @@ async function openAndRun(uri: string, text: string): Promise<Diagnostic[]> {
   return (await doneDiagnostics(session.client, uri, 1, since)).diagnostics;
 }
 
-const README = 'https://example.invalid/scord-vscode/blob/main/README.md';
+// The README beside the built server (dist/../README.md), as the extension ships it.
+const README = URI.file(path.resolve(__dirname, '..', '..', 'README.md')).toString();
 
 test('opening a document runs it at once, not after the debounce: one front-end publish, then the run’s', async () => {
   const { client } = session;
