@@ -1,9 +1,11 @@
 // The status bar item: the races of the active CUDA file after its last run, a spinner while a
-// run is going. Clicking it opens the metadata inspector.
+// run is going, "not analysed" while its text cannot run. Named, and with an icon of its own, so
+// it is not taken for VS Code's problem counter. Clicking it opens the metadata inspector.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { AnalysisStateParams } from '../server/protocol';
 import { onAnalysisState } from './analysisState';
+import { statusOf } from './statusText';
 
 export function createStatusBar(client: LanguageClient): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('scord.status', vscode.StatusBarAlignment.Left, 10);
@@ -17,13 +19,9 @@ export function createStatusBar(client: LanguageClient): vscode.Disposable {
       item.hide();
       return;
     }
-    const s = latest.get(doc.uri.toString());
-    if (!s) item.text = '$(circle-outline) ScoRD';
-    else if (s.state === 'running') item.text = '$(sync~spin) ScoRD';
-    else if (s.state === 'stopped') item.text = `$(debug-pause) ScoRD`;
-    else item.text = s.races ? `$(warning) ${s.races} race${s.races === 1 ? '' : 's'}` : '$(check) no races';
-    item.tooltip =
-      !s ? 'ScoRD: not analysed yet' : s.state === 'running' ? 'ScoRD: running the program…' : s.state === 'stopped' ? `ScoRD: the last run stopped (${s.reason ?? 'edited'})` : `ScoRD: ${s.races ?? 0} races, ${s.findings ?? 0} findings in ${(s.elapsedMs ?? 0).toFixed(1)} ms — click for the metadata inspector`;
+    const view = statusOf(latest.get(doc.uri.toString()));
+    item.text = view.text;
+    item.tooltip = view.tooltip;
     item.show();
   };
 

@@ -158,6 +158,11 @@ export interface AnalysisStateParams {
   uri: string;
   version: number;
   state: 'running' | 'done' | 'stopped';
+  /**
+   * With `done`: the program could not run — errors in its text (`syntax`: all from reading it;
+   * `compile`: types, names, clang's) — so the findings on screen are the last run's.
+   */
+  notRun?: 'syntax' | 'compile';
   /** With `done`: races and other findings of the run, and how long it took. */
   races?: number;
   findings?: number;

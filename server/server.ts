@@ -20,7 +20,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { ENGINES, publicReport } from '../sims/check';
 import { MEMORY_MODELS } from '../sims/litmus/types';
-import { analysisRequest, AnalysisScheduler, fileNameOf, includePolicyFor, runLimits, workspaceFolders, workspaceTrust } from './analysis/scheduler';
+import { analysisRequest, AnalysisScheduler, fileNameOf, includePolicyFor, notRunBecause, runLimits, workspaceFolders, workspaceTrust } from './analysis/scheduler';
 import { AnalysisWorkers, type AnalysisOutcome } from './analysis/workers';
 import { codeActions, FIX_ALL_KIND } from './features/codeActions';
 import { codeLenses } from './features/codeLens';
@@ -161,6 +161,7 @@ const scheduler = new AnalysisScheduler(
         version,
         state,
         ...(run ? { races: run.report.findings.filter((f) => f.kind === 'race').length, findings: run.report.findings.length, elapsedMs: run.elapsedMs } : {}),
+        ...(run && notRunBecause(run.report) ? { notRun: notRunBecause(run.report) } : {}),
         ...(detail?.reason ? { reason: detail.reason } : {}),
       });
     },

@@ -12,6 +12,7 @@ import { URI } from 'vscode-uri';
 import type { CheckFinding, CheckReport } from '../../sims/check';
 import { parse, type ParseResult } from '../../sims/frontend/index';
 import { ChainBeyondCaller } from '../../sims/frontend/parser';
+import { DIAGNOSTIC_CODES, isKnownCode } from '../../sims/frontend/codes';
 import type { ScordSettings } from '../protocol';
 import { resolveIncludePaths } from '../settings';
 import { MAX_EXPANDED_TOKENS } from './messages';
@@ -41,6 +42,16 @@ export const RUN_LEVEL_CODES: ReadonlySet<string> = new Set(['not-supported', 'n
  */
 export function compileFailed(report: CheckReport): boolean {
   return !report.analysed && report.findings.length === 0 && report.diagnostics.some((d) => d.severity === 'error' && !RUN_LEVEL_CODES.has(d.code ?? ''));
+}
+
+/**
+ * Why a report's program could not run, when compileFailed: syntax errors (lexer, parser: the
+ * errors after one are often its cascade), or only errors of meaning (types, names, clang's).
+ */
+export function notRunBecause(report: CheckReport): 'syntax' | 'compile' | undefined {
+  if (!compileFailed(report)) return undefined;
+  const errors = report.diagnostics.filter((d) => d.severity === 'error' && !RUN_LEVEL_CODES.has(d.code ?? ''));
+  return errors.some((d) => d.code !== undefined && isKnownCode(d.code) && (DIAGNOSTIC_CODES[d.code].stage === 'lexer' || DIAGNOSTIC_CODES[d.code].stage === 'parser')) ? 'syntax' : 'compile';
 }
 
 interface DocumentState {

@@ -129,7 +129,7 @@ describe('ScoRD in the VS Code workbench (code-server + chromium)', { timeout: 1
     await page.locator('.statusbar-item[id="status.editor.mode"]', { hasText: 'CUDA' }).waitFor({ timeout: STEP_MS });
     const squiggle = editor().locator('.squiggly-warning');
     await squiggle.first().waitFor({ state: 'visible', timeout: 2 * STEP_MS });
-    await page.locator('.statusbar-item', { hasText: /1 race/ }).waitFor({ timeout: STEP_MS });
+    await page.locator('.statusbar-item', { hasText: 'ScoRD: 1 race' }).waitFor({ timeout: STEP_MS });
     // The squiggle lies on the line of the atomicAdd_block call.
     const line = editor().locator('.view-line', { hasText: 'atomicAdd_block(&counter, 1u);' });
     const [sq, ln] = [await squiggle.first().boundingBox(), await line.boundingBox()];
@@ -184,6 +184,18 @@ describe('ScoRD in the VS Code workbench (code-server + chromium)', { timeout: 1
   step('the inspector follows: no race in the fixed file', async () => {
     await inspectorFrame().locator('.races > p.summary', { hasText: 'No races found in the last run.' }).waitFor({ timeout: STEP_MS });
     assert.equal(await inspectorFrame().locator('ol.race-list li.race.card').count(), 0);
+  });
+
+  step('a syntax error: the status bar says "not analysed", not a stale "no races"', async () => {
+    await goTo(1, 1);
+    await page.keyboard.type('int broken = ;');
+    await page.keyboard.press('Enter');
+    await page.locator('.statusbar-item', { hasText: 'ScoRD: not analysed' }).waitFor({ timeout: 2 * STEP_MS });
+    // The line taken out again: analysed, and clean.
+    await goTo(1, 1);
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Delete');
+    await page.locator('.statusbar-item', { hasText: 'ScoRD: no races' }).waitFor({ timeout: 2 * STEP_MS });
   });
 
   step('"ScoRD: Run Kernel" from the command palette asks for the launch and runs it', async () => {

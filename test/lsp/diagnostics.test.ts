@@ -274,6 +274,16 @@ test('the analysis states of a run: running, then done with counts and time', as
   assert.equal(end.races, 2);
   assert.equal(end.findings, 2);
   assert.ok(typeof end.elapsedMs === 'number' && end.elapsedMs > 0);
+  assert.equal(end.notRun, undefined);
+  // A syntax error: the run of v2 is done, but its program could not run (the status bar says
+  // "not analysed", not the stale count); a name nobody declared is a compile error.
+  const text = fixtureText('test/fixtures/programs/atomic_add_block_scope.cu');
+  await session.client.change(uri, 2, text.replace('int main(', 'int main(( '));
+  const syntax = await waitForRunEnd(session.client, uri, 2, since);
+  assert.equal(syntax.state, 'done');
+  assert.equal(syntax.notRun, 'syntax');
+  await session.client.change(uri, 3, text.replace('unsigned int *d_data;', 'unsigned int *d_data;\n    undeclaredName = 1;'));
+  assert.equal((await waitForRunEnd(session.client, uri, 3, since)).notRun, 'compile');
   await session.client.close(uri);
 });
 
