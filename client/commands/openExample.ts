@@ -1,11 +1,7 @@
 // ScoRD: Open Example — one of the bundled programs (those with a scoped race, and the litmus
 // tests of examples/litmus/) as an untitled copy the user can edit and fix.
 import * as vscode from 'vscode';
-
-/** The first `// litmus: …` line of a litmus test: its title in the picker. */
-function litmusTitle(text: string): string | undefined {
-  return /^\/\/ litmus: (.*)$/m.exec(text)?.[1]?.trim();
-}
+import { litmusTitle, programTitle } from './exampleTitles';
 
 async function cudaFiles(dir: vscode.Uri): Promise<string[]> {
   try {
@@ -26,8 +22,8 @@ export async function openExample(context: vscode.ExtensionContext, name?: strin
     type Item = vscode.QuickPickItem & { file?: string };
     const items: Item[] = [
       { label: 'Programs with a scoped race', kind: vscode.QuickPickItemKind.Separator },
-      ...programs.map((f) => ({ label: f, file: f })),
     ];
+    for (const f of programs) items.push({ label: f, description: programTitle(await read(f).catch(() => '')), file: f });
     if (litmus.length) {
       items.push({ label: 'Litmus tests (ScoRD: Run Litmus Test)', kind: vscode.QuickPickItemKind.Separator });
       for (const f of litmus) items.push({ label: f.slice('litmus/'.length), description: litmusTitle(await read(f).catch(() => '')), file: f });
