@@ -180,7 +180,8 @@ export function programRequest(fileName: string, settings: ScordSettings): Progr
     base,
     argv: p.args,
     ...(p.stdin ? { stdinFile: path.resolve(base, p.stdin) } : {}),
-    ...(p.allowRead ? { allowRead: true } : {}),
+    // A program reads files of its folder only where the workspace is trusted (README, Restricted Mode).
+    ...(p.allowRead && workspaceTrust.trusted ? { allowRead: true } : {}),
   };
 }
 

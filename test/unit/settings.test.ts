@@ -45,3 +45,23 @@ test('values are read from the nested section VS Code returns; wrong ones fall b
   assert.equal(s.diagnostics.raceSeverity, 'error');
   assert.deepEqual(normalizeSettings(undefined), DEFAULT_SETTINGS);
 });
+
+test('Restricted Mode: the manifest declares limited support and restricts the settings that name files; the program reads no file there', async () => {
+  const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+  const untrusted = pkg.capabilities.untrustedWorkspaces;
+  assert.equal(untrusted.supported, 'limited');
+  const declared = Object.keys(pkg.contributes.configuration.properties ?? {});
+  for (const s of ['scord.preprocessor.includePaths', 'scord.program.compileCommands', 'scord.program.sources', 'scord.program.stdin', 'scord.program.allowRead']) {
+    assert.ok(untrusted.restrictedConfigurations.includes(s), s);
+    assert.ok(declared.includes(s), `${s} is a setting`);
+  }
+  const { programRequest, workspaceTrust } = await import('../../server/analysis/scheduler');
+  const settings = normalizeSettings({ program: { allowRead: true } });
+  assert.equal(programRequest('/w/a.cu', settings).allowRead, true);
+  workspaceTrust.trusted = false;
+  try {
+    assert.equal(programRequest('/w/a.cu', settings).allowRead, undefined);
+  } finally {
+    workspaceTrust.trusted = true;
+  }
+});
