@@ -1,6 +1,8 @@
 // One build for every bundle the extension ships: the VS Code client, the language server,
 // the `scord` command line, and the inspector webview. `--production` minifies and drops
-// source maps (what `npm run package` ships); `--watch` rebuilds on change.
+// source maps (what `npm run package` ships); `--watch` rebuilds on change; `--sizes` lists the
+// bundles and their sizes (otherwise only warnings and errors are printed, so the demo's and the
+// tests' output is their own).
 import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
@@ -11,7 +13,7 @@ const common = {
   bundle: true,
   sourcemap: !production,
   minify: production,
-  logLevel: 'info',
+  logLevel: process.argv.includes('--sizes') ? 'info' : 'warning',
   legalComments: 'none',
 };
 
