@@ -303,7 +303,7 @@ describe('scord check --engine', () => {
   });
 
   test('the usage text names the option', async () => {
-    assert.match((await cli('--help')).stderr, /--engine scord\|precise\|both/);
+    assert.match((await cli('--help')).stdout, /--engine scord\|precise\|both/);
   });
 
   test('precise: exit 0 where only ScoRD\'s rule (c) fires; scord: exit 1', async () => {
