@@ -133,6 +133,8 @@ export interface InspectResult {
   state: DetectorState | null;
   findings: PublicFinding[];
   stats: (CheckReport['stats'] & { elapsedMs: number }) | null;
+  /** When that run ended (epoch milliseconds); null when there is no run yet. */
+  finishedAt: number | null;
 }
 
 /** `scord/inspect`: the detector's state after the document's last run (the inspector's data). */

@@ -354,7 +354,7 @@ connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
 connection.onRequest(InspectRequest, async (params, token): Promise<InspectResult> => {
   const doc = documents.get(params.uri);
   const run = scheduler.lastRun(params.uri);
-  const base: InspectResult = { uri: params.uri, version: run?.version ?? null, state: run?.report.state ?? null, findings: run ? publicReport(run.report).findings : [], stats: run ? { ...run.report.stats, elapsedMs: run.elapsedMs } : null };
+  const base: InspectResult = { uri: params.uri, version: run?.version ?? null, state: run?.report.state ?? null, findings: run ? publicReport(run.report).findings : [], stats: run ? { ...run.report.stats, elapsedMs: run.elapsedMs } : null, finishedAt: run?.finishedAt ?? null };
   if (!params.address || !doc) return base;
   // The accesses to one address: a run with that address traced.
   const s = await settings.get(params.uri);
@@ -364,7 +364,7 @@ connection.onRequest(InspectRequest, async (params, token): Promise<InspectResul
   const outcome = await handle.outcome;
   onCancel.dispose();
   if (outcome.kind !== 'report') throw outcomeFailure('scord/inspect', outcome);
-  return { uri: params.uri, version: doc.version, state: outcome.report.state ?? null, findings: publicReport(outcome.report).findings, stats: { ...outcome.report.stats, elapsedMs: outcome.elapsedMs } };
+  return { uri: params.uri, version: doc.version, state: outcome.report.state ?? null, findings: publicReport(outcome.report).findings, stats: { ...outcome.report.stats, elapsedMs: outcome.elapsedMs }, finishedAt: Date.now() };
 });
 
 connection.onRequest(KernelsRequest, async (params) => {

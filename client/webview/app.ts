@@ -6,7 +6,7 @@
 import type { PublicFinding } from '../../sims/check';
 import type { DetectorState } from '../../sims/detect/scord';
 import { h } from './dom';
-import { basename } from './format';
+import { basename, clockTime } from './format';
 import type { FromWebview, RevealTarget, ToWebview } from './messages';
 import { isToWebview, restore, type Persisted, type StateMessage, type TabId, type TablePrefs } from './model';
 import { Tabs, type TabSpec } from './tabs';
@@ -214,8 +214,11 @@ export class InspectorApp {
     const message = view?.kind === 'state' ? view.message : null;
     const facts: string[] = [];
     if (message) {
-      if (message.version !== null) facts.push(`version ${message.version}`);
-      if (message.elapsedMs !== null) facts.push(`${Math.round(message.elapsedMs)} ms`);
+      // "run of 21:04:13, 15 ms": when the shown run ended and how long it took (a document
+      // version number means nothing to a reader).
+      const when = message.finishedAt !== null ? `run of ${clockTime(message.finishedAt)}` : message.version !== null ? 'last run' : null;
+      const took = message.elapsedMs !== null ? `${Math.round(message.elapsedMs)} ms` : null;
+      if (when || took) facts.push([when, took].filter(Boolean).join(', '));
       if (message.state) {
         facts.push(message.state.precision === 'hardware-faithful' ? 'hardware-faithful' : 'exact metadata');
         facts.push(`${message.state.granularity}-byte entries`);

@@ -52,3 +52,9 @@ export function accessKind(access: string): 'read' | 'write' | 'atomic' {
 }
 
 export const yesNo = (b: boolean): string => (b ? 'yes' : 'no');
+
+/** A moment as a 24-hour clock time in the reader's time zone: 21:04:13. */
+export function clockTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}

@@ -12,7 +12,7 @@ export interface RevealTarget {
 
 export type ToWebview =
   /** The detector's state after the last run of `file` (null: no run yet). */
-  | { type: 'state'; file: string; version: number | null; state: DetectorState | null; findings: PublicFinding[]; elapsedMs: number | null }
+  | { type: 'state'; file: string; version: number | null; state: DetectorState | null; findings: PublicFinding[]; elapsedMs: number | null; finishedAt: number | null }
   /** The accesses to one address, in order (the answer to `inspectAddress`). */
   | { type: 'trace'; file: string; address: string; accesses: NonNullable<DetectorState['trace']>['accesses']; truncated: boolean }
   /**

@@ -228,7 +228,7 @@ export class DataTable<T> {
     if (rendered < this.visible.length) shown += ` (first ${rendered} shown)`;
     const hidden = this.visible.length - rendered;
     this.more.hidden = hidden <= 0;
-    this.more.textContent = `Show ${Math.min(hidden, PAGE_ROWS)} more of ${hidden} hidden rows`;
+    this.more.textContent = hidden <= PAGE_ROWS ? `Show the other ${hidden} ${hidden === 1 ? 'row' : 'rows'}` : `Show ${PAGE_ROWS} more (${hidden} not shown)`;
     this.count.textContent = this.options.note ? `${shown} · ${this.options.note}` : shown;
   }
 

@@ -25,6 +25,8 @@ export interface LastRun {
   version: number;
   report: CheckReport;
   elapsedMs: number;
+  /** When the run ended (epoch milliseconds): the inspector says "run of 21:04:13". */
+  finishedAt: number;
   /** The parse of the same text (ranges, includes, the syntax tree for hovers and lenses). */
   parsed: ParseResult | undefined;
   /** Preferred fixes have been re-run and kept only where their race went away. */
@@ -453,7 +455,7 @@ export class AnalysisScheduler {
       s.parsed = undefined;
     }
     const parsed = s.parsed?.version === version ? s.parsed.result : undefined;
-    const report: LastRun = { version, report: outcome.report, elapsedMs: outcome.elapsedMs, parsed, frontend: outcome.frontend };
+    const report: LastRun = { version, report: outcome.report, elapsedMs: outcome.elapsedMs, finishedAt: Date.now(), parsed, frontend: outcome.frontend };
     s.lastReport = report;
     // A program that does not compile keeps the last run's findings on screen (and in hovers and lenses).
     if (!s.lastRun || !compileFailed(outcome.report)) s.lastRun = report;

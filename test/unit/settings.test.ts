@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { DEVICE_PRESETS } from '../../sims/gpu/devices';
 import { DEFAULT_SETTINGS } from '../../server/protocol';
 import { normalizeSettings } from '../../server/settings';
+import { programRequest, workspaceTrust } from '../../server/analysis/scheduler';
 
 const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
 const declared: Record<string, { default: unknown; enum?: string[]; description?: string; scope?: string }> = pkg.contributes.configuration.properties;
@@ -46,7 +47,7 @@ test('values are read from the nested section VS Code returns; wrong ones fall b
   assert.deepEqual(normalizeSettings(undefined), DEFAULT_SETTINGS);
 });
 
-test('Restricted Mode: the manifest declares limited support and restricts the settings that name files; the program reads no file there', async () => {
+test('Restricted Mode: the manifest declares limited support and restricts the settings that name files; the program reads no file there', () => {
   const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
   const untrusted = pkg.capabilities.untrustedWorkspaces;
   assert.equal(untrusted.supported, 'limited');
@@ -55,7 +56,6 @@ test('Restricted Mode: the manifest declares limited support and restricts the s
     assert.ok(untrusted.restrictedConfigurations.includes(s), s);
     assert.ok(declared.includes(s), `${s} is a setting`);
   }
-  const { programRequest, workspaceTrust } = await import('../../server/analysis/scheduler');
   const settings = normalizeSettings({ program: { allowRead: true } });
   assert.equal(programRequest('/w/a.cu', settings).allowRead, true);
   workspaceTrust.trusted = false;

@@ -20,6 +20,9 @@ type TraceMessage = Extract<ToWebview, { type: 'trace' }>;
 const ARTIFACTS = path.join(ROOT, 'test/webview/artifacts');
 
 /** What the host sends after a run of `file` with the inspector open: state, then the trace. */
+/** When the runs below "ended", in the page's time zone (the header says "run of 21:04:13"). */
+const RUN_ENDED = new Date(2026, 10, 24, 21, 4, 13).getTime();
+
 function run(relative: string, opts: { hardwareFaithful?: boolean; version: number; trace?: string }): { state: StateMessage; trace: TraceMessage | null } {
   const file = path.join(ROOT, relative);
   const t0 = performance.now();
@@ -28,7 +31,7 @@ function run(relative: string, opts: { hardwareFaithful?: boolean; version: numb
   assert.ok(report.state, `${relative}: the run kept no detector state`);
   const { trace, ...state } = report.state;
   return {
-    state: { type: 'state', file, version: opts.version, state, findings: publicReport(report).findings, elapsedMs },
+    state: { type: 'state', file, version: opts.version, state, findings: publicReport(report).findings, elapsedMs, finishedAt: RUN_ENDED },
     trace: trace ? { type: 'trace', file, address: trace.address, accesses: trace.accesses, truncated: trace.truncated } : null,
   };
 }
@@ -95,7 +98,7 @@ describe('metadata inspector webview', () => {
     await h.clearPosted();
     await h.send(demo.state);
     assert.match((await page().textContent('header h1')) ?? '', /inspector-demo\.cu/);
-    assert.match((await page().textContent('header .facts')) ?? '', /version 7 · \d+ ms · exact metadata · 4-byte entries/);
+    assert.match((await page().textContent('header .facts')) ?? '', /^run of 21:04:13, \d+ ms · exact metadata · 4-byte entries$/);
     const races = raceIndices(demo.state.findings);
     assert.equal(await page().textContent('#tab-races .badge'), String(races.length));
     assert.equal(await page().textContent('#tab-metadata .badge'), String(demo.state.state!.entriesTotal));
@@ -378,8 +381,8 @@ describe('metadata inspector webview', () => {
   it('a new run of the same file keeps the focused row, the scroll and the selection', async () => {
     await page().click('#tab-metadata');
     await page().focus('[data-table=metadata] tr[data-key="flag"]');
-    await h.send({ ...demo.state, version: 9 });
-    assert.match((await page().textContent('header .facts')) ?? '', /version 9/);
+    await h.send({ ...demo.state, version: 9, finishedAt: RUN_ENDED + 47_000 });
+    assert.match((await page().textContent('header .facts')) ?? '', /^run of 21:05:00, /);
     assert.ok(await activeElementMatches('[data-table=metadata] tr[data-key="flag"]'), 'focus stays on the row');
     assert.equal(await page().getAttribute('[data-table=metadata] tr[data-key="flag"]', 'tabindex'), '0');
     assert.equal(await count('[data-table=metadata] tbody tr[tabindex="0"]'), 1, 'one tab stop in the table');
@@ -397,7 +400,18 @@ describe('metadata inspector webview', () => {
     await page().click('#tab-fences');
     const fenceHeaders = await page().$$eval('[data-table=fences] th', (t) => t.map((x) => x.textContent!.trim()));
     assert.deepEqual(fenceHeaders, ['Block', 'Warp', 'Block fence ID', 'Device fence ID']);
-    assert.equal((await count('[data-table=fences] tbody tr')), demoFaithful.state.state!.fenceFiles.length);
+    // Only the warps that fenced.
+    const fenced = demoFaithful.state.state!.fenceFiles.filter((f) => f.blockFenceId || f.deviceFenceId);
+    assert.ok(fenced.length > 0 && fenced.length < demoFaithful.state.state!.fenceFiles.length);
+    assert.equal((await count('[data-table=fences] tbody tr')), fenced.length);
+  });
+
+  it('a program with no fences: the Fences tab says so in a sentence, with no table of zeros', async () => {
+    await h.send(counter.state);
+    assert.ok(counter.state.state!.fenceFiles.length > 0 && counter.state.state!.fenceFiles.every((f) => !f.blockFenceId && !f.deviceFenceId));
+    await page().click('#tab-fences');
+    assert.match((await page().textContent('.view.fences')) ?? '', /^No thread has executed a fence \(__threadfence_block\(\) or __threadfence\(\)\) in this run: every fence ID is 0\.$/);
+    assert.equal(await count('[data-table=fences]'), 0);
   });
 
   it('shows fence files per thread, lock tables and barrier IDs', async () => {
@@ -408,11 +422,13 @@ describe('metadata inspector webview', () => {
       await page().$$eval('[data-table=fences] th', (t) => t.map((x) => x.textContent!.trim())),
       ['Block', 'Warp', 'Lane', 'Block fence ID', 'Device fence ID'],
     );
-    assert.equal((await count('[data-table=fences] tbody tr')), s.fenceFiles.length);
+    const fenced = s.fenceFiles.filter((f) => f.blockFenceId || f.deviceFenceId);
+    assert.equal((await count('[data-table=fences] tbody tr')), fenced.length);
+    assert.match((await page().textContent('[data-table=fences] .count')) ?? '', new RegExp(`${s.fenceFiles.length - fenced.length} threads that never fenced are left out`));
     const producer = s.fenceFiles.find((f) => f.block === 0 && f.warp === 0 && f.lane === 0)!;
     assert.deepEqual(await page().$$eval('[data-table=fences] tr[data-key="0:0:0"] td', (t) => t.map((x) => x.textContent)), ['0', '0', '0', String(producer.blockFenceId), String(producer.deviceFenceId)]);
     await page().fill('[data-table=fences] input.filter', '3');
-    assert.ok((await count('[data-table=fences] tbody tr')) < s.fenceFiles.length);
+    assert.ok((await count('[data-table=fences] tbody tr')) < fenced.length);
     await page().fill('[data-table=fences] input.filter', '');
 
     await page().click('#tab-locks');
@@ -432,12 +448,15 @@ describe('metadata inspector webview', () => {
   it('a new file clears the selection; a race’s address opens its timeline', async () => {
     await h.send(counter.state);
     assert.match((await page().textContent('header h1')) ?? '', /scoped-counter\.cu/);
-    // 4 blocks of 128 threads: more fence files than a table renders at first.
-    await page().click('#tab-fences');
+    // 4 blocks of 128 threads: more fence files than a table renders at first (made to have
+    // fenced here, as the program itself never fences).
     const fenceFiles = counter.state.state!.fenceFiles.length;
     assert.equal(fenceFiles, 512);
+    await h.send({ ...counter.state, state: { ...counter.state.state!, fenceFiles: counter.state.state!.fenceFiles.map((f) => ({ ...f, blockFenceId: 1 })) } });
+    await page().click('#tab-fences');
     assert.equal((await count('[data-table=fences] tbody tr')), 500);
     assert.equal(await page().textContent('[data-table=fences] .count'), '512 rows (first 500 shown)');
+    assert.equal(await page().textContent('[data-table=fences] button.more'), 'Show the other 12 rows');
     await page().click('[data-table=fences] button.more');
     assert.equal((await count('[data-table=fences] tbody tr')), 512);
     assert.equal(await page().isVisible('[data-table=fences] button.more'), false);

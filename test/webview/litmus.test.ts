@@ -138,7 +138,7 @@ describe('inspector Litmus tab', () => {
   it('beside the detector’s state it is one more tab; another file’s state drops it', async () => {
     const report = checkSource({ fileName: FILE, text: TEXT, inspect: {} });
     const { trace: _trace, ...state } = report.state!;
-    await h.send({ type: 'state', file: FILE, version: 3, state, findings: publicReport(report).findings, elapsedMs: 5 });
+    await h.send({ type: 'state', file: FILE, version: 3, state, findings: publicReport(report).findings, elapsedMs: 5, finishedAt: null });
     assert.deepEqual(await rowTexts('.tablist [role=tab] .tab-label'), ['Races', 'Metadata', 'Fences', 'Locks', 'Barriers', 'Litmus']);
     assert.equal(await page().getAttribute('#tab-litmus', 'aria-selected'), 'true', 'the tab the reader was on stays');
     await page().click('#tab-races');
@@ -146,7 +146,7 @@ describe('inspector Litmus tab', () => {
     assert.equal(await page().getAttribute('#tab-races', 'aria-selected'), 'true', 'the same run sent again does not take the reader away');
     await h.send({ ...weak, id: 9 });
     assert.equal(await page().getAttribute('#tab-litmus', 'aria-selected'), 'true', 'a new run comes to the front');
-    await h.send({ type: 'state', file: path.join(ROOT, 'examples/scoped-counter.cu'), version: 1, state, findings: [], elapsedMs: 1 });
+    await h.send({ type: 'state', file: path.join(ROOT, 'examples/scoped-counter.cu'), version: 1, state, findings: [], elapsedMs: 1, finishedAt: null });
     assert.equal(await page().$$eval('#tab-litmus', (t) => t.length), 0);
   });
 

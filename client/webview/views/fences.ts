@@ -1,5 +1,6 @@
 // The fence file: per thread (exact) or per warp (hardware-faithful), its block- and
-// device-scope fence IDs.
+// device-scope fence IDs — only the threads or warps that have fenced (an ID of 0 everywhere is
+// what a program without fences has, and hundreds of such rows said nothing).
 import type { DetectorState } from '../../../sims/detect/scord';
 import { h } from '../dom';
 import type { TablePrefs } from '../model';
@@ -16,11 +17,17 @@ export function fencesView(state: DetectorState, prefs: TablePrefs, onPrefs: (p:
     { id: 'blockFence', label: 'Block fence ID', description: '__threadfence_block() calls so far', value: (f) => f.blockFenceId, numeric: true },
     { id: 'deviceFence', label: 'Device fence ID', description: '__threadfence() calls so far', value: (f) => f.deviceFenceId, numeric: true },
   ];
+  const fenced = state.fenceFiles.filter((f) => f.blockFenceId !== 0 || f.deviceFenceId !== 0);
+  const who = perThread ? 'thread' : 'warp';
+  if (!fenced.length) {
+    return h('div', { class: 'view fences' }, h('p', { class: 'muted intro empty-fences' }, `No ${who} has executed a fence (__threadfence_block() or __threadfence()) in this run: every fence ID is 0.`));
+  }
   const table = new DataTable<FenceFile>({
     id: 'fences',
     label: perThread ? 'Fence file per thread' : 'Fence file per warp',
     columns,
-    rows: state.fenceFiles,
+    rows: fenced,
+    ...(fenced.length < state.fenceFiles.length ? { note: `${state.fenceFiles.length - fenced.length} ${who}s that never fenced are left out` } : {}),
     key: (f) => `${f.block}:${f.warp}:${f.lane ?? ''}`,
     prefs,
     onPrefs,
