@@ -20,8 +20,8 @@ export interface LitmusArgs {
 
 const MODELS: { model: MemoryModelName; description: string; detail: string }[] = [
   { model: 'sc', description: 'sequential consistency', detail: 'Every access reaches memory at once, in program order: the simulator’s usual runs.' },
-  { model: 'gpu-weak', description: 'Holey’s weak GPU model', detail: 'Per-thread views of memory, stores that propagate per address, loads that may leave program order, fences that push only their own thread’s stores.' },
-  { model: 'gpu-strong', description: 'Holey’s strong GPU model', detail: 'One view of memory per block and loads in program order: coherent and write-atomic.' },
+  { model: 'gpu-weak', description: 'Sorensen’s weak GPU model', detail: 'Per-thread views of memory, stores that propagate per address, loads that may leave program order, fences that push only their own thread’s stores.' },
+  { model: 'gpu-strong', description: 'Sorensen’s strong GPU model', detail: 'One view of memory per block and loads in program order: coherent and write-atomic.' },
 ];
 
 const MAX_RUNS = 1_000_000;

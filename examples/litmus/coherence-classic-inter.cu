@@ -1,4 +1,4 @@
-// litmus: classical coherence violation across blocks (Holey, fig 3.1)
+// litmus: classical coherence violation across blocks (Sorensen, fig 3.1)
 // outcome: r1=1 r2=2 r3=2 r4=1
 // verdict sc: forbidden
 // verdict gpu-weak: allowed

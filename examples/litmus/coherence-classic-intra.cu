@@ -1,4 +1,4 @@
-// litmus: classical coherence violation within a block (Holey, fig 3.1)
+// litmus: classical coherence violation within a block (Sorensen, fig 3.1)
 // outcome: r1=1 r2=2 r3=2 r4=1
 // verdict sc: forbidden
 // verdict gpu-weak: allowed

@@ -1,4 +1,4 @@
-// litmus: relaxed coherence violation within a block (Holey, fig 3.3)
+// litmus: relaxed coherence violation within a block (Sorensen, fig 3.3)
 // outcome: r1=1 r2=2 r3=2 r4=1
 // verdict sc: forbidden
 // verdict gpu-weak: forbidden

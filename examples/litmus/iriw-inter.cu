@@ -1,4 +1,4 @@
-// litmus: write atomicity violation (IRIW) across blocks, __threadfence() in the readers (Holey, fig 1.2)
+// litmus: write atomicity violation (IRIW) across blocks, __threadfence() in the readers (Sorensen, fig 1.2)
 // outcome: r1=1 r2=0 r3=1 r4=0
 // verdict sc: forbidden
 // verdict gpu-weak: allowed

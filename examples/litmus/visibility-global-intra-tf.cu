@@ -1,4 +1,4 @@
-// litmus: simple visibility in global memory within a block, __threadfence() (Holey, fig 3.5)
+// litmus: simple visibility in global memory within a block, __threadfence() (Sorensen, fig 3.5)
 // outcome: r1=2 r2=0
 // verdict sc: forbidden
 // verdict gpu-weak: forbidden

@@ -1,4 +1,4 @@
-// litmus: simple visibility in shared memory, no fence (Holey, fig 3.5)
+// litmus: simple visibility in shared memory, no fence (Sorensen, fig 3.5)
 // outcome: r1=2 r2=0
 // verdict sc: forbidden
 // verdict gpu-weak: allowed

@@ -1,4 +1,4 @@
-// litmus: simple visibility in shared memory, __threadfence_block() (Holey, fig 3.5)
+// litmus: simple visibility in shared memory, __threadfence_block() (Sorensen, fig 3.5)
 // outcome: r1=2 r2=0
 // verdict sc: forbidden
 // verdict gpu-weak: forbidden

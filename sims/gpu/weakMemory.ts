@@ -1,4 +1,4 @@
-// Weak GPU memory: the operational model of Holey's thesis (ch. 4) made executable, beside the
+// Weak GPU memory: the operational model of Sorensen's thesis (ch. 4) made executable, beside the
 // sequentially consistent memory the simulator otherwise runs on.
 //
 // The thesis gives every thread its own copy of memory; we keep that sparse. `Memory` holds

@@ -5,7 +5,7 @@ import type { Range } from '../frontend/source';
 
 /**
  * `sc`: every access reaches memory at once, in program order (the simulator's default).
- * `gpu-weak`: the operational model of Holey's thesis ch. 4 — per-thread views, stores that
+ * `gpu-weak`: the operational model of Sorensen's thesis ch. 4 — per-thread views, stores that
  * propagate per address, loads that borrow unpropagated values, fences that push only their
  * own thread's values. `gpu-strong`: the thesis's alternative — one view per block, no load pool.
  */

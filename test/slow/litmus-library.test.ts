@@ -1,7 +1,7 @@
 // The built-in litmus library (examples/litmus/*.cu) against the memory models: every file's
 // declared outcome must be allowed or forbidden under each model exactly as the file's verdict
 // lines say, found by exhaustive exploration that finished; random runs must stay inside what
-// exhaustive exploration allows; and the verdicts in the files must be Table 4.2 of Holey's
+// exhaustive exploration allows; and the verdicts in the files must be Table 4.2 of Sorensen's
 // thesis (seed 003), so that neither the files nor the models can drift from it unnoticed.
 import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,7 +78,7 @@ test('the library has the thesis’s tests and the extras, each with a complete 
   assert.ok(FILES.length >= 15, `examples/litmus holds ${FILES.length} files`);
   for (const f of FILES) {
     const h = header(texts.get(f)!);
-    assert.match(h.title, /\((Holey, fig [13]\.\d|ScoRD, [\w ,-]+)\)$/, `${f}: the first line is "// litmus: <title> (Holey, fig 3.x)" or "(ScoRD, …)"`);
+    assert.match(h.title, /\((Sorensen, fig [13]\.\d|ScoRD, [\w ,-]+)\)$/, `${f}: the first line is "// litmus: <title> (Sorensen, fig 3.x)" or "(ScoRD, …)"`);
     assert.equal(h.outcomes.length, 1, `${f}: one // outcome: line`);
     assert.deepEqual(declaredOutcomes(texts.get(f)!), h.outcomes, `${f}: the runner reads the same outcome`);
     assert.deepEqual(Object.keys(h.verdicts).sort(), [...MEMORY_MODELS].sort(), `${f}: a verdict for every model`);
