@@ -239,6 +239,25 @@ describe('metadata inspector webview', () => {
     await page().setViewportSize({ width: 1100, height: 720 });
   });
 
+  it('in a narrow panel the tabs stay on one row and a wide table scrolls sideways, its first column in view', async () => {
+    await h.send(demo.state);
+    await page().setViewportSize({ width: 420, height: 720 });
+    try {
+      const tops = await page().$$eval('.tablist .tab', (t) => t.map((x) => Math.round(x.getBoundingClientRect().top)));
+      assert.ok(tops.length >= 5, String(tops.length));
+      assert.equal(new Set(tops).size, 1, `tabs on ${new Set(tops).size} rows`);
+      await page().click('#tab-metadata');
+      const scroller = '[data-table=metadata] .table-scroll';
+      const widths = await page().$eval(scroller, (e) => [e.scrollWidth, e.clientWidth]);
+      assert.ok(widths[0] > widths[1], `the table (${widths[0]} px) is wider than its frame (${widths[1]} px)`);
+      await page().$eval(scroller, (e) => (e.scrollLeft = 150));
+      const [frameLeft, cellLeft] = await page().$eval(scroller, (e) => [e.getBoundingClientRect().left, e.querySelector('tbody tr td')!.getBoundingClientRect().left]);
+      assert.ok(Math.abs(cellLeft - frameLeft) <= 2, `the first column stays at the frame's edge (${cellLeft} vs ${frameLeft})`);
+    } finally {
+      await page().setViewportSize({ width: 1100, height: 720 });
+    }
+  });
+
   it('colours come from the theme variables, with high-contrast borders', async () => {
     for (const theme of ['light', 'dark', 'high-contrast'] as const) {
       await h.applyTheme(theme);

@@ -101,7 +101,7 @@ export class LitmusView {
     const label = `${text}: ${o.count} of ${r.runs} (${share(o.count, r.runs)}), ${verdictText(o, r.model)}${o.declared ? ', declared in the file' : ''}. Show its witness`;
     const button = h(
       'button',
-      { type: 'button', class: 'outcome-row', 'aria-pressed': 'false', 'aria-label': label, 'aria-controls': 'litmus-witness', 'data-outcome': o.outcome, onClick: () => this.toggle(o.outcome) },
+      { type: 'button', class: 'outcome-row', 'aria-pressed': 'false', 'aria-label': label, 'aria-controls': 'litmus-witness', 'data-outcome': o.outcome, onClick: () => this.choose(o.outcome) },
       h('code', { class: 'outcome-text', title: o.outcome }, text),
       svg(
         'svg',
@@ -118,10 +118,11 @@ export class LitmusView {
     return h('li', { class: `outcome${o.declared ? ' declared' : ''}${o.allowed ? '' : ' forbidden'}` }, button);
   }
 
-  private toggle(outcome: string): void {
-    const next = this.selected === outcome ? null : outcome;
-    this.show(next);
-    this.ctx.select(next);
+  /** Clicking an outcome selects it; clicking the selected one again keeps it (and its witness). */
+  private choose(outcome: string): void {
+    if (this.selected === outcome) return;
+    this.show(outcome);
+    this.ctx.select(outcome);
   }
 
   /** Select an outcome (or none) and show its witness. */
