@@ -3,6 +3,8 @@
 import { NotificationType, ProtocolRequestType } from 'vscode-languageserver-protocol';
 import type { CheckDiagnostic, CheckReport, Engine, PublicFinding } from '../sims/check';
 import type { DetectorState } from '../sims/detect/scord';
+import type { LaunchDescription } from '../sims/host/launchDescription';
+import type { PointerArgument } from '../sims/host/run';
 import type { Fairness } from '../sims/idioms/schedulers';
 import type { LitmusReport, MemoryModelName } from '../sims/litmus/types';
 
@@ -95,7 +97,15 @@ export interface LaunchParams {
   kernel: string;
   grid: [number, number, number];
   block: [number, number, number];
+  /** Scalar arguments by parameter name (a kernel run on its own; those not given are 0). */
   args?: Record<string, number>;
+  /** Pointer arguments by parameter name: how many elements, and what they hold at the start. */
+  pointers?: Record<string, PointerArgument>;
+  /**
+   * Run `main` up to its first launch of the kernel and that launch (with this grid and block),
+   * so the kernel gets the arguments and memory the program gives it; `args`/`pointers` unused.
+   */
+  fromMain?: boolean;
 }
 
 export interface RunParams {
@@ -201,7 +211,11 @@ export interface KernelsParams {
 export interface KernelsResult {
   /** The file has a host `main` (Run Program runs it). */
   hasMain: boolean;
-  kernels: { name: string; params: string[]; line: number }[];
+  /**
+   * `launchedInProgram`: the host code launches it (Run Kernel then runs the program up to that
+   * launch); `launch`: its first launch in the last run of the program, with its arguments in words.
+   */
+  kernels: { name: string; params: string[]; line: number; launchedInProgram: boolean; launch?: LaunchDescription }[];
   /** The launch a kernel-only file's GPUVerify-style header gives (`//--gridDim=2 --blockDim=64`). */
   headerLaunch?: { grid?: [number, number, number]; block?: [number, number, number] };
 }

@@ -337,7 +337,11 @@ connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
     ...(o.fairness !== undefined ? { fairness: o.fairness } : {}),
     ...(o.engine !== undefined ? { engine: oneOf('engine', o.engine, ENGINES) } : {}),
     ...(o.memoryModel !== undefined ? { memoryModel: oneOf('memoryModel', o.memoryModel, MEMORY_MODELS) } : {}),
-    ...(entry ? { entry: { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args ?? {} } } : {}),
+    ...(entry?.fromMain
+      ? { untilLaunchOf: { kernel: entry.kernel, grid: entry.grid, block: entry.block } }
+      : entry
+        ? { entry: { kernel: entry.kernel, grid: entry.grid, block: entry.block, args: entry.args ?? {}, ...(entry.pointers ? { pointers: entry.pointers } : {}) } }
+        : {}),
   };
   // Asked for by the user: ahead of the runs that edits start.
   const handle = workers.run(analysisRequest(params.uri, text, s, documents.all(), overrides, false), { ...runLimits(s), priority: () => -1 });
@@ -371,7 +375,7 @@ connection.onRequest(KernelsRequest, async (params) => {
   const doc = documents.get(params.uri);
   if (!doc) return { hasMain: false, kernels: [] };
   const s = await settings.get(doc.uri);
-  return safely('kernels', () => kernelsOf(scheduler.parsedNow(doc, s), doc.getText(), fileNameOf(doc.uri)), { hasMain: false, kernels: [] });
+  return safely('kernels', () => kernelsOf(scheduler.parsedNow(doc, s), doc.getText(), fileNameOf(doc.uri), scheduler.lastRun(doc.uri)?.report.stats.launched), { hasMain: false, kernels: [] });
 });
 
 connection.onRequest(LitmusRequest, litmusHandler({ connection, documents, settings, workers, readFile }));

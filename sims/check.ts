@@ -13,6 +13,7 @@ import { PairIndex, ScordDetector, type DetectorOptions, type DetectorState, typ
 import { PreciseDetector, scordOnlyNote } from './detect/precise';
 import { fixesFor, type Fix } from './fixes/fixes';
 import { programNameOf, runProgram, runSchedules, type KernelEntry, type RunOptions, type RunResult } from './host/run';
+import type { LaunchDescription } from './host/launchDescription';
 import type { WeakObservation } from './gpu/weakMemory';
 import type { MemoryModelName, WeakModelSwitches } from './litmus/types';
 
@@ -98,6 +99,8 @@ export interface CheckReport {
     engine?: Exclude<Engine, 'scord'>;
     /** The memory model, when not sequential consistency. */
     memoryModel?: Exclude<MemoryModelName, 'sc'>;
+    /** The run's first launches with their arguments in words (Run Kernel starts from them). */
+    launched?: LaunchDescription[];
   };
   /** With `inspect`: the detector's state after the run (its last launch). */
   state?: DetectorState;
@@ -136,6 +139,8 @@ export interface CheckOptions {
   engine?: Engine;
   /** Run one kernel instead of `main` (kernel-only files). */
   entry?: KernelEntry;
+  /** Run `main` up to and through the first launch of a kernel (RunOptions.untilLaunchOf). */
+  untilLaunchOf?: RunOptions['untilLaunchOf'];
   /** The scheduler's fairness: under one weaker than `fair`, launches that may never end are found. */
   fairness?: Fairness;
   /**
@@ -256,6 +261,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     ...(options.deviceMemoryLimit !== undefined ? { deviceMemoryLimit: options.deviceMemoryLimit } : {}),
     ...(options.initCheck ? { initCheck: true } : {}),
     ...(options.entry ? { entry: options.entry } : {}),
+    ...(options.untilLaunchOf ? { untilLaunchOf: options.untilLaunchOf } : {}),
     ...(options.fairness ? { fairness: options.fairness } : {}),
     ...(options.memoryModel && options.memoryModel !== 'sc' ? { memoryModel: options.memoryModel, ...(options.weakSwitches ? { weakSwitches: options.weakSwitches } : {}) } : {}),
   };
@@ -281,6 +287,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   const run = many ? { ...many.runs[0], findings: many.findings } : runOnce({ ...runOptions, ...withDetector });
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;
+  if (run.launched.length) stats.launched = run.launched;
   stats.steps = many ? many.runs.reduce((s, r) => s + r.steps, 0) : run.steps;
 
   for (const f of run.findings) {

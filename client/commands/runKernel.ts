@@ -1,9 +1,17 @@
 // ScoRD: Run Kernel — pick a kernel of the active file, then its grid, block, seed and
-// scheduling (each remembered per kernel, or taken from a GPUVerify-style header), and run it
-// with a cancellable progress notification. From a code lens above `main` it runs the program.
+// scheduling, and run it with a cancellable progress notification. A kernel the program
+// launches runs as the program launches it: `main` runs up to that launch, which runs with the
+// grid and block chosen (by default the program's own) and the program's arguments and memory,
+// so it finds what the program's run found. Any other kernel gets each argument asked for: a
+// scalar's value, a pointer's element count and contents (zeros, 0, 1, 2, … or seeded random).
+// Defaults: the program's launch, else a GPUVerify-style header, else the last choice. The
+// result line names the launch: `countEvents<<<4,128>>>(values: int[512], n = 512)`. From a
+// code lens above `main` it runs the program.
 import * as vscode from 'vscode';
 import { KernelsRequest, RunRequest, type LaunchParams, type RunResult } from '../../server/protocol';
 import { parseDim3 } from '../../sims/host/kernelHeader';
+import { dimText, launchText, type LaunchDescription } from '../../sims/host/launchDescription';
+import type { PointerArgument } from '../../sims/host/run';
 import type { ScordContext } from '../context';
 import { cudaDocumentUri } from './activeCuda';
 import { runProgram } from './runProgram';
@@ -14,6 +22,8 @@ export interface LaunchChoice {
   block: string;
   seed: string;
   scheduling: 'independent' | 'lockstep';
+  /** For a kernel the program never launches: each parameter's value (see askArguments). */
+  args?: Record<string, ArgumentChoice>;
 }
 
 const dims = (d: [number, number, number] | undefined, fallback: string): string => (d ? d.filter((x, i) => i === 0 || x !== 1 || d.slice(i).some((y) => y !== 1)).join(',') : fallback);
@@ -57,17 +67,100 @@ export async function runKernel(ctx: ScordContext, args?: { uri?: string; entry?
   }
   const key = `scord.launch:${uri.toString()}#${kernel.name}`;
   const remembered = ctx.extension.workspaceState.get<LaunchChoice>(key);
-  const defaults: LaunchChoice = remembered ?? { grid: dims(info.headerLaunch?.grid, '2'), block: dims(info.headerLaunch?.block, '64'), seed: '1', scheduling: 'independent' };
-  const choice = args?.launch ?? (await askLaunch(`ScoRD: Run ${kernel.name}`, defaults));
+  // The program's own launch first (what the squiggles came from), then the file's GPUVerify
+  // header, then what was chosen last time.
+  const launch = kernel.launch;
+  const defaults: LaunchChoice = {
+    grid: launch ? dimText(launch.grid) : remembered?.grid ?? dims(info.headerLaunch?.grid, '2'),
+    block: launch ? dimText(launch.block) : remembered?.block ?? dims(info.headerLaunch?.block, '64'),
+    seed: remembered?.seed ?? '1',
+    scheduling: remembered?.scheduling ?? 'independent',
+    ...(remembered?.args ? { args: remembered.args } : {}),
+  };
+  const title = `ScoRD: Run ${kernel.name}`;
+  const choice = args?.launch ?? (await askLaunch(title, defaults));
   if (!choice || dimProblem(choice.grid) || dimProblem(choice.block)) return;
+  const grid = parseDim3(choice.grid) as [number, number, number];
+  const block = parseDim3(choice.block) as [number, number, number];
+  // A kernel the program launches runs with the arguments and memory the program gives it;
+  // one it never launches gets the arguments asked for here.
+  let entry: LaunchParams;
+  if (kernel.launchedInProgram) entry = { kernel: kernel.name, grid, block, fromMain: true };
+  else {
+    const asked = args?.launch?.args ?? (await askArguments(title, kernel.params, grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2], defaults.args, Number(choice.seed)));
+    if (!asked) return;
+    choice.args = asked;
+    entry = { kernel: kernel.name, grid, block, ...argumentsOf(asked, Number(choice.seed)) };
+  }
   await ctx.extension.workspaceState.update(key, choice);
-  const entry: LaunchParams = { kernel: kernel.name, grid: parseDim3(choice.grid) as [number, number, number], block: parseDim3(choice.block) as [number, number, number] };
-  const launch = `${kernel.name}<<<${choice.grid}, ${choice.block}>>>`;
-  const result = await withRunProgress(`ScoRD: running ${launch}`, (token) =>
+  const pending = `${kernel.name}<<<${dimText(grid)},${dimText(block)}>>>`;
+  const result = await withRunProgress(`ScoRD: running ${pending}${kernel.launchedInProgram ? ' with the program’s arguments' : ''}`, (token) =>
     ctx.client.sendRequest(RunRequest, { uri: uri.toString(), entry, options: { seed: Number(choice.seed), scheduling: choice.scheduling } }, token),
   );
-  reportRun(ctx, `Run ${launch}`, result);
+  const ran = result.stats.launched?.find((l) => l.kernel === kernel.name);
+  const label = ran ? launchText(withContents(ran, choice.args, choice.seed)) : kernel.launchedInProgram ? `${pending} (the program never reached its launch)` : pending;
+  reportRun(ctx, `Run ${label}`, result);
   return result;
+}
+
+/** The value asked for one parameter: a number for a scalar; element count and contents for a pointer. */
+export type ArgumentChoice = { value: string } | { elements: string; fill: PointerArgument['fill'] };
+
+/** A parameter as the kernel summary prints it (`const int *values`): its name, and whether it is a pointer. */
+function parameter(text: string, i: number): { name: string; pointer: boolean; floating: boolean } {
+  const name = /([A-Za-z_]\w*)\s*(\[[^\]]*\])?$/.exec(text)?.[1] ?? `arg${i + 1}`;
+  return { name, pointer: /[*[]/.test(text), floating: /\b(float|double|half)\b/.test(text) };
+}
+
+/** Asks each parameter's value (scalars) or element count and contents (pointers). */
+async function askArguments(title: string, params: string[], threads: number, remembered: Record<string, ArgumentChoice> | undefined, seed: number): Promise<Record<string, ArgumentChoice> | undefined> {
+  const out: Record<string, ArgumentChoice> = {};
+  for (const [i, text] of params.entries()) {
+    const p = parameter(text, i);
+    const before = remembered?.[p.name];
+    if (p.pointer) {
+      const elements = await ask(title, `${text}: how many elements`, before && 'elements' in before ? before.elements : String(threads), (v) => (/^\d+$/.test(v.trim()) && Number(v) > 0 ? undefined : 'a positive whole number'));
+      if (!elements) return undefined;
+      const fills: { label: PointerArgument['fill']; description: string }[] = [
+        { label: 'zeros', description: 'every element 0' },
+        { label: 'sequence', description: '0, 1, 2, …' },
+        { label: 'random', description: `seeded random values (seed ${seed})` },
+      ];
+      const first = before && 'fill' in before ? before.fill : 'sequence';
+      const fill = await vscode.window.showQuickPick([...fills.filter((f) => f.label === first), ...fills.filter((f) => f.label !== first)], { title, placeHolder: `${text}: what the ${elements.trim()} elements hold at the start` });
+      if (!fill) return undefined;
+      out[p.name] = { elements: elements.trim(), fill: fill.label };
+    } else {
+      const fallback = p.floating ? '1.0' : String(threads);
+      const value = await ask(title, `${text}: its value`, before && 'value' in before ? before.value : fallback, (v) => (v.trim() !== '' && Number.isFinite(Number(v)) ? undefined : 'a number'));
+      if (value === undefined) return undefined;
+      out[p.name] = { value: value.trim() };
+    }
+  }
+  return out;
+}
+
+function argumentsOf(asked: Record<string, ArgumentChoice>, seed: number): Pick<LaunchParams, 'args' | 'pointers'> {
+  const args: Record<string, number> = {};
+  const pointers: Record<string, PointerArgument> = {};
+  for (const [name, a] of Object.entries(asked)) {
+    if ('value' in a) args[name] = Number(a.value);
+    else pointers[name] = { elements: Number(a.elements), fill: a.fill, seed };
+  }
+  return { args, pointers };
+}
+
+/** The launch's words with each pointer's starting contents added: `values: int[512] random seed 1`. */
+function withContents(d: LaunchDescription, asked: Record<string, ArgumentChoice> | undefined, seed: string): LaunchDescription {
+  if (!asked) return d;
+  return {
+    ...d,
+    args: d.args.map((text) => {
+      const name = /^(\w+):/.exec(text)?.[1];
+      const a = name ? asked[name] : undefined;
+      return a && 'fill' in a ? `${text} ${a.fill}${a.fill === 'random' ? ` seed ${seed}` : ''}` : text;
+    }),
+  };
 }
 
 async function askLaunch(title: string, defaults: LaunchChoice): Promise<LaunchChoice | undefined> {

@@ -125,7 +125,7 @@ export class InspectorPanels implements vscode.Disposable {
     try {
       const r = await this.client.sendRequest(InspectRequest, { uri });
       if (!r.state) this.post({ type: 'empty', reason: 'No run yet: the inspector fills in when the analysis of this file finishes.' });
-      else this.post({ type: 'state', file: fileNameOf(uri), version: r.version, state: r.state, findings: r.findings, elapsedMs: r.stats?.elapsedMs ?? null, finishedAt: r.finishedAt });
+      else this.post({ type: 'state', file: fileNameOf(uri), version: r.version, state: r.state, findings: r.findings, elapsedMs: r.stats?.elapsedMs ?? null, finishedAt: r.finishedAt, ...(r.stats?.launched ? { launched: r.stats.launched } : {}) });
       this.panel.title = `ScoRD: ${uri.split('/').pop()}`;
     } catch (e) {
       this.post({ type: 'empty', reason: `The detector's state could not be read: ${e instanceof Error ? e.message : String(e)}` });

@@ -7,6 +7,7 @@ import type { PublicFinding } from '../../sims/check';
 import type { DetectorState } from '../../sims/detect/scord';
 import { h } from './dom';
 import { basename, clockTime } from './format';
+import { launchText } from '../../sims/host/launchDescription';
 import type { FromWebview, RevealTarget, ToWebview } from './messages';
 import { isToWebview, restore, type Persisted, type StateMessage, type TabId, type TablePrefs } from './model';
 import { Tabs, type TabSpec } from './tabs';
@@ -219,6 +220,9 @@ export class InspectorApp {
       const when = message.finishedAt !== null ? `run of ${clockTime(message.finishedAt)}` : message.version !== null ? 'last run' : null;
       const took = message.elapsedMs !== null ? `${Math.round(message.elapsedMs)} ms` : null;
       if (when || took) facts.push([when, took].filter(Boolean).join(', '));
+      // The launch the state comes from, with its arguments (and how many others the run made).
+      const launched = message.launched ?? [];
+      if (launched.length) facts.push(`${launchText(launched[0])}${launched.length > 1 ? ` and ${launched.length - 1} more launch${launched.length === 2 ? '' : 'es'}` : ''}`);
       if (message.state) {
         facts.push(message.state.precision === 'hardware-faithful' ? 'hardware-faithful' : 'exact metadata');
         facts.push(`${message.state.granularity}-byte entries`);

@@ -1,6 +1,7 @@
 // What the extension and the metadata inspector webview say to each other (postMessage only).
 import type { PublicFinding } from '../../sims/check';
 import type { DetectorState } from '../../sims/detect/scord';
+import type { LaunchDescription } from '../../sims/host/launchDescription';
 import type { LitmusReport } from '../../sims/litmus/types';
 
 /** A place in a file to reveal, 0-based like LSP. */
@@ -12,7 +13,7 @@ export interface RevealTarget {
 
 export type ToWebview =
   /** The detector's state after the last run of `file` (null: no run yet). */
-  | { type: 'state'; file: string; version: number | null; state: DetectorState | null; findings: PublicFinding[]; elapsedMs: number | null; finishedAt: number | null }
+  | { type: 'state'; file: string; version: number | null; state: DetectorState | null; findings: PublicFinding[]; elapsedMs: number | null; finishedAt: number | null; launched?: LaunchDescription[] }
   /** The accesses to one address, in order (the answer to `inspectAddress`). */
   | { type: 'trace'; file: string; address: string; accesses: NonNullable<DetectorState['trace']>['accesses']; truncated: boolean }
   /**

@@ -19,14 +19,26 @@ import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes
 import { FunctionLowerer, isAggregate, normalizer, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
 import { resetWide } from '../ir/wide';
 import { CudaRuntime } from './runtime';
+import { describeLaunch } from './describeLaunch';
+import type { Dim3, LaunchDescription } from './launchDescription';
 
 /** A kernel-only file: which kernel to run, its launch shape and its scalar arguments. */
 export interface KernelEntry {
   kernel: string;
   grid: [number, number, number];
   block: [number, number, number];
-  /** Scalar parameters by name; those not given are 0. Pointers get zeroed allocations. */
+  /** Scalar parameters by name; those not given are 0. */
   args: Record<string, number>;
+  /** Pointer parameters by name; one not given gets a zeroed allocation of entryAllocationSize. */
+  pointers?: Record<string, PointerArgument>;
+}
+
+/** A pointer argument of a kernel run on its own: how many elements its allocation holds, and their contents. */
+export interface PointerArgument {
+  elements: number;
+  /** Zeros; 0, 1, 2, … (as the element type); or seeded random values (integers 0–999, floats in [0, 1)). */
+  fill: 'zeros' | 'sequence' | 'random';
+  seed?: number;
 }
 
 export interface RunOptions {
@@ -34,6 +46,12 @@ export interface RunOptions {
   entry?: KernelEntry;
   /** argv[0] of `main` (default `a.out`, nvcc's default output; see programNameOf). */
   programName?: string;
+  /**
+   * Run `main` only up to the first launch of this kernel: that launch runs (with its grid and
+   * block replaced where given), then the program ends (exit status 0). Run Kernel's way of
+   * running a kernel with the arguments and memory the program gives it.
+   */
+  untilLaunchOf?: { kernel: string; grid?: Dim3; block?: Dim3 };
   device?: string;
   /** Thread-steps the whole run may take (host and device together). */
   stepBudget?: number;
@@ -98,7 +116,11 @@ export interface RunResult {
   observed?: string[];
   /** What the weak memory model saw that sequential consistency would not have. */
   weakObservations?: WeakObservation[];
+  /** The first MAX_DESCRIBED_LAUNCHES launches, with their arguments in words. */
+  launched: LaunchDescription[];
 }
+
+const MAX_DESCRIBED_LAUNCHES = 32;
 
 const DEFAULT_STEP_BUDGET = 200_000_000;
 
@@ -124,6 +146,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   const kernels = new Map<string, CompiledFunction>();
   let steps = 0;
   let launches = 0;
+  const launched: LaunchDescription[] = [];
 
   const events = listener ?? options.events;
   // The fairness search names who last wrote what a block spins on: it needs access events.
@@ -171,6 +194,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     findings: [...findings.map((f): RunFinding => ({ ...f, severity: 'error' })), ...runtime.reportedFindings()],
     steps,
     launches,
+    launched,
   });
 
   try {
@@ -188,8 +212,12 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       shared: 0,
       dynamicSharedOffset: 0,
       globals,
-      launch: (req) => {
+      launch: (asked) => {
+        const until = options.untilLaunchOf;
+        const last = until !== undefined && (asked.kernel.decl.name ?? asked.kernel.name) === until.kernel;
+        const req = last ? { ...asked, grid: until.grid ?? asked.grid, block: until.block ?? asked.block } : asked;
         launches++;
+        if (launched.length < MAX_DESCRIBED_LAUNCHES) launched.push(describeLaunch(req, memory));
         events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
         const hang = fairnessCheck?.(req, { memory, globals });
         if (hang) findings.push(hang);
@@ -205,6 +233,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
         });
         steps += outcome.steps;
         findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
+        if (last) throw new ProgramExit(0);
       },
     };
     if (options.entry) {
@@ -277,6 +306,21 @@ export const ENTRY_ELEMENTS_PER_THREAD = 256;
 export const ENTRY_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Bytes the pointer parameters of a launch of `threads` threads get, for elements of `elementSize`. */
+/** Writes a pointer argument's starting contents: 0, 1, 2, … or seeded random values. */
+function fillElements(memory: Memory, p: number, element: T.Type, count: number, how: PointerArgument): void {
+  // Only numbers are filled; an array of structures starts zeroed.
+  if (element.kind !== 'int' && element.kind !== 'float' && element.kind !== 'bool' && element.kind !== 'enum') return;
+  const a = memory.allocation(pointerAllocation(p))!;
+  const kind = scalarKind(element);
+  const size = T.sizeOf(element) ?? 1;
+  const random = seededRandom(how.seed ?? 1);
+  const isFloat = element.kind === 'float';
+  for (let i = 0; i < count; i++) {
+    const value = how.fill === 'sequence' ? i : isFloat ? random() : Math.floor(random() * 1000);
+    Memory.write(a, i * size, kind, normalizer(element)(value));
+  }
+}
+
 /** argv[0] as a shell would give it for the program built from `file`: its name without the extension. */
 export function programNameOf(file: string): string {
   const base = file.slice(file.lastIndexOf('/') + 1);
@@ -336,8 +380,12 @@ function entryLaunch(parsed: ParseResult, entry: KernelEntry, program: ProgramIn
     if (t.kind === 'pointer') {
       const to = T.unqualified(t.to);
       const element = to.kind === 'void' || to.kind === 'function' ? T.UCHAR : to;
-      const size = entryAllocationSize(threads, T.sizeOf(element) ?? 1);
-      return memory.allocate('global', size, { label: name, origin, layout: [{ name, offset: 0, type: element, unbounded: true }] });
+      const elementSize = T.sizeOf(element) ?? 1;
+      const given = entry.pointers?.[name];
+      const size = given ? Math.max(1, given.elements) * elementSize : entryAllocationSize(threads, elementSize);
+      const p = memory.allocate('global', size, { label: name, origin, layout: [{ name, offset: 0, type: element, unbounded: true }] });
+      if (given && given.fill !== 'zeros') fillElements(memory, p, element, Math.max(1, given.elements), given);
+      return p;
     }
     // Passed by value: the launch passes a copy in device memory (see the lowering of <<<>>>).
     if (isAggregate(t)) return memory.allocate('global', Math.max(1, T.sizeOf(t) ?? 1), { label: `argument ${name} of ${decl.name}`, origin, layout: [{ name, offset: 0, type: t }] });

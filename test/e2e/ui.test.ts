@@ -147,6 +147,24 @@ describe('ScoRD in the VS Code workbench (code-server + chromium)', { timeout: 1
     await problems.locator('.monaco-list-row', { hasText: 'scoped-atomic' }).first().waitFor({ timeout: STEP_MS });
   });
 
+  step('the "▶ Run" lens above countEvents runs it as main launches it, and reports the race with the launch\'s real arguments', async () => {
+    const lens = editor().locator('.codelens-decoration a', { hasText: /Run · 1 race/ }).first();
+    await lens.waitFor({ timeout: STEP_MS });
+    await lens.click();
+    // The defaults are the program's own launch: <<<NBLOCKS, THREADS>>> = 4, 128.
+    for (const [prompt, value] of [['Grid size', '4'], ['Block size', '128']]) {
+      await quickInput().locator('.quick-input-message, .quick-input-header, .quick-input-description', { hasText: prompt }).first().waitFor({ state: 'visible', timeout: STEP_MS });
+      assert.equal(await quickInput().locator('input.input').inputValue(), value, `${prompt} starts from the launch in main`);
+      await page.keyboard.press('Enter');
+    }
+    await answer('Seed', '1');
+    await quickInput().locator('.monaco-list-row.focused', { hasText: 'independent' }).waitFor({ timeout: STEP_MS });
+    await page.keyboard.press('Enter');
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Run countEvents<<<4,128>>>(values: int[512], n = 512)' });
+    await toast.first().waitFor({ timeout: 2 * STEP_MS });
+    assert.match((await toast.first().innerText()).replace(/\s+/g, ' '), /Run countEvents<<<4,128>>>\(values: int\[512\], n = 512\): 1 race/);
+  });
+
   step('"ScoRD: Show Metadata Inspector" lists the race in the webview', async () => {
     await focusEditor();
     await runCommand('ScoRD: Show Metadata Inspector');
@@ -207,12 +225,11 @@ describe('ScoRD in the VS Code workbench (code-server + chromium)', { timeout: 1
     await answer('Seed', '7');
     await quickInput().locator('.monaco-list-row.focused', { hasText: 'independent' }).waitFor({ timeout: STEP_MS });
     await page.keyboard.press('Enter');
-    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Run countEvents<<<4, 128>>>' });
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Run countEvents<<<4,128>>>(values: int[512], n = 512): no races' });
     await toast.first().waitFor({ timeout: 2 * STEP_MS });
-    assert.match((await toast.first().innerText()).replace(/\s+/g, ' '), /Run countEvents<<<4, 128>>>: no races/);
     // The run's summary is in the program output channel, which the command shows (the editor
     // there writes spaces as no-break spaces: hence \s in the patterns).
-    await page.locator('.part.panel .monaco-editor .view-lines', { hasText: 'countEvents<<<4, 128>>>' }).first().waitFor({ timeout: STEP_MS });
+    await page.locator('.part.panel .monaco-editor .view-lines', { hasText: /countEvents<<<4,128>>>\(values:\s+int\[512\],\s+n\s+=\s+512\)/ }).first().waitFor({ timeout: STEP_MS });
     await page.locator('.part.panel .monaco-editor .view-lines', { hasText: /0\s+races,\s+0\s+other\s+findings;\s+exit\s+status\s+0,\s+1\s+launch/ }).first().waitFor({ timeout: STEP_MS });
   });
 });

@@ -7,7 +7,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CancellationTokenSource, ResponseError, type CodeLens, type Hover, type MarkupContent } from 'vscode-languageserver-protocol/node';
-import type { InspectResult, RunResult } from '../../server/protocol';
+import type { InspectResult, KernelsResult, RunResult } from '../../server/protocol';
+import { launchText } from '../../sims/host/launchDescription';
 import { doneDiagnostics, fileUri, fixturePath, fixtureText, range, rangeOf, startSession, stopSession, textAt, type Session } from '../support/lspKit';
 
 let session: Session;
@@ -255,6 +256,46 @@ test('scord/run: one kernel of a kernel-only file, with its launch and arguments
     none.diagnostics.map((d) => d.code),
     ['no-kernel'],
   );
+  await session.client.close(uri);
+  session.perUri.delete(uri);
+});
+
+test('scord/run from main: a kernel the program launches runs with the program\'s arguments and memory, and the launch is named', async () => {
+  const file = 'examples/scoped-counter.cu';
+  const uri = fileUri(fixturePath(file));
+  await openAndRun(uri, fixtureText(file));
+  // scord/kernels offers the program's own launch, with its arguments in words.
+  const kernels = await session.client.request<KernelsResult>('scord/kernels', { uri });
+  const k = kernels.kernels.find((x) => x.name === 'countEvents')!;
+  assert.equal(k.launchedInProgram, true);
+  assert.deepEqual(k.launch, { kernel: 'countEvents', grid: [4, 1, 1], block: [128, 1, 1], args: ['values: int[512]', 'n = 512'] });
+  // Run Kernel's request: main up to that launch, which runs with the grid and block given.
+  const same = await session.client.request<RunResult>('scord/run', { uri, entry: { kernel: 'countEvents', grid: [4, 1, 1], block: [128, 1, 1], fromMain: true } });
+  assert.equal(same.analysed, true);
+  assert.deepEqual(same.findings.map((f) => f.category), ['scoped-atomic'], 'the race the program run found');
+  assert.equal(same.stats.launches, 1);
+  assert.equal(same.output, '', 'the program stops after the launch: nothing printed after it');
+  assert.equal(launchText(same.stats.launched![0]), 'countEvents<<<4,128>>>(values: int[512], n = 512)');
+  // One block: the same arguments, no other block to race with.
+  const one = await session.client.request<RunResult>('scord/run', { uri, entry: { kernel: 'countEvents', grid: [1, 1, 1], block: [128, 1, 1], fromMain: true } });
+  assert.deepEqual(one.findings, []);
+  assert.equal(launchText(one.stats.launched![0]), 'countEvents<<<1,128>>>(values: int[512], n = 512)');
+  await session.client.close(uri);
+});
+
+test('scord/run of a kernel on its own: pointers get the element count and contents asked for', async () => {
+  const uri = 'file:///virtual/contents.cu';
+  session.perUri.set(uri, { analysis: { trigger: 'off' } });
+  // Each thread adds its element to one of two words: the element's parity picks the word.
+  const text = '__global__ void sum(const int *in, int *out, int n)\n{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n && in[i] % 2 == 1)\n        atomicAdd_block(&out[1], in[i]);\n}\n';
+  await session.client.open(uri, text);
+  const run = (fill: 'zeros' | 'sequence' | 'random') => session.client.request<RunResult>('scord/run', { uri, entry: { kernel: 'sum', grid: [2, 1, 1], block: [32, 1, 1], args: { n: 64 }, pointers: { in: { elements: 64, fill, seed: 3 }, out: { elements: 2, fill: 'zeros' } } } });
+  // Zeros: no element is odd, no atomic runs. A sequence: odd elements in both blocks race on out[1].
+  assert.deepEqual((await run('zeros')).findings, []);
+  const seq = await run('sequence');
+  assert.deepEqual(seq.findings.map((f) => f.category), ['scoped-atomic']);
+  assert.equal(launchText(seq.stats.launched![0]), 'sum<<<2,32>>>(in: int[64], out: int[2], n = 64)');
+  assert.deepEqual((await run('random')).findings.map((f) => f.category), ['scoped-atomic']);
   await session.client.close(uri);
   session.perUri.delete(uri);
 });

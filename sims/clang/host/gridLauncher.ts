@@ -11,6 +11,9 @@ import type { Chooser, WeakMemory } from '../../gpu/weakMemory';
 import type { EventListener, LaunchRequest } from '../../ir/ir';
 import type { RunFinding } from '../../host/run';
 import type { CudaRuntime } from '../../host/runtime';
+import { describeLaunch } from '../../host/describeLaunch';
+import type { Dim3, LaunchDescription } from '../../host/launchDescription';
+import { ProcExit } from './wasi';
 import type { SimClock } from './simClock';
 
 export interface LaunchSettings {
@@ -29,7 +32,11 @@ export interface LaunchSettings {
   model?: 'independent' | 'lockstep';
   seed?: number;
   maxThreads?: number;
+  /** RunOptions.untilLaunchOf: the program ends after the first launch of this kernel. */
+  untilLaunchOf?: { kernel: string; grid?: Dim3; block?: Dim3 };
 }
+
+const MAX_DESCRIBED_LAUNCHES = 32;
 
 /** Host variables by declaration: the clang path has none (host code keeps its own memory). */
 const NO_GLOBALS = new Map<A.VarDecl, number>();
@@ -37,6 +44,8 @@ const NO_GLOBALS = new Map<A.VarDecl, number>();
 export class GridLauncher {
   steps = 0;
   launches = 0;
+  /** The first launches, with their arguments in words (RunResult.launched). */
+  readonly launched: LaunchDescription[] = [];
 
   constructor(
     private readonly s: LaunchSettings,
@@ -45,9 +54,13 @@ export class GridLauncher {
   ) {}
 
   /** Runs the launch; `refused` when the device would not start it (its configuration). */
-  launch(req: LaunchRequest): { refused: boolean } {
+  launch(asked: LaunchRequest): { refused: boolean } {
     const s = this.s;
+    const until = s.untilLaunchOf;
+    const last = until !== undefined && (asked.kernel.decl.name ?? asked.kernel.name) === until.kernel;
+    const req = last ? { ...asked, grid: until.grid ?? asked.grid, block: until.block ?? asked.block } : asked;
     this.launches++;
+    if (this.launched.length < MAX_DESCRIBED_LAUNCHES) this.launched.push(describeLaunch(req, s.memory));
     s.events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
     const hang = s.fairnessCheck?.(req, { memory: s.memory, globals: NO_GLOBALS });
     if (hang) this.findings.push(hang);
@@ -64,6 +77,7 @@ export class GridLauncher {
     this.steps += outcome.steps;
     s.clock.kernel(outcome.steps, s.device.smCount);
     this.findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
+    if (last) throw new ProcExit(0);
     return { refused: outcome.findings.some((f) => f.kind === 'launch-configuration') };
   }
 

@@ -105,6 +105,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
       device, memory, runtime, clock, budget,
       ...(events ? { events } : {}), ...(weak ? { weak } : {}), ...(fairnessCheck ? { fairnessCheck } : {}), ...(scheduler ? { scheduler } : {}), ...(chooser ? { chooser } : {}),
       ...(options.onDecision ? { onDecision: options.onDecision } : {}), ...(options.model ? { model: options.model } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}),
+      ...(options.untilLaunchOf ? { untilLaunchOf: options.untilLaunchOf } : {}),
     },
     findings,
   );
@@ -120,6 +121,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
     findings: [...findings.map((f): RunFinding => ({ ...f, severity: 'error' })), ...runtime.reportedFindings()],
     steps: launcher.steps,
     launches: launcher.launches,
+    launched: launcher.launched,
     ...(files ? { files: files.written() } : {}),
   });
 

@@ -111,16 +111,17 @@ describe('ScoRD in VS Code', () => {
   });
 
   it('Run Kernel runs one kernel with the launch given and returns its result', async () => {
-    // message-passing.cu's kernel races on its own (a kernel run gives scalar parameters 0, so
-    // scoped-counter's countEvents, guarded by `i < n`, would do nothing).
+    // message-passing.cu's main launches the kernel: it runs as main launches it (the program
+    // stops after that launch), with the grid and block given.
     const mp = vscode.Uri.joinPath(uri, '..', 'message-passing.cu');
     const result = await vscode.commands.executeCommand<RunResult | undefined>('scord.runKernel', { uri: mp.toString(), entry: 'messagePassing', launch: LAUNCH });
     assert.ok(result, 'scord.runKernel returns the run result');
     assert.equal(result.uri, mp.toString());
     assert.equal(result.analysed, true, `the kernel was analysed (diagnostics: ${JSON.stringify(result.diagnostics)})`);
-    assert.equal(result.stats.launches, 1, 'one launch: the kernel alone, not main');
+    assert.equal(result.stats.launches, 1, 'one launch: main stops after it');
+    assert.deepEqual([result.stats.launched?.[0]?.kernel, result.stats.launched?.[0]?.grid, result.stats.launched?.[0]?.block], ['messagePassing', [2, 1, 1], [32, 1, 1]]);
     assert.ok(result.stats.steps > 0, 'the kernel ran');
-    assert.equal(result.output, '', 'the kernel prints nothing');
+    assert.equal(result.output, '', 'nothing is printed before the launch, and the program ends after it');
     assert.deepEqual(
       result.findings.map((f) => `${f.category} at line ${f.location.line}`),
       ['missing-device-fence at line 37'],
