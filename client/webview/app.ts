@@ -13,7 +13,7 @@ import { isToWebview, restore, type Persisted, type StateMessage, type TabId, ty
 import { Tabs, type TabSpec } from './tabs';
 import type { HostApi } from './vscode';
 import { barriersView } from './views/barriers';
-import { fencesView } from './views/fences';
+import { fencedFiles, fencesView } from './views/fences';
 import { LitmusView } from './views/litmus';
 import { locksView } from './views/locks';
 import { metadataTable } from './views/metadata';
@@ -276,7 +276,7 @@ export class InspectorApp {
       [
         { id: 'races', label: 'Races', count: raceCount, panel: h('div', null, races.element) },
         { id: 'metadata', label: 'Metadata', count: state.entriesTotal, panel: metadataPanel },
-        { id: 'fences', label: 'Fences', count: state.fenceFiles.length, panel: h('div', null, fencesView(state, this.prefs('fences'), (p) => this.setPrefs('fences', p))) },
+        { id: 'fences', label: 'Fences', count: fencedFiles(state).length, panel: h('div', null, fencesView(state, this.prefs('fences'), (p) => this.setPrefs('fences', p))) },
         { id: 'locks', label: 'Locks', count: lockCount, panel: h('div', null, locksView(state, this.prefs('locks'), (p) => this.setPrefs('locks', p), this.reveal)) },
         { id: 'barriers', label: 'Barriers', count: state.barriers.length, panel: h('div', null, barriersView(state, this.prefs('barriers'), (p) => this.setPrefs('barriers', p))) },
         ...(this.ui.litmus ? [this.litmusTab()] : []),

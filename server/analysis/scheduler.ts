@@ -182,7 +182,7 @@ export function programRequest(fileName: string, settings: ScordSettings): Progr
     base,
     argv: p.args,
     ...(p.stdin ? { stdinFile: path.resolve(base, p.stdin) } : {}),
-    // A program reads files of its folder only where the workspace is trusted (README, Restricted Mode).
+    // A program reads files of its folder only where the workspace is trusted (docs/editor.md, Restricted Mode).
     ...(p.allowRead && workspaceTrust.trusted ? { allowRead: true } : {}),
   };
 }

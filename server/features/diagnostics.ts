@@ -15,15 +15,16 @@ import { documentedAnchor } from '../../sims/report/sarif';
 import { RUN_LEVEL_CODES } from '../analysis/scheduler';
 
 /**
- * The README beside the server's bundle (dist/../README.md: the extension ships it), whose
- * anchors document each code: the hover's code link opens it, wherever the extension lives.
+ * The page of diagnostic codes beside the server's bundle (dist/../docs/diagnostic-codes.md:
+ * the extension ships it), whose anchors document each code: the hover's code link opens it,
+ * wherever the extension lives.
  */
-const README = URI.file(path.join(__dirname, '..', 'README.md'));
+const CODES_PAGE = URI.file(path.join(__dirname, '..', 'docs', 'diagnostic-codes.md'));
 
-/** The link of a diagnostic's code to its section of the README, when it has one. */
+/** The link of a diagnostic's code to its entry on the codes page, when it has one. */
 export function codeDescription(code: string): Pick<Diagnostic, 'codeDescription'> {
   const anchor = documentedAnchor(code);
-  return anchor ? { codeDescription: { href: README.with({ fragment: anchor }).toString() } } : {};
+  return anchor ? { codeDescription: { href: CODES_PAGE.with({ fragment: anchor }).toString() } } : {};
 }
 import type { RaceDiagnosticData, ScordSettings } from '../protocol';
 

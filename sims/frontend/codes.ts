@@ -1,5 +1,5 @@
 // Every diagnostic code the front end reports, with the stage that reports it and what it
-// means. The README's table is checked against this list, and the tests check that nothing
+// means. The table of docs/diagnostic-codes.md is checked against this list, and the tests check that nothing
 // is reported under a code missing from it, so editors can link each code to its text.
 
 export type Stage = 'lexer' | 'preprocessor' | 'parser' | 'semantics';

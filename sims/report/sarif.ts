@@ -56,16 +56,16 @@ const CHECK_CODES: Readonly<Record<string, string>> = {
   'launch-header': 'A malformed //--blockDim, --gridDim or -D in the launch header of a kernel-only file',
 };
 
-/** What the README documents under its own anchor (besides the diagnostic codes). */
-const README_ANCHORS: ReadonlySet<string> = new Set(['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'scoped-atomic', 'missing-lock', 'lock-scope', 'shared-memory', ...Object.keys(CHECK_CODES)]);
+/** What docs/diagnostic-codes.md documents under its own anchor (besides the diagnostic codes). */
+const DOCUMENTED_ANCHORS: ReadonlySet<string> = new Set(['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'scoped-atomic', 'missing-lock', 'lock-scope', 'shared-memory', ...Object.keys(CHECK_CODES)]);
 
 /**
- * The README's anchor that documents `id`, if it has one. The README ships with the extension
- * and the CLI, so the editor links the copy beside them; SARIF carries no help address, as the
+ * The anchor of docs/diagnostic-codes.md that documents `id`, if it has one. The page ships
+ * with the extension and the CLI, so the editor links the copy beside them; SARIF carries no help address, as the
  * project has no public one that would resolve for a reader of the log.
  */
 export function documentedAnchor(id: string): string | undefined {
-  return id in DIAGNOSTIC_CODES || README_ANCHORS.has(id) ? id : undefined;
+  return id in DIAGNOSTIC_CODES || DOCUMENTED_ANCHORS.has(id) ? id : undefined;
 }
 
 export interface SarifOptions {

@@ -26,8 +26,8 @@ async function openAndRun(uri: string, text: string): Promise<Diagnostic[]> {
   return (await doneDiagnostics(session.client, uri, 1, since)).diagnostics;
 }
 
-// The README beside the built server (dist/../README.md), as the extension ships it.
-const README = URI.file(path.resolve(__dirname, '..', '..', 'README.md')).toString();
+// The codes page beside the built server (dist/../docs/diagnostic-codes.md), as the extension ships it.
+const CODES_PAGE = URI.file(path.resolve(__dirname, '..', '..', 'docs', 'diagnostic-codes.md')).toString();
 
 test('opening a document runs it at once, not after the debounce: one front-end publish, then the run’s', async () => {
   const { client } = session;
@@ -65,7 +65,7 @@ test('a scoped atomic race: at the atomicAdd_block call, a warning with category
   assert.equal(textAt(text, d.range), 'atomicAdd_block(&counter, 1u)');
   assert.equal(d.severity, Severity.Warning);
   assert.equal(d.code, 'scoped-atomic');
-  assert.deepEqual(d.codeDescription, { href: `${README}#scoped-atomic` });
+  assert.deepEqual(d.codeDescription, { href: `${CODES_PAGE}#scoped-atomic` });
   assert.equal(d.source, 'scord');
   assert.match(d.message, /^atomicAdd_block of `counter` in block \d races with the atomicAdd_block at line 28 in block \d: .*use the device-scope `atomicAdd`/);
   // The other access is the same instruction in another block.
@@ -85,7 +85,7 @@ test('a race on an operand: the operand `payload[w]`, related to the write in th
   assert.deepEqual(d.range, range(30, 17, 30, 27));
   assert.equal(textAt(text, d.range), 'payload[w]');
   assert.equal(d.code, 'non-strong-access');
-  assert.deepEqual(d.codeDescription, { href: `${README}#non-strong-access` });
+  assert.deepEqual(d.codeDescription, { href: `${CODES_PAGE}#non-strong-access` });
   assert.equal(d.severity, Severity.Warning);
   assert.equal(d.relatedInformation?.length, 1);
   assert.deepEqual(d.relatedInformation![0].location, { uri, range: range(23, 8, 23, 30) });
@@ -103,7 +103,7 @@ test('a lock-scope race: related information at the other access and at the bloc
   assert.equal(list.length, 1, JSON.stringify(list));
   const [d] = list;
   assert.equal(d.code, 'lock-scope');
-  assert.deepEqual(d.codeDescription, { href: `${README}#lock-scope` });
+  assert.deepEqual(d.codeDescription, { href: `${CODES_PAGE}#lock-scope` });
   assert.deepEqual(d.range, range(25, 11, 25, 15));
   assert.equal(textAt(text, d.range), 'data');
   assert.deepEqual(

@@ -1,4 +1,4 @@
-// The list of diagnostic codes is the contract between the engine, the README (which editors
+// The list of diagnostic codes is the contract between the engine, docs/diagnostic-codes.md (which editors
 // link to) and the tests: each code is documented, and nothing else is ever reported.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,8 +8,8 @@ import { DIAGNOSTIC_CODES } from '../../sims/frontend/codes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-test('the README documents every code, with an anchor, and no other', () => {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+test('docs/diagnostic-codes.md documents every code, with an anchor, and no other', () => {
+  const readme = fs.readFileSync(path.join(ROOT, 'docs', 'diagnostic-codes.md'), 'utf8');
   const anchors = [...readme.matchAll(/<a id="([a-z-]+)"><\/a>`([a-z-]+)`/g)].map((m) => {
     assert.equal(m[1], m[2], 'the anchor names its code');
     return m[1];

@@ -431,6 +431,7 @@ describe('metadata inspector webview', () => {
     await page().click('#tab-fences');
     assert.match((await page().textContent('.view.fences')) ?? '', /^No thread has executed a fence \(__threadfence_block\(\) or __threadfence\(\)\) in this run: every fence ID is 0\.$/);
     assert.equal(await count('[data-table=fences]'), 0);
+    assert.equal(await page().textContent('#tab-fences .badge'), '0');
   });
 
   it('shows fence files per thread, lock tables and barrier IDs', async () => {

@@ -8,6 +8,11 @@ import { DataTable, type Column } from '../table';
 
 type FenceFile = DetectorState['fenceFiles'][number];
 
+/** The threads or warps that have executed a fence: the rows the Fences tab lists (and counts). */
+export function fencedFiles(state: DetectorState): FenceFile[] {
+  return state.fenceFiles.filter((f) => f.blockFenceId !== 0 || f.deviceFenceId !== 0);
+}
+
 export function fencesView(state: DetectorState, prefs: TablePrefs, onPrefs: (p: TablePrefs) => void): HTMLElement {
   const perThread = state.fenceFiles.some((f) => f.lane !== undefined);
   const columns: Column<FenceFile>[] = [
@@ -17,7 +22,7 @@ export function fencesView(state: DetectorState, prefs: TablePrefs, onPrefs: (p:
     { id: 'blockFence', label: 'Block fence ID', description: '__threadfence_block() calls so far', value: (f) => f.blockFenceId, numeric: true },
     { id: 'deviceFence', label: 'Device fence ID', description: '__threadfence() calls so far', value: (f) => f.deviceFenceId, numeric: true },
   ];
-  const fenced = state.fenceFiles.filter((f) => f.blockFenceId !== 0 || f.deviceFenceId !== 0);
+  const fenced = fencedFiles(state);
   const who = perThread ? 'thread' : 'warp';
   if (!fenced.length) {
     return h('div', { class: 'view fences' }, h('p', { class: 'muted intro empty-fences' }, `No ${who} has executed a fence (__threadfence_block() or __threadfence()) in this run: every fence ID is 0.`));
