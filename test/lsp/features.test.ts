@@ -198,7 +198,7 @@ test('scord/run: findings, output and stats of main, with work-done progress', a
   assert.equal(result.findings[0].fixes.length, 1);
   assert.equal(result.findings[0].fixes[0].title, 'Use atomicAdd (device scope)');
   assert.match(result.output, /^counted \d+ events, expected 171/);
-  assert.deepEqual({ ...result.stats, steps: undefined, elapsedMs: undefined }, { launches: 1, steps: undefined, device: 'scord-paper', detection: 'exact', granularity: 4, schedules: 1, exitCode: 0, elapsedMs: undefined });
+  assert.deepEqual({ ...result.stats, steps: undefined, elapsedMs: undefined }, { launches: 1, launched: [{ kernel: 'countEvents', grid: [4, 1, 1], block: [128, 1, 1], args: ['values: int[512]', 'n = 512'] }], steps: undefined, device: 'scord-paper', detection: 'exact', granularity: 4, schedules: 1, exitCode: 0, elapsedMs: undefined });
   assert.ok(result.stats.steps > 1000 && result.stats.elapsedMs > 0);
   assert.deepEqual(result.diagnostics, []);
   assert.deepEqual(
@@ -386,7 +386,7 @@ test('scord/inspect: the detector’s state after the last run, and the accesses
   // Before any run: nothing.
   session.perUri.set(uri, { analysis: { trigger: 'off' } });
   await client.open(uri, HELD);
-  assert.deepEqual(await client.request<InspectResult>('scord/inspect', { uri }), { uri, version: null, state: null, findings: [], stats: null });
+  assert.deepEqual(await client.request<InspectResult>('scord/inspect', { uri }), { uri, version: null, state: null, findings: [], stats: null, finishedAt: null });
   await client.close(uri);
   session.perUri.delete(uri);
 
@@ -456,6 +456,6 @@ test('scord/run and scord/inspect for a document that is not open', async () => 
   );
   // Neither open nor on disk: an error, not a crash.
   await assert.rejects(client.request('scord/run', { uri: 'file:///virtual/missing.cu' }), (e: ResponseError<unknown>) => /neither open nor readable/.test(e.message));
-  assert.deepEqual(await client.request<InspectResult>('scord/inspect', { uri: 'file:///virtual/missing.cu', address: 'x' }), { uri: 'file:///virtual/missing.cu', version: null, state: null, findings: [], stats: null });
+  assert.deepEqual(await client.request<InspectResult>('scord/inspect', { uri: 'file:///virtual/missing.cu', address: 'x' }), { uri: 'file:///virtual/missing.cu', version: null, state: null, findings: [], stats: null, finishedAt: null });
   assert.ok(client.alive);
 });

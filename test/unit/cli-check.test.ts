@@ -182,7 +182,7 @@ test('detector and run options reach the report', async () => {
     [RACE, '--format', 'json', '--scheduling', 'lockstep', '--seed', '3', '--schedules', '2', '--max-steps', '1000000', '-DUNUSED=1', '-I', DIR],
   );
   assert.equal(coarse.status, 1);
-  assert.deepEqual(json(coarse).stats, { launches: 1, steps: json(coarse).stats.steps, device: 'scord-paper', detection: 'exact', granularity: 64, schedules: 1, exitCode: 0 });
+  assert.deepEqual(json(coarse).stats, { launches: 1, launched: [{ kernel: 'countEvents', grid: [4, 1, 1], block: [128, 1, 1], args: ['values: int[512]', 'n = 512'] }], steps: json(coarse).stats.steps, device: 'scord-paper', detection: 'exact', granularity: 64, schedules: 1, exitCode: 0 });
   assert.ok(json(coarse).stats.steps > 0);
   assert.equal(faithful.status, 1);
   assert.equal(json(faithful).stats.detection, 'hardware-faithful');
@@ -205,7 +205,7 @@ test('the JSON report: every field, 1-based locations, no internal offsets', asy
   assert.equal(data.file, 'examples/message-passing.cu');
   assert.equal(data.output, 'consumer read data = 42 (expected 42)\n');
   assert.deepEqual(data.diagnostics, []);
-  assert.deepEqual(Object.keys(data.stats).sort(), ['detection', 'device', 'exitCode', 'granularity', 'launches', 'schedules', 'steps']);
+  assert.deepEqual(Object.keys(data.stats).sort(), ['detection', 'device', 'exitCode', 'granularity', 'launched', 'launches', 'schedules', 'steps']);
   const race = data.findings.find((f: { category: string; location: { line: number } }) => f.category === 'missing-device-fence' && f.location.line === 37);
   assert.ok(race, JSON.stringify(data.findings));
   for (const key of ['kind', 'category', 'scope', 'severity', 'message', 'location', 'related', 'count', 'fixes']) assert.ok(key in race, `finding has ${key}`);
