@@ -147,6 +147,22 @@ describe('ScoRD in the VS Code workbench (code-server + chromium)', { timeout: 1
     await problems.locator('.monaco-list-row', { hasText: 'scoped-atomic' }).first().waitFor({ timeout: STEP_MS });
   });
 
+  step('hovering the race: its sentence once (VS Code\'s part), then a compact metadata table that fits', async () => {
+    await goTo(RACE.line, RACE.column + 2);
+    // Show Hover (Ctrl+K Ctrl+I) at the cursor, on the squiggle.
+    await page.keyboard.press(`${mod}+K`);
+    await page.keyboard.press(`${mod}+I`);
+    const hover = page.locator('.monaco-hover', { hasText: 'metadata when it was found' }).first();
+    await hover.waitFor({ state: 'visible', timeout: STEP_MS });
+    const text = (await hover.innerText()).replace(/\s+/g, ' ');
+    assert.equal(text.split('races with the atomicAdd_block at line').length - 1, 1, `the sentence once: ${text}`);
+    assert.match(text, /last access .*locks held/);
+    // Nothing cut off: the hover's content is no taller than what it shows.
+    const clipped = await hover.evaluate((e) => Array.from(e.querySelectorAll('.monaco-scrollable-element')).some((x) => x.scrollHeight > x.clientHeight + 1));
+    assert.equal(clipped, false, 'the hover scrolls: its table is cut off');
+    await page.keyboard.press('Escape');
+  });
+
   step('the "▶ Run" lens above countEvents runs it as main launches it, and reports the race with the launch\'s real arguments', async () => {
     const lens = editor().locator('.codelens-decoration a', { hasText: /Run · 1 race/ }).first();
     await lens.waitFor({ timeout: STEP_MS });
@@ -174,6 +190,11 @@ describe('ScoRD in the VS Code workbench (code-server + chromium)', { timeout: 1
     await card.locator('.badge.category', { hasText: 'Scoped atomic' }).first().waitFor({ timeout: STEP_MS });
     await frame.locator('.races > p.summary', { hasText: /^1 race/ }).waitFor({ timeout: STEP_MS });
     await frame.locator('h1', { hasText: 'scoped-counter.cu' }).waitFor({ timeout: STEP_MS });
+    // The program has no fences: the Fences tab says so, with no table of zeros.
+    await frame.locator('#tab-fences').click();
+    await frame.locator('.view.fences', { hasText: 'No thread has executed a fence' }).waitFor({ timeout: STEP_MS });
+    assert.equal(await frame.locator('[data-table=fences]').count(), 0);
+    await frame.locator('#tab-races').click();
   });
 
   step('the preferred quick fix from Ctrl+. removes the race', async () => {
