@@ -63,7 +63,7 @@ test('requests for unknown documents are answered with nothing', async () => {
   assert.deepEqual(await answered('textDocument/hover', { textDocument: { uri }, position: pos }), { result: null });
   assert.deepEqual(await answered('textDocument/codeLens', { textDocument: { uri } }), { result: [] });
   assert.deepEqual(await answered('textDocument/codeAction', { textDocument: { uri }, range: range(0, 0, 0, 0), context: { diagnostics: [] } }), { result: [] });
-  assert.deepEqual(await answered('scord/inspect', { uri }), { result: { uri, version: null, state: null, findings: [], stats: null } });
+  assert.deepEqual(await answered('scord/inspect', { uri }), { result: { uri, version: null, state: null, findings: [], stats: null, finishedAt: null } });
   for (const weird of ['untitled:Untitled-1', 'not a uri at all', '', 'file://', 'https://example.invalid/x.cu', 'file:///%E0%A4%A']) {
     const a = await answered('scord/run', { uri: weird });
     assert.ok('error' in a, `scord/run ${weird}: ${JSON.stringify(a)}`);
