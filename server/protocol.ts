@@ -48,6 +48,10 @@ export interface ScordSettings {
     hardwareFaithful: boolean;
     /** Device reads of cudaMalloc'd memory nothing has written are warnings (memcheck's initcheck). */
     initCheck: boolean;
+    /** Assume pre-Volta lockstep warps: conflicts between lanes of an undiverged warp are not races (`--warp-sync`). */
+    warpSync: boolean;
+    /** Report races whose writes store the same value (as information); false hides them (`--no-benign`). */
+    reportBenign: boolean;
   };
   /** The race detection engine: ScoRD, happens-before over the PTX memory model, or both. */
   engine: Engine;
@@ -84,7 +88,7 @@ export const DEFAULT_SETTINGS: ScordSettings = {
   limits: { maxFileMb: 8 },
   preprocessor: { defines: [], includePaths: [] },
   simulator: { device: 'scord-paper', scheduling: 'independent', schedules: 1, seed: 1, stepBudget: 50_000_000, memoryModel: 'sc' },
-  detector: { hardwareFaithful: false, initCheck: false },
+  detector: { hardwareFaithful: false, initCheck: false, warpSync: false, reportBenign: true },
   engine: 'scord',
   fairness: 'fair',
   diagnostics: { raceSeverity: 'warning' },

@@ -50,7 +50,12 @@ export function normalizeSettings(raw: Raw): ScordSettings {
       stepBudget: pick(s.stepBudget, isNumberIn(1000, 2_000_000_000), D.simulator.stepBudget),
       memoryModel: pick(s.memoryModel, isOneOf('sc', 'gpu-weak', 'gpu-strong'), D.simulator.memoryModel),
     },
-    detector: { hardwareFaithful: pick(d.hardwareFaithful, isBool, D.detector.hardwareFaithful), initCheck: pick(d.initCheck, isBool, D.detector.initCheck) },
+    detector: {
+      hardwareFaithful: pick(d.hardwareFaithful, isBool, D.detector.hardwareFaithful),
+      initCheck: pick(d.initCheck, isBool, D.detector.initCheck),
+      warpSync: pick(d.warpSync, isBool, D.detector.warpSync),
+      reportBenign: pick(d.reportBenign, isBool, D.detector.reportBenign),
+    },
     engine: pick(raw?.engine, isOneOf('scord', 'precise', 'both'), D.engine),
     fairness: pick(raw?.fairness, isFairness, D.fairness),
     diagnostics: { raceSeverity: pick(g.raceSeverity, isOneOf('error', 'warning', 'information', 'hint'), D.diagnostics.raceSeverity) },

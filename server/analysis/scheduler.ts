@@ -128,6 +128,8 @@ export function analysisRequest(uri: string, text: string, settings: ScordSettin
       deviceMemoryLimit: settings.analysis.memoryLimitMb * 2 ** 20,
       hardwareFaithful: settings.detector.hardwareFaithful,
       initCheck: settings.detector.initCheck,
+      ...(settings.detector.warpSync ? { warpSync: true } : {}),
+      ...(settings.detector.reportBenign ? {} : { benign: false }),
       engine: settings.engine,
       fairness: settings.fairness,
       ...overrides,
