@@ -22,11 +22,11 @@ export function runOnLargeStack(script: string, argv: string[], entry: (argv: st
     void entry(args).then((status) => parentPort!.postMessage({ status } satisfies Finished));
     return;
   }
-  // A reader that stopped reading (`scord check … | head`) ends the output, not in a stack trace.
+  // A reader that stopped reading (`scord check … | head`) gets no more output, and no stack
+  // trace: the command still finishes and exits with its own status (1 when it found races).
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EPIPE') throw e;
-      process.exit(process.exitCode ?? 0);
     });
   }
   const thread = new Worker(script, { argv, workerData: { argv }, resourceLimits: { stackSizeMb: ANALYSIS_STACK_MB } });

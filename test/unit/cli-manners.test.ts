@@ -54,19 +54,20 @@ test('shellWords: blanks separate, quotes and backslashes keep together, an open
   assert.throws(() => shellWords(`a "b`, '--args'), /--args: the quote " at character 3 is not closed/);
 });
 
-test('a reader that stops reading ends the output without an error or a stack trace', async () => {
-  // `scord preprocess` of a long file writes far more than a pipe holds; the reader closes after the first chunk.
+test('a reader that stops reading ends the output without an error or a stack trace, and the status is the command\'s own', async () => {
+  // `scord preprocess` of a long file writes far more than a pipe holds; the reader closes after
+  // the first chunk. The file ends in an #error, so the command's status is 1, not 0.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-epipe-'));
   try {
     const file = path.join(dir, 'long.cu');
-    fs.writeFileSync(file, Array.from({ length: 200_000 }, (_, i) => `int v${i} = ${i};`).join('\n'));
+    fs.writeFileSync(file, `${Array.from({ length: 200_000 }, (_, i) => `int v${i} = ${i};`).join('\n')}\n#error the end\n`);
     const child = spawn(process.execPath, [CLI, 'preprocess', file], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     child.stdout.once('data', () => child.stdout.destroy());
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    assert.equal(stderr, '');
-    assert.notEqual(code, null, 'ended by itself');
+    assert.doesNotMatch(stderr, /EPIPE|Error|at /);
+    assert.equal(code, 1, 'the status of the preprocessing, which met the #error');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
