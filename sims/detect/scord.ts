@@ -216,6 +216,13 @@ interface Meta {
   lastWrite?: AccessRecord;
   /** Exact mode: a record no longer in use, for the next read to fill. */
   spare?: AccessRecord;
+  /**
+   * Exact mode: since the last write, the read of another thread that `last` (a read too)
+   * replaced. A write is checked against it as well as against `last`: when the writer itself
+   * read the word just before (`x += …`), `last` is its own read, and the other thread's read
+   * would otherwise go unchecked.
+   */
+  otherRead?: AccessRecord;
   modified: boolean;
   blkShared: boolean;
   devShared: boolean;
@@ -375,7 +382,7 @@ export class ScordDetector {
    * barrier), direct-mapped by word so that input data costs no metadata entry; a read whose
    * slot another word took is forgotten, as the paper's metadata cache forgets entries.
    */
-  private readsBeforeWrite: { generation: number; allocation: number; word: number; rec: AccessRecord }[] = [];
+  private readsBeforeWrite: { generation: number; allocation: number; word: number; rec: AccessRecord; other?: AccessRecord }[] = [];
   /** Bumped by launches and grid barriers: older reads are ordered before every later access. */
   private readGeneration = 0;
   private readonly trace?: string;
@@ -915,8 +922,8 @@ export class ScordDetector {
       const created: Meta = { tag: 0, last: rec, lastWrite: rec, spare: undefined, modified: true, blkShared: false, devShared: false, strong: e.strong };
       table.set(word, created);
       if (this.held !== 0) this.inSection(created, e);
-      const read = this.readBefore(allocation, word);
-      if (read && !(read.block === e.block && read.warp === e.warp && read.lane === e.lane)) this.compare(read, rec, e);
+      const reads = this.readsBefore(allocation, word);
+      for (const read of reads) if (!(read.block === e.block && read.warp === e.warp && read.lane === e.lane)) this.compare(read, rec, e);
       return;
     }
     const prev = write ? md.last : md.lastWrite;
@@ -925,11 +932,15 @@ export class ScordDetector {
     // inputs would make every copy of a zero look harmless).
     const silent = write && md.lastWrite !== undefined && md.lastWrite.value === value;
     // The same thread again is program order (the common case: no comparison to make).
-    if (prev && !(prev.block === e.block && prev.warp === e.warp && prev.lane === e.lane)) {
+    const other = write ? md.otherRead : undefined;
+    const againstPrev = prev !== undefined && !(prev.block === e.block && prev.warp === e.warp && prev.lane === e.lane);
+    const againstOther = other !== undefined && !(other.block === e.block && other.warp === e.warp && other.lane === e.lane);
+    if (againstPrev || againstOther) {
       const rec = this.record(this.scratch, e, write, fence, release);
       rec.value = value;
       rec.silent = silent;
-      this.compare(prev, rec, e);
+      if (againstPrev) this.compare(prev!, rec, e);
+      if (againstOther) this.compare(other!, rec, e);
     }
     // Sub-word accesses of one thread to one word with nothing between them (no fence or
     // barrier) count as one access to all their bytes: a byte-wise copy keeps every byte it wrote.
@@ -938,11 +949,18 @@ export class ScordDetector {
     // The last access and the last write, updated in place; a record a write frees is kept
     // for the next read, so alternating writes and reads allocate nothing.
     if (write) {
+      md.otherRead = undefined;
       if (md.last !== md.lastWrite) {
         const freed = md.lastWrite;
         md.lastWrite = md.last = this.record(md.last, e, write, fence, release);
         md.spare = freed;
       } else md.lastWrite = md.last = this.record(md.lastWrite, e, write, fence, release);
+    } else if (md.last !== md.lastWrite && !(last.block === e.block && last.warp === e.warp && last.lane === e.lane)) {
+      // A read after another thread's read: that one is kept for the next write to check.
+      const replaced = md.otherRead;
+      md.otherRead = last;
+      md.last = this.record(replaced ?? md.spare, e, write, fence, release);
+      if (!replaced) md.spare = undefined;
     } else {
       const into = md.last !== md.lastWrite ? md.last : md.spare;
       md.spare = undefined;
@@ -979,16 +997,27 @@ export class ScordDetector {
       this.readsBeforeWrite[slot] = { generation: this.readGeneration, allocation, word, rec: this.record(undefined, e, false, fence, release) };
       return;
     }
+    const same = kept.generation === this.readGeneration && kept.allocation === allocation && kept.word === word;
     kept.generation = this.readGeneration;
     kept.allocation = allocation;
     kept.word = word;
+    const r = kept.rec;
+    if (same && !(r.block === e.block && r.warp === e.warp && r.lane === e.lane)) {
+      // Another thread's read of the same word: kept too, for the first write to check (as Meta.otherRead).
+      const replaced = kept.other;
+      kept.other = r;
+      kept.rec = this.record(replaced, e, false, fence, release);
+      return;
+    }
+    if (!same) kept.other = undefined;
     this.record(kept.rec, e, false, fence, release);
   }
 
-  /** The last read of the word before its first write, if its slot still holds it. */
-  private readBefore(allocation: number, word: number): AccessRecord | undefined {
+  /** The reads of the word before its first write that its slot still holds: the last, and another thread's before it. */
+  private readsBefore(allocation: number, word: number): AccessRecord[] {
     const kept = this.readsBeforeWrite[(Math.imul(allocation, 0x9e3779b1) ^ word) & (READ_SLOTS - 1)];
-    return kept && kept.generation === this.readGeneration && kept.allocation === allocation && kept.word === word ? kept.rec : undefined;
+    if (!kept || kept.generation !== this.readGeneration || kept.allocation !== allocation || kept.word !== word) return [];
+    return kept.other ? [kept.rec, kept.other] : [kept.rec];
   }
 
   /** The paper's entry: one per 16 words with a tag, Table III's flags, then Table IV. */
@@ -1152,7 +1181,7 @@ export class ScordDetector {
     const holds = (locks: Set<string> | number) => (typeof locks === 'number' ? (locks & lockBits(lock.key)) === lockBits(lock.key) : locks.has(lock.key));
     const without = (locks: Set<string> | number) => (typeof locks === 'number' ? (locks & ~lockBits(lock.key)) >>> 0 : new Set([...locks].filter((k) => k !== lock.key)));
     for (const s of table.section ?? []) {
-      for (const r of [s.md.last, s.md.lastWrite]) {
+      for (const r of [s.md.last, s.md.lastWrite, s.md.otherRead]) {
         if (!r || r.range !== s.range || r.block !== e.block || r.warp !== e.warp || r.lane !== e.lane || !holds(r.locks)) continue;
         r.locks = without(r.locks);
         r.unfencedRelease = release;

@@ -288,6 +288,30 @@ int main() { int *d; cudaMalloc(&d, 4); k<<<1, 64>>>(d); cudaDeviceSynchronize()
   });
 });
 
+describe('a write after reads of two threads', () => {
+  // Each thread reads its neighbour's word, then adds it to its own: thread 32 (warp 1) reads
+  // and writes A[32], which thread 31 (warp 0) read first. The writer's own read is the last
+  // access; the other warp's read before it must still be checked.
+  const neighbours = (before: string) => `
+__global__ void k(int *A) {
+  int t = threadIdx.x;
+  ${before}
+  int temp = A[t + 1];
+  A[t] += temp;
+}
+int main() { int *a; cudaMalloc(&a, 256 * sizeof(int)); k<<<1, 64>>>(a); cudaDeviceSynchronize(); return 0; }
+`;
+  test('of a word nothing had written: the first write races with the other warp\'s read', () => {
+    assert.deepEqual(races(neighbours('')), ['missing-block-fence/block@6/5']);
+  });
+  test('of a word written before a barrier: the same race', () => {
+    assert.deepEqual(races(neighbours('A[t] = t;\n  __syncthreads();')), ['missing-block-fence/block@7/6']);
+  });
+  test('with a barrier between the reads and the writes: ordered', () => {
+    assert.deepEqual(races(neighbours('').replace('  A[t] += temp;', '  __syncthreads();\n  A[t] += temp;')), []);
+  });
+});
+
 describe('state for the inspector', () => {
   test('entries, fence files, lock tables, barrier IDs and a trace of one address', () => {
     const parsed = parseVirtual({ 'main.cu': `
