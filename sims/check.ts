@@ -2,6 +2,7 @@
 // watching, and turn races and the run's other findings into one report with 1-based
 // locations and fixes. The CLI prints this report; the language server publishes it.
 import { parse, type ParseResult } from './frontend/index';
+import * as T from './frontend/types';
 import type { ReadSourceFile } from './frontend/preprocessor';
 import type { Range } from './frontend/source';
 import { DEFAULT_DEVICE } from './gpu/devices';
@@ -12,7 +13,7 @@ import type { Fairness } from './gpu/fairness';
 import { PairIndex, ScordDetector, type DetectorOptions, type DetectorState, type MetadataSnapshot, type RaceFinding } from './detect/scord';
 import { PreciseDetector, scordOnlyNote } from './detect/precise';
 import { fixesFor, type Fix } from './fixes/fixes';
-import { programNameOf, runProgram, runSchedules, type KernelEntry, type RunOptions, type RunResult } from './host/run';
+import { kernelsOf, programNameOf, runProgram, runSchedules, type KernelEntry, type RunOptions, type RunResult } from './host/run';
 import type { LaunchDescription } from './host/launchDescription';
 import type { WeakObservation } from './gpu/weakMemory';
 import type { MemoryModelName, WeakModelSwitches } from './litmus/types';
@@ -226,6 +227,14 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
   return checkRun((o) => runProgram(parsed, { programName: programNameOf(options.fileName), ...o }), parsed, options, diagnostics);
 }
 
+/** The entry with its integer scalar parameters that were given no value set to 1, if it has any. */
+function otherValuation(parsed: ParseResult, entry: KernelEntry): KernelEntry | undefined {
+  const decl = kernelsOf(parsed).get(entry.kernel)?.[0];
+  const unset = (decl?.params ?? []).filter((p) => p.name && !(p.name in entry.args) && T.isInteger(T.unqualified(p.resolvedType ?? T.ERROR)));
+  if (!unset.length) return undefined;
+  return { ...entry, args: { ...entry.args, ...Object.fromEntries(unset.map((p) => [p.name!, 1])) } };
+}
+
 /**
  * How a check runs the program once: the hand-written front end's lowering, or clang's
  * device IR and WebAssembly host. Everything after the run (detectors, merging, fixes) is shared.
@@ -285,6 +294,12 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     : {};
   const many = stats.schedules > 1 ? runSchedules(runOnce, stats.schedules, { ...runOptions, ...withDetector }) : undefined;
   const run = many ? { ...many.runs[0], findings: many.findings } : runOnce({ ...runOptions, ...withDetector });
+  // A kernel run on its own stands for every value of the scalars nobody gave (GPUVerify checks
+  // them all): 0 hides what any other offset or count shows (`A[tid + offset]`), so the races
+  // of a second run with those integers at 1 join the report. Only its races: what else it meets
+  // (a fault past a buffer made up for the run) says nothing about the program.
+  const other = detect && options.entry ? otherValuation(parsed, options.entry) : undefined;
+  if (other) runOnce({ ...runOptions, ...withDetector, entry: other });
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;
   if (run.launched.length) stats.launched = run.launched;

@@ -21,6 +21,11 @@ export function describeLaunch(req: LaunchRequest, memory: Memory): LaunchDescri
       const count = Math.max(0, Math.floor((a.size - offset) / size));
       return `${name}: ${T.typeToString(element)}[${count}]${offset ? ` (at element ${Math.floor(offset / size)} of ${a.label})` : ''}`;
     }
+    if (t.kind === 'error') {
+      // A type the launch does not carry (clang's kernels): a pointer into an allocation says which.
+      const a = Number.isInteger(value) && pointerAllocation(value) > 0 ? memory.allocation(pointerAllocation(value)) : undefined;
+      return a ? `${name}: ${a.label}` : `${name} = ${value}`;
+    }
     if (t.kind === 'int' || t.kind === 'bool' || t.kind === 'enum') return `${name} = ${value}`;
     if (t.kind === 'float') return `${name} = ${Number.isInteger(value) ? value.toFixed(1) : String(value)}`;
     return `${name}: ${T.typeToString(t)}`;

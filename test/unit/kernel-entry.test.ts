@@ -266,3 +266,18 @@ test('every documented code has its anchor in docs/diagnostic-codes.md (the edit
   }
   assert.equal(documentedAnchor('no-such-code'), undefined);
 });
+
+test('a kernel run on its own is also run with its unset integer scalars at 1: a race that any non-zero offset shows is found', async () => {
+  const { checkParsedEntry } = await import('../../sims/check');
+  // Thread t reads A[t + offset] and thread t + offset writes it: a race for every offset but 0.
+  const text = '//--blockDim=64 --gridDim=1\n__global__ void shift(int *A, int offset) {\n  int temp = A[threadIdx.x + offset];\n  A[threadIdx.x] += temp;\n}\n';
+  const parsed = parseVirtual({ 'main.cu': text });
+  const header = readKernelHeader(text).header;
+  const report = checkParsedEntry(parsed, { fileName: 'main.cu', text }, header) as CheckReport;
+  assert.equal(report.analysed, true);
+  assert.deepEqual(report.findings.map((f) => [f.category, f.location.line]), [['missing-block-fence', 4]]);
+  // A value given (--arg, or the header's -D) is the one that runs: offset 0 races with nothing.
+  const given = checkParsedEntry(parsed, { fileName: 'main.cu', text }, header, { args: { offset: 0 } }) as CheckReport;
+  assert.equal(given.analysed, true);
+  assert.deepEqual(given.findings, []);
+});
