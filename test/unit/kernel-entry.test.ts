@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CheckReport } from '../../sims/check';
+import { checkParsedEntry, type CheckReport } from '../../sims/check';
 import type { Range } from '../../sims/frontend/source';
 import type { Memory } from '../../sims/gpu/memory';
 import { chooseEntry } from '../../sims/host/entry';
@@ -267,8 +267,7 @@ test('every documented code has its anchor in docs/diagnostic-codes.md (the edit
   assert.equal(documentedAnchor('no-such-code'), undefined);
 });
 
-test('a kernel run on its own is also run with its unset integer scalars at 1: a race that any non-zero offset shows is found', async () => {
-  const { checkParsedEntry } = await import('../../sims/check');
+test('a kernel run on its own is also run with its unset integer scalars at 1: a race that any non-zero offset shows is found', () => {
   // Thread t reads A[t + offset] and thread t + offset writes it: a race for every offset but 0.
   const text = '//--blockDim=64 --gridDim=1\n__global__ void shift(int *A, int offset) {\n  int temp = A[threadIdx.x + offset];\n  A[threadIdx.x] += temp;\n}\n';
   const parsed = parseVirtual({ 'main.cu': text });
