@@ -140,6 +140,12 @@ export interface CheckOptions {
   engine?: Engine;
   /** Run one kernel instead of `main` (kernel-only files). */
   entry?: KernelEntry;
+  /**
+   * The entry was chosen from the file's launch header (or --kernel/--grid/--block): its integer
+   * scalars nobody gave a value also run at 1 (see otherValuation). Not for an entry whose every
+   * argument a caller chose (Run Kernel), where a scalar not given is 0.
+   */
+  exploreUnsetScalars?: boolean;
   /** Run `main` up to and through the first launch of a kernel (RunOptions.untilLaunchOf). */
   untilLaunchOf?: RunOptions['untilLaunchOf'];
   /** The scheduler's fairness: under one weaker than `fair`, launches that may never end are found. */
@@ -213,7 +219,7 @@ export function checkParsedEntry(parsed: ParseResult, options: CheckOptions, hea
     const at = choice.range ? { location: location(choice.range), range: choice.range } : {};
     return notAnalysed(options, [{ severity: 'error', code: 'launch', message: choice.message, ...at }]);
   }
-  return checkParsed(parsed, { ...options, parsed, ...(choice.kind === 'entry' ? { entry: choice.entry } : {}) });
+  return checkParsed(parsed, { ...options, parsed, ...(choice.kind === 'entry' ? { entry: choice.entry, exploreUnsetScalars: true } : {}) });
 }
 
 /** A report for a file that was not run: only the reasons why. */
@@ -298,7 +304,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   // them all): 0 hides what any other offset or count shows (`A[tid + offset]`), so the races
   // of a second run with those integers at 1 join the report. Only its races: what else it meets
   // (a fault past a buffer made up for the run) says nothing about the program.
-  const other = detect && options.entry ? otherValuation(parsed, options.entry) : undefined;
+  const other = detect && options.entry && options.exploreUnsetScalars ? otherValuation(parsed, options.entry) : undefined;
   if (other) runOnce({ ...runOptions, ...withDetector, entry: other });
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;
