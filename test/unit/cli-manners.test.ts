@@ -29,7 +29,7 @@ test('--help, -h and COMMAND --help print the usage on stdout and exit 0; --vers
   assert.match(none.stderr, /^scord: usage:/);
 });
 
-test('main gets argc 1 and argv[0] the program name on both front ends; --args adds words split as a shell splits them', () => {
+test('main gets argc 1 and argv[0] the program name (the arguments after it go through clang: test/slow/cli-args.test.ts)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-argv-'));
   try {
     const file = path.join(dir, 'show-args.cu');
@@ -39,9 +39,6 @@ test('main gets argc 1 and argv[0] the program name on both front ends; --args a
       assert.equal(r.status, 0, r.stderr);
       assert.equal(r.stdout, '1 [show-args]\n', frontend);
     }
-    const withArgs = scord('run', file, '--args', `a 'b c' d\\ e "f\\"g"`, '--', 'h');
-    assert.equal(withArgs.status, 0, withArgs.stderr);
-    assert.equal(withArgs.stdout, '6 [show-args] [a] [b c] [d e] [f"g] [h]\n');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -60,7 +57,7 @@ test('a reader that stops reading ends the output without an error or a stack tr
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-epipe-'));
   try {
     const file = path.join(dir, 'long.cu');
-    fs.writeFileSync(file, `${Array.from({ length: 200_000 }, (_, i) => `int v${i} = ${i};`).join('\n')}\n#error the end\n`);
+    fs.writeFileSync(file, `${Array.from({ length: 20_000 }, (_, i) => `int v${i} = ${i};`).join('\n')}\n#error the end\n`);
     const child = spawn(process.execPath, [CLI, 'preprocess', file], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d));
