@@ -4,7 +4,7 @@
 import * as T from '../frontend/types';
 import { pointerAllocation, pointerOffset, type Memory } from '../gpu/memory';
 import type { LaunchRequest } from '../ir/ir';
-import type { LaunchDescription } from './launchDescription';
+import type { Dim3, LaunchDescription } from './launchDescription';
 
 export function describeLaunch(req: LaunchRequest, memory: Memory): LaunchDescription {
   const args = req.args.map((value, i) => {
@@ -31,4 +31,26 @@ export function describeLaunch(req: LaunchRequest, memory: Memory): LaunchDescri
     return `${name}: ${T.typeToString(t)}`;
   });
   return { kernel: req.kernel.decl.name ?? req.kernel.name, grid: req.grid, block: req.block, args };
+}
+
+/** RunOptions.untilLaunchOf: the kernel whose first launch ends the program, and the grid and block it runs with. */
+export interface UntilLaunch {
+  kernel: string;
+  grid?: Dim3;
+  block?: Dim3;
+}
+
+/** The first launches a run describes (RunResult.launched). */
+const MAX_DESCRIBED_LAUNCHES = 32;
+
+/**
+ * What both runners (the built-in one and clang's) do as a launch starts: the launch to run —
+ * `asked`, or the one `until` names with its grid and block — recorded in words in `launched`
+ * while it has room, and whether the program ends after it.
+ */
+export function startLaunch(asked: LaunchRequest, until: UntilLaunch | undefined, launched: LaunchDescription[], memory: Memory): { req: LaunchRequest; last: boolean } {
+  const last = until !== undefined && (asked.kernel.decl.name ?? asked.kernel.name) === until.kernel;
+  const req = last ? { ...asked, grid: until.grid ?? asked.grid, block: until.block ?? asked.block } : asked;
+  if (launched.length < MAX_DESCRIBED_LAUNCHES) launched.push(describeLaunch(req, memory));
+  return { req, last };
 }

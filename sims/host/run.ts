@@ -19,8 +19,8 @@ import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes
 import { FunctionLowerer, isAggregate, normalizer, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
 import { resetWide } from '../ir/wide';
 import { CudaRuntime } from './runtime';
-import { describeLaunch } from './describeLaunch';
-import type { Dim3, LaunchDescription } from './launchDescription';
+import { startLaunch, type UntilLaunch } from './describeLaunch';
+import type { LaunchDescription } from './launchDescription';
 
 /** A kernel-only file: which kernel to run, its launch shape and its scalar arguments. */
 export interface KernelEntry {
@@ -51,7 +51,7 @@ export interface RunOptions {
    * block replaced where given), then the program ends (exit status 0). Run Kernel's way of
    * running a kernel with the arguments and memory the program gives it.
    */
-  untilLaunchOf?: { kernel: string; grid?: Dim3; block?: Dim3 };
+  untilLaunchOf?: UntilLaunch;
   device?: string;
   /** Thread-steps the whole run may take (host and device together). */
   stepBudget?: number;
@@ -116,11 +116,9 @@ export interface RunResult {
   observed?: string[];
   /** What the weak memory model saw that sequential consistency would not have. */
   weakObservations?: WeakObservation[];
-  /** The first MAX_DESCRIBED_LAUNCHES launches, with their arguments in words. */
+  /** The first launches, with their arguments in words (see startLaunch). */
   launched: LaunchDescription[];
 }
-
-const MAX_DESCRIBED_LAUNCHES = 32;
 
 const DEFAULT_STEP_BUDGET = 200_000_000;
 
@@ -213,11 +211,8 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       dynamicSharedOffset: 0,
       globals,
       launch: (asked) => {
-        const until = options.untilLaunchOf;
-        const last = until !== undefined && (asked.kernel.decl.name ?? asked.kernel.name) === until.kernel;
-        const req = last ? { ...asked, grid: until.grid ?? asked.grid, block: until.block ?? asked.block } : asked;
+        const { req, last } = startLaunch(asked, options.untilLaunchOf, launched, memory);
         launches++;
-        if (launched.length < MAX_DESCRIBED_LAUNCHES) launched.push(describeLaunch(req, memory));
         events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
         const hang = fairnessCheck?.(req, { memory, globals });
         if (hang) findings.push(hang);

@@ -11,8 +11,8 @@ import type { Chooser, WeakMemory } from '../../gpu/weakMemory';
 import type { EventListener, LaunchRequest } from '../../ir/ir';
 import type { RunFinding } from '../../host/run';
 import type { CudaRuntime } from '../../host/runtime';
-import { describeLaunch } from '../../host/describeLaunch';
-import type { Dim3, LaunchDescription } from '../../host/launchDescription';
+import { startLaunch, type UntilLaunch } from '../../host/describeLaunch';
+import type { LaunchDescription } from '../../host/launchDescription';
 import { ProcExit } from './wasi';
 import type { SimClock } from './simClock';
 
@@ -33,10 +33,8 @@ export interface LaunchSettings {
   seed?: number;
   maxThreads?: number;
   /** RunOptions.untilLaunchOf: the program ends after the first launch of this kernel. */
-  untilLaunchOf?: { kernel: string; grid?: Dim3; block?: Dim3 };
+  untilLaunchOf?: UntilLaunch;
 }
-
-const MAX_DESCRIBED_LAUNCHES = 32;
 
 /** Host variables by declaration: the clang path has none (host code keeps its own memory). */
 const NO_GLOBALS = new Map<A.VarDecl, number>();
@@ -56,11 +54,8 @@ export class GridLauncher {
   /** Runs the launch; `refused` when the device would not start it (its configuration). */
   launch(asked: LaunchRequest): { refused: boolean } {
     const s = this.s;
-    const until = s.untilLaunchOf;
-    const last = until !== undefined && (asked.kernel.decl.name ?? asked.kernel.name) === until.kernel;
-    const req = last ? { ...asked, grid: until.grid ?? asked.grid, block: until.block ?? asked.block } : asked;
+    const { req, last } = startLaunch(asked, s.untilLaunchOf, this.launched, s.memory);
     this.launches++;
-    if (this.launched.length < MAX_DESCRIBED_LAUNCHES) this.launched.push(describeLaunch(req, s.memory));
     s.events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
     const hang = s.fairnessCheck?.(req, { memory: s.memory, globals: NO_GLOBALS });
     if (hang) this.findings.push(hang);
