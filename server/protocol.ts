@@ -166,6 +166,8 @@ export interface RaceDiagnosticData {
   version: number;
   /** Index of the finding in the run's report. */
   finding: number;
+  /** Shown in a header: the document whose run found it (its run holds the finding and fixes). */
+  owner?: string;
   address?: string;
 }
 

@@ -22,7 +22,7 @@ import { ENGINES, publicReport } from '../sims/check';
 import { MEMORY_MODELS } from '../sims/litmus/types';
 import { analysisRequest, AnalysisScheduler, fileNameOf, includePolicyFor, notRunBecause, runLimits, workspaceFolders, workspaceTrust } from './analysis/scheduler';
 import { AnalysisWorkers, type AnalysisOutcome } from './analysis/workers';
-import { codeActions, FIX_ALL_KIND } from './features/codeActions';
+import { codeActions, FIX_ALL_KIND, type OwnerRun } from './features/codeActions';
 import { codeLenses } from './features/codeLens';
 import type { DiagnosticsByUri } from './features/diagnostics';
 import { hover } from './features/hover';
@@ -285,9 +285,13 @@ function safely<T>(what: string, f: () => T, fallback: T): T {
 connection.onCodeAction(async (params) => {
   const doc = documents.get(params.textDocument.uri);
   if (!doc) return [];
-  // Fixes are offered as preferred only once a re-run has shown they work: wait for that.
-  const run = await scheduler.lastRunChecked(doc.uri);
-  return safely('code actions', () => codeActions(params, doc, fileNameOf(doc.uri), run), []);
+  // Fixes are offered as preferred only once a re-run has shown they work: wait for that (for a
+  // header's race, in the run of the document that includes it).
+  const uris = new Set([doc.uri, ...params.context.diagnostics.map((d) => (d.data as { owner?: unknown } | undefined)?.owner).filter((o): o is string => typeof o === 'string')]);
+  const runs = new Map<string, OwnerRun>();
+  for (const uri of uris) runs.set(uri, { uri, fileName: fileNameOf(uri), version: documents.get(uri)?.version, run: await scheduler.lastRunChecked(uri) });
+  const header = (file: string) => documents.get(URI.file(file).toString())?.getText() ?? readSourceFile(file);
+  return safely('code actions', () => codeActions(params, doc, (uri) => runs.get(uri) ?? { uri, fileName: fileNameOf(uri), version: undefined, run: undefined }, header), []);
 });
 
 connection.onCodeLens(async (params) => {

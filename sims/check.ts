@@ -323,7 +323,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   const weak = options.memoryModel && options.memoryModel !== 'sc' ? { model: options.memoryModel, reference: runOnce({ ...runOptions, memoryModel: 'sc' }), observations: run.weakObservations ?? [] } : undefined;
   if (weak) stats.memoryModel = weak.model;
   const findings: CheckFinding[] = [
-    ...races.map((r) => raceFinding(r, parsed, options.fileName, options.text, weak && { ...weak, run })),
+    ...races.map((r) => raceFinding(r, parsed, options.fileName, options.text, ownHeaders(parsed, options.readFile), weak && { ...weak, run })),
     ...run.findings
       .filter((f) => !UNANALYSABLE.has(f.kind))
       .map((f): CheckFinding => ({
@@ -428,7 +428,24 @@ function clip(text: string): string {
   return t.length > 80 ? `${t.slice(0, 77)}…` : t;
 }
 
-function raceFinding({ race: r, engine, note }: EngineRace, parsed: ParseResult, file: string, text: string, weak?: WeakRun): CheckFinding {
+/**
+ * The headers fixes may edit: those the program includes with quotes from disk (its own files),
+ * not system headers or the built-in ones; read once each.
+ */
+function ownHeaders(parsed: ParseResult, readFile: ReadSourceFile | undefined): (file: string) => string | undefined {
+  const own = new Set(parsed.includes.filter((e) => !e.system && !e.builtin).map((e) => e.to));
+  const texts = new Map<string, string | undefined>();
+  return (file) => {
+    if (!own.has(file) || !readFile) return undefined;
+    if (!texts.has(file)) {
+      const t = readFile(file);
+      texts.set(file, typeof t === 'string' ? t : undefined);
+    }
+    return texts.get(file);
+  };
+}
+
+function raceFinding({ race: r, engine, note }: EngineRace, parsed: ParseResult, file: string, text: string, header: (file: string) => string | undefined, weak?: WeakRun): CheckFinding {
   const observed = weak ? observedUnderWeak(r, weak) : undefined;
   return {
     ...(observed ? { observed } : {}),
@@ -441,6 +458,7 @@ function raceFinding({ race: r, engine, note }: EngineRace, parsed: ParseResult,
     related: [
       { location: location(r.previous), message: r.previousMessage },
       ...(r.lockAcquires ?? []).map((a) => ({ location: location(a), message: 'the lock is taken here at block scope: each block gets its own lock' })),
+      ...(r.also ?? []).map((a) => ({ location: location(a.range), message: a.message })),
     ],
     ...(r.address ? { address: r.address } : {}),
     accessor: r.accessor,
@@ -449,9 +467,9 @@ function raceFinding({ race: r, engine, note }: EngineRace, parsed: ParseResult,
     count: r.count,
     ...(engine ? { engine } : {}),
     ...(note ? { note } : {}),
-    fixes: fixesFor(r, parsed, file, text),
+    fixes: fixesFor(r, parsed, file, text, header),
     range: r.range,
-    relatedRanges: [r.previous, ...(r.lockAcquires ?? [])],
+    relatedRanges: [r.previous, ...(r.lockAcquires ?? []), ...(r.also ?? []).map((a) => a.range)],
   };
 }
 

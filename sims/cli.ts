@@ -41,7 +41,9 @@ import { programNameOf, runProgram, runSchedules, type RunFinding, type RunOptio
 import type { EntryRequest } from './host/entry';
 import { headerDefines, parseDim3, readKernelHeader, type Dim3 } from './host/kernelHeader';
 import { toSarif } from './report/sarif';
-import { applyPreferredFixes } from './fixes/apply';
+import { applyEdits, applyPreferredFixes, editsByFile } from './fixes/apply';
+import type { TextEdit } from './fixes/fixes';
+import { proveFixes } from './fixes/prove';
 import { createTwoFilesPatch } from 'diff';
 import { preprocess, tokensToText } from './frontend/preprocessor';
 import { summarize } from './frontend/summary';
@@ -601,32 +603,57 @@ async function analyseAny(args: Args, text: string, common: ParseOptions): Promi
   return checkThroughClang(args);
 }
 
+/** Re-runs a fix proof may make at most, in all and per finding (each is a whole check). */
+const FIX_PROOF_BUDGET = { runs: 64, perFinding: 4 };
+
 /**
- * `scord fix`: applies the preferred fix of every finding to the file, like `eslint --fix`,
- * then checks the result again. `--dry-run` prints the change as a unified diff instead.
+ * `scord fix`: applies the preferred fix of every finding to the file (and to headers of the
+ * program's own that a fix edits), like `eslint --fix`, then checks the result again. A fix is
+ * preferred only once a re-run has shown that it removes its race and adds nothing: the
+ * candidates are tried best first. `--dry-run` prints the change as a unified diff instead.
  * Exit 0: nothing is left to report; 1: findings remain; 2: not analysed.
  */
 async function fixCommand(args: Args, read: { bytes: Uint8Array; text: string }, common: ParseOptions, io: Output): Promise<number> {
   const text = read.text;
   const report = await analyseAny(args, text, common);
   if (!report.analysed) return printCheck(report, { ...args, format: 'text' }, io);
-  const result = applyPreferredFixes(text, args.file, report.findings.map((f) => f.fixes));
+  const headers = new Map<string, { bytes: Uint8Array; text: string }>();
+  const header = (file: string) => {
+    if (!headers.has(file)) {
+      const r = readMainFile(file);
+      if (!('reason' in r)) headers.set(file, r);
+    }
+    return headers.get(file)?.text;
+  };
+  const rerun = (edits: TextEdit[]): Promise<CheckReport> => {
+    const byFile = editsByFile(edits);
+    const overlay = new Map([...byFile].filter(([f]) => f !== args.file).map(([f, list]) => [f, applyEdits(header(f) ?? '', list)]));
+    const readFile = (p: string) => overlay.get(p) ?? common.readFile!(p);
+    return analyseAny(args, applyEdits(text, byFile.get(args.file) ?? []), { ...common, readFile });
+  };
+  const proven = await proveFixes(report, rerun, FIX_PROOF_BUDGET);
+  report.findings.forEach((f, i) => f.fixes.forEach((x, j) => (x.preferred = proven[i][j])));
+  const result = applyPreferredFixes(text, args.file, report.findings.map((f) => f.fixes), header);
   const unfixed = report.findings.length - result.applied.length;
   if (args.dryRun) {
     if (result.text !== text) io.stdout(createTwoFilesPatch(args.file, args.file, text, result.text, 'before', 'after scord fix'));
+    for (const [f, t] of result.others) io.stdout(createTwoFilesPatch(f, f, header(f)!, t, 'before', 'after scord fix'));
     io.stderr(`scord: ${result.applied.length} fix${result.applied.length === 1 ? '' : 'es'} would be applied to ${args.file}; ${unfixed} finding${unfixed === 1 ? '' : 's'} without one\n`);
     return report.findings.length > 0 ? 1 : 0;
   }
-  if (result.text !== text) {
-    const written = replaceIfUnchanged(args.file, read.bytes, result.text);
+  // Headers first, the checked file last: a failure leaves the file as it was, to run again.
+  const writes: [string, Uint8Array, string][] = [...[...result.others].map(([f, t]): [string, Uint8Array, string] => [f, headers.get(f)!.bytes, t])];
+  if (result.text !== text) writes.push([args.file, read.bytes, result.text]);
+  for (const [file, bytes, newText] of writes) {
+    const written = replaceIfUnchanged(file, bytes, newText);
     if (!written.ok) {
-      io.stderr(`scord: ${args.file} ${written.changed ? 'changed since it was read; run again' : `was not fixed: ${written.reason}`}\n`);
+      io.stderr(`scord: ${file} ${written.changed ? 'changed since it was read; run again' : `was not fixed: ${written.reason}`}\n`);
       return 2;
     }
   }
-  for (const f of result.applied) io.stdout(`${args.file}: fixed: ${f.title}\n`);
-  // What is left after the edits, as `check` would print it.
-  const after = await analyseAny(args, result.text, common);
+  for (const f of result.applied) io.stdout(`${f.edits[0]?.range.file ?? args.file}: fixed: ${f.title}\n`);
+  // What is left after the edits, as `check` would print it (headers as written now).
+  const after = await analyseAny(args, result.text, { ...common, readFile: (p: string) => result.others.get(p) ?? common.readFile!(p) });
   io.stdout(`${result.applied.length} fix${result.applied.length === 1 ? '' : 'es'} applied to ${args.file}; `);
   return printCheck(after, { ...args, format: 'text' }, io);
 }

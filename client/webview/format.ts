@@ -11,6 +11,8 @@ const CATEGORIES: Record<string, string> = {
   'scoped-atomic': 'Scoped atomic',
   'missing-lock': 'Missing lock',
   'lock-scope': 'Lock scope',
+  'lock-fence-scope': 'Lock acquire fence',
+  'lock-release-fence': 'Lock release fence',
   'shared-memory': 'Shared memory',
 };
 

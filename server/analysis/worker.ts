@@ -2,8 +2,8 @@
 // request, off the server's thread, so an edit can stop a stale run by ending the worker.
 // A check takes the path `scord.frontend` chooses: the hand-written front end, or clang
 // (compiled to WebAssembly, loaded on first use) for the program the document belongs to.
-// Preferred fixes are checked by re-running the fixed text on the same path: a fix stays
-// preferred only if its race is then gone.
+// Fixes are proven by re-running the fixed text on the same path: a fix is preferred only if
+// its race is then gone and nothing new appears (sims/fixes/prove.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { readSourceChecked } from '../sourceFiles';
@@ -12,15 +12,16 @@ import { checkProgram, leavesToClang } from '../../sims/clang/check';
 import { SourceRanges } from '../../sims/clang/ranges';
 import { compileDevice, compileHost, type TranslationUnitSpec } from '../../sims/clang/toolchain';
 import { runTool } from '../../sims/clang/toolchain/wasm';
-import { applyEdits } from '../../sims/fixes/apply';
-import { judgeFix } from '../../sims/fixes/verify';
+import { applyEdits, editsByFile } from '../../sims/fixes/apply';
+import type { TextEdit } from '../../sims/fixes/fixes';
+import { proveFixes, type ProofBudget } from '../../sims/fixes/prove';
 import { parse, type ParseResult } from '../../sims/frontend/index';
 import { declaredOutcomes, runLitmus } from '../../sims/litmus/run';
 import { MAX_EXPANDED_TOKENS, type AnalysisRequest, type AnalysisResponse, type ReportFrontend, type WorkerControl } from './messages';
 import { resolveProgram, withText, type ResolvedProgram } from './program';
 
-/** Preferred fixes checked per run at most (each costs a run). */
-const MAX_VERIFIED = 16;
+/** Candidate fixes tried per run, and per finding (each costs a run). */
+const PROOF_BUDGET: ProofBudget = { runs: 16, perFinding: 3 };
 
 /** Open documents win over the disk for #include. */
 function readerFor(req: AnalysisRequest): (p: string) => string | undefined | { refused: string } {
@@ -68,9 +69,11 @@ async function analyse(req: AnalysisRequest): Promise<void> {
   const files = new Set<string>();
   // Every file the run reads from an open document or the disk is a dependency: an edit to
   // it re-analyses this document.
+  // A fix being proven that edits a header: the header's edited text, for that re-run only.
+  let overlay = new Map<string, string>();
   const readFile = (p: string): string | undefined | { refused: string } => {
     files.add(p);
-    return read(p);
+    return overlay.get(p) ?? read(p);
   };
   const openText = (p: string): string | undefined => {
     files.add(p);
@@ -139,11 +142,24 @@ async function analyse(req: AnalysisRequest): Promise<void> {
     post(reply());
     return;
   }
-  // The findings go out at once, with no fix preferred until it has been checked.
-  const claimed = report.findings.map((f) => f.fixes.map((x) => x.preferred));
+  // The findings go out at once, with no fix preferred until a re-run has proven one.
+  const candidates: CheckReport = { ...report, findings: report.findings.map((f) => ({ ...f, fixes: f.fixes.map((x) => ({ ...x })) })) };
   for (const f of report.findings) for (const x of f.fixes) x.preferred = false;
   post(reply());
-  post({ id: req.id, kind: 'verified', preferred: await verifyPreferredFixes(req.text, report, claimed, async (text) => (await check(text, first.frontend)).report) });
+  const rerun = async (edits: TextEdit[]): Promise<CheckReport> => {
+    const byFile = editsByFile(edits);
+    overlay = new Map();
+    for (const [file, list] of byFile) {
+      const original = file === req.fileName ? req.text : textOf(read(file));
+      if (original !== undefined && file !== req.fileName) overlay.set(file, applyEdits(original, list));
+    }
+    try {
+      return (await check(applyEdits(req.text, byFile.get(req.fileName) ?? []), first.frontend)).report;
+    } finally {
+      overlay = new Map();
+    }
+  };
+  post({ id: req.id, kind: 'verified', preferred: await proveFixes(candidates, rerun, PROOF_BUDGET) });
 }
 
 /**
@@ -160,21 +176,6 @@ async function compileAhead(id: number, units: TranslationUnitSpec[]): Promise<v
     await checkpoint(id);
     if (!host.ok) return;
   }
-}
-
-/** For each finding and fix: preferred, and its race gone when the fixed text is re-run. */
-async function verifyPreferredFixes(text: string, report: CheckReport, claimed: boolean[][], check: (text: string) => Promise<CheckReport>): Promise<boolean[][]> {
-  let checked = 0;
-  const out: boolean[][] = [];
-  for (const [i, finding] of report.findings.entries()) {
-    const verdicts: boolean[] = [];
-    for (const [j, fix] of finding.fixes.entries()) {
-      if (!claimed[i][j] || checked++ >= MAX_VERIFIED) verdicts.push(false);
-      else verdicts.push(judgeFix(report, finding, fix.edits, await check(applyEdits(text, fix.edits))).ok);
-    }
-    out.push(verdicts);
-  }
-  return out;
 }
 
 function post(m: AnalysisResponse): void {

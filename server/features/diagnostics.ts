@@ -192,7 +192,7 @@ function addFinding(out: DiagnosticsByUri, f: CheckFinding, index: number, ctx: 
     push(out, ctx.uri, d);
     return;
   }
-  push(out, uriOf(f.range.file), d);
+  push(out, uriOf(f.range.file), { ...d, data: { ...data, owner: ctx.uri } });
   const site = includeSite(ctx.parsed, ctx.fileName, f.range.file);
   if (site) {
     push(out, ctx.uri, {

@@ -879,6 +879,8 @@ export function scordOnlyNote(category: RaceCategory, reason: NoRaceReason | und
     'missing-device-fence': 'its fence counters saw no device-scope fence by the first thread between its access and this one',
     'missing-lock': 'its lockset check wants a common lock around both accesses',
     'lock-scope': 'it compares the locks held by the two accesses',
+    'lock-fence-scope': 'it holds a lock taken with atomicCAS only once a fence of the lock\'s scope follows',
+    'lock-release-fence': 'it drops the lock from accesses whose unlock had no fence of the lock\'s scope before it',
     'shared-memory': 'it looks only for a __syncthreads() between them',
     'intra-warp': 'under independent thread scheduling the lanes of a warp are ordered only by __syncwarp(), while the PTX-model engine keeps one clock for a warp until it diverges',
     'benign-same-value': 'it reports races whose writes store the value already there, as benign',

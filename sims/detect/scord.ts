@@ -35,9 +35,17 @@ export type RaceCategory =
   | 'scoped-atomic'
   | 'missing-lock'
   | 'lock-scope'
+  | 'lock-fence-scope'
+  | 'lock-release-fence'
   | 'shared-memory'
   | 'intra-warp'
   | 'benign-same-value';
+
+/**
+ * Races that a lock both sides take would have prevented had its fences been right: a missing
+ * lock, or the fence rules the accesses fell back to because neither held it.
+ */
+const BROKEN_LOCK_CAN_REPLACE: ReadonlySet<RaceCategory> = new Set(['missing-lock', 'missing-block-fence', 'missing-device-fence', 'non-strong-access']);
 
 /**
  * Races whose writes leave the word as it was become `benign-same-value` (every thread storing
@@ -101,12 +109,43 @@ export interface RaceFinding {
   orderHint?: OrderHint;
   /** The atomicCAS calls that took a block-scope lock used across blocks. */
   lockAcquires?: Range[];
-  /** The unlock (atomicExch) with no fence before it that left one of the accesses unprotected. */
-  unfencedRelease?: Range;
+  /**
+   * lock-fence-scope / lock-release-fence: what broke the lock both sides take (the finding's
+   * range is the first one's fence, atomicCAS or atomicExch); the fixes mend every one.
+   */
+  lockFaults?: LockFault[];
+  /** missing-lock: the locks each side held (their atomicCAS), for "take the same lock". */
+  heldLocks?: { current: HeldLock[]; earlier: HeldLock[] };
+  /** More related locations, with what each is (the racing accesses of a lock finding). */
+  also?: { range: Range; message: string }[];
   /** Global memory: the metadata entry as it was when the race was found. */
   metadata?: MetadataSnapshot;
   /** How often this pair raced. */
   count: number;
+}
+
+/**
+ * A lock that did not protect an access: the atomicCAS that took it was not followed by a fence
+ * of the lock's scope before the access ('acquire'), or the atomicExch that released it had no
+ * such fence before it ('release').
+ */
+export interface LockFault {
+  kind: 'acquire' | 'release';
+  /** The atomicCAS that took the lock. */
+  acquire: Range;
+  /** The lock's scope (`atomicCAS_block`: block): the fence it needs. */
+  scope: Scope;
+  /** acquire: the narrower fence that followed the atomicCAS, if there was one. */
+  fence?: Range;
+  /** release: the atomicExch. */
+  release?: Range;
+}
+
+/** A lock one side of a race held: where it was taken, and where released (if it was by then). */
+export interface HeldLock {
+  acquire: Range;
+  scope: Scope;
+  release?: Range;
 }
 
 /** What the detector knew about the word at the race (the hover and the inspector show it). */
@@ -193,8 +232,12 @@ interface AccessRecord {
   /** The memory order the access named, if any, and its scope. */
   order: MemoryOrder | undefined;
   orderScope: Scope | undefined;
-  /** A lock held at the access was released with no fence after it: the unlock (it protected nothing). */
-  unfencedRelease: Range | undefined;
+  /** A lock held at the access that was released with no fence after it (it protected nothing). */
+  lostLock: LockEntry | undefined;
+  /** A lock the thread had taken with atomicCAS but no fence of its scope had completed yet. */
+  pendingLock: LockEntry | undefined;
+  /** Exact mode: the locks held (their entries), for fixes that take the same lock elsewhere. */
+  heldBy: readonly LockEntry[] | undefined;
   /** The warp's __syncwarp count at the access: lanes of one warp are ordered only by one. */
   sync: number;
   /** The word's value after the access, and (writes) whether it was the value before. */
@@ -312,12 +355,20 @@ interface LockEntry {
   scope: Scope;
   active: boolean;
   acquire: Range;
+  /** A fence narrower than the lock that followed the atomicCAS (it did not complete the acquire). */
+  narrowFence?: Range;
+  /** The atomicExch that released it, and whether a fence of the lock's scope came just before. */
+  release?: Range;
+  releaseFenced?: boolean;
 }
 
 /** A thread's inferred locks, and the set of those it holds (cached until the table changes). */
 interface LockTable {
   entries: LockEntry[];
   held?: Set<string> | number;
+  /** With `held`: the entries held, and the first taken but not yet completed by a fence. */
+  heldEntries?: readonly LockEntry[];
+  pending?: LockEntry;
   /**
    * Accesses made holding a lock, until it is released: an unlock with no fence before it
    * (the release pattern is a fence, then the atomicExch) publishes none of them, so they lose
@@ -399,7 +450,7 @@ export class ScordDetector {
   /** The access being checked, before it is stored (reused: most accesses store nothing new). */
   private readonly scratch: AccessRecord = {
     block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: new Set(), range: undefined as never, write: false, release: false,
-    rel: 0, order: undefined, orderScope: undefined, unfencedRelease: undefined, sync: 0, value: 0, silent: false, bytes: 0b1111,
+    rel: 0, order: undefined, orderScope: undefined, lostLock: undefined, pendingLock: undefined, heldBy: undefined, sync: 0, value: 0, silent: false, bytes: 0b1111,
   };
 
   constructor(
@@ -622,11 +673,12 @@ export class ScordDetector {
     const table = this.locks.size === 0 ? undefined : this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
     if (!table) return;
     for (const entry of table.entries) {
-      if (!entry.active && scopeRank(entry.scope) <= scopeRank(e.scope)) {
+      if (entry.active) continue;
+      if (scopeRank(entry.scope) <= scopeRank(e.scope)) {
         entry.active = true;
         this.held++;
         table.held = undefined;
-      }
+      } else entry.narrowFence ??= e.range;
     }
   }
 
@@ -639,19 +691,26 @@ export class ScordDetector {
     return this.faithful ? b % (1 << BARRIER_BITS) : b;
   }
 
-  /** The locks the thread holds: a set (or Bloom filter) built once per change of its table. */
-  private heldLocks(e: Access): Set<string> | number {
-    const table = this.locks.size === 0 ? undefined : this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
-    if (!table?.entries.length) return this.faithful ? 0 : NO_LOCKS;
+  /**
+   * The locks the thread holds: a set (or Bloom filter) built once per change of its table,
+   * with their entries and the lock it has taken but not yet completed with a fence.
+   */
+  private heldLocks(table: LockTable | undefined): Set<string> | number {
+    if (!table) return this.faithful ? 0 : NO_LOCKS;
     if (table.held !== undefined) return table.held;
+    if (!table.entries.length) {
+      table.heldEntries = table.pending = undefined;
+      return (table.held = this.faithful ? 0 : NO_LOCKS);
+    }
+    const entries = table.entries.filter((l) => l.active);
+    table.heldEntries = entries;
+    table.pending = table.entries.find((l) => !l.active);
     if (this.faithful) {
       let bloom = 0;
-      for (const l of table.entries) if (l.active) bloom = (bloom | lockBits(l.key)) >>> 0;
+      for (const l of entries) bloom = (bloom | lockBits(l.key)) >>> 0;
       return (table.held = bloom);
     }
-    const held = new Set<string>();
-    for (const l of table.entries) if (l.active) held.add(l.key);
-    return (table.held = held);
+    return (table.held = entries.length ? new Set(entries.map((l) => l.key)) : NO_LOCKS);
   }
 
   private access(e: Access): void {
@@ -683,15 +742,19 @@ export class ScordDetector {
     if (e.atomic?.op === 'Exch' || (!e.atomic && this.locks.size !== 0 && isRelease(e.order))) {
       const table = this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
       const i = table?.entries.findIndex((t) => t.word === word && t.active) ?? -1;
-      if (i >= 0) {
-        // Released by address: the unlock's own scope does not have to match the lock's.
-        const [lock] = table!.entries.splice(i, 1);
-        this.held--;
+      // Released by address: the unlock's own scope does not have to match the lock's. A lock
+      // taken but never completed by a fence is released too (and remembers how).
+      const j = i >= 0 ? i : e.atomic ? (table?.entries.findIndex((t) => t.word === word) ?? -1) : -1;
+      if (j >= 0) {
+        const [lock] = table!.entries.splice(j, 1);
+        if (lock.active) this.held--;
         table!.held = undefined;
         // An atomicExch is relaxed: without a fence of the lock's scope after the critical
         // section's last access, that access may become visible after the unlock.
         const f = this.fenceFile(e.block, e.warp, e.lane);
-        if (e.atomic && !(lock.scope === 'block' ? f.fencedLast : f.fencedLastDev)) this.unfencedUnlock(table!, lock, e.range, e);
+        lock.release = e.range;
+        lock.releaseFenced = !e.atomic || (lock.scope === 'block' ? f.fencedLast : f.fencedLastDev);
+        if (lock.active && !lock.releaseFenced) this.unfencedUnlock(table!, lock, e);
         if (!table!.entries.some((t) => t.active)) table!.section = undefined;
         return;
       }
@@ -1059,14 +1122,17 @@ export class ScordDetector {
 
   /** Fills `into` (or a new record) with the access; records are reused to spare the collector. */
   private record(into: AccessRecord | undefined, e: Access, write: boolean, fence: FenceFile, release: boolean): AccessRecord {
-    const locks = this.heldLocks(e);
+    const table = this.locks.size === 0 ? undefined : this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
+    const locks = this.heldLocks(table);
+    const pendingLock = table?.pending;
+    const heldBy = table?.heldEntries;
     const divergence = this.divergence.size === 0 ? -1 : this.epoch(e.block, e.warp);
     const order = e.order;
     const orderScope = order === undefined ? undefined : (e.orderScope ?? e.atomic?.scope ?? 'device');
     if (!into) {
       return {
         block: e.block, warp: e.warp, lane: e.lane, divergence, barrier: this.barrierId(e.block), blkFence: fence.blk, devFence: fence.dev,
-        isAtom: !!e.atomic, atomic: e.atomic, strong: e.strong, locks, range: e.range, write, release, rel: fence.order.rel, order, orderScope, unfencedRelease: undefined,
+        isAtom: !!e.atomic, atomic: e.atomic, strong: e.strong, locks, range: e.range, write, release, rel: fence.order.rel, order, orderScope, lostLock: undefined, pendingLock, heldBy,
         sync: fence.order.sync, value: 0, silent: false, bytes: this.bytesOf(e),
       };
     }
@@ -1087,7 +1153,9 @@ export class ScordDetector {
     into.rel = fence.order.rel;
     into.order = order;
     into.orderScope = orderScope;
-    into.unfencedRelease = undefined;
+    into.lostLock = undefined;
+    into.pendingLock = pendingLock;
+    into.heldBy = heldBy;
     into.sync = fence.order.sync;
     into.bytes = this.bytesOf(e);
     return into;
@@ -1102,14 +1170,17 @@ export class ScordDetector {
     // An explicit release/acquire pair of sufficient scope ordered them (§VI): weak or strong,
     // locked or not, they cannot race.
     if (this.ordering && this.orderedBefore(prev, rec)) return;
-    if (!isEmpty(prev.locks) || !isEmpty(held)) {
+    // Two threads that take one lock, one of them with no fence of its scope after its
+    // atomicCAS yet: the lock is the synchronisation they meant, and the lockset rule decides.
+    const meantLock = (prev.pendingLock !== undefined || rec.pendingLock !== undefined) && meanSameLock(prev, rec);
+    if (!isEmpty(prev.locks) || !isEmpty(held) || meantLock) {
       // (e) and (f): conflicting accesses need a common lock. For two threads of one block, a
       // block-scope and a device-scope lock on the same word are one lock.
       if (hasCommonLock(prev.locks, held, sameBlock)) return;
       if (!write && !modified) return;
       const sameWord = sameBlock ? undefined : this.sameLockWord(prev.locks, held);
       if (sameWord) this.report('lock-scope', 'device', prev, rec, e, sameWord);
-      else this.report('missing-lock', scope, prev, rec, e, undefined, undefined, undefined, prev.unfencedRelease ?? rec.unfencedRelease);
+      else this.report('missing-lock', scope, prev, rec, e);
       return;
     }
     const f = this.fenceFile(prev.block, prev.warp, prev.lane);
@@ -1177,14 +1248,14 @@ export class ScordDetector {
    * the section's accesses lose the lock, so whoever takes it next races with them. (Sections
    * that held it before are ordered before this one by their own release.)
    */
-  private unfencedUnlock(table: LockTable, lock: LockEntry, release: Range, e: Access): void {
+  private unfencedUnlock(table: LockTable, lock: LockEntry, e: Access): void {
     const holds = (locks: Set<string> | number) => (typeof locks === 'number' ? (locks & lockBits(lock.key)) === lockBits(lock.key) : locks.has(lock.key));
     const without = (locks: Set<string> | number) => (typeof locks === 'number' ? (locks & ~lockBits(lock.key)) >>> 0 : new Set([...locks].filter((k) => k !== lock.key)));
     for (const s of table.section ?? []) {
       for (const r of [s.md.last, s.md.lastWrite, s.md.otherRead]) {
         if (!r || r.range !== s.range || r.block !== e.block || r.warp !== e.warp || r.lane !== e.lane || !holds(r.locks)) continue;
         r.locks = without(r.locks);
-        r.unfencedRelease = release;
+        r.lostLock = lock;
       }
     }
   }
@@ -1201,9 +1272,18 @@ export class ScordDetector {
     return acquires;
   }
 
-  private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, rec: AccessRecord, e: Access, lockAcquires?: Range[], narrowFence?: Range, orderHint?: OrderHint, unfencedRelease?: Range): void {
+  private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, rec: AccessRecord, e: Access, lockAcquires?: Range[], narrowFence?: Range, orderHint?: OrderHint): void {
     if (BENIGN_CAN_REPLACE.has(category) && !md.isAtom && !rec.isAtom && sameValue(md, rec)) category = 'benign-same-value';
-    if (this.counted(category, e, md.range)) return;
+    // Both sides take one lock, but a fence it needs is missing or too narrow on one of them:
+    // the fault is that fence (or its absence), not the data access.
+    if (BROKEN_LOCK_CAN_REPLACE.has(category) && (md.pendingLock || rec.pendingLock || md.lostLock || rec.lostLock)) {
+      const faults = lockFaults(md, rec);
+      if (faults) {
+        this.reportBrokenLock(faults, scope, md, rec, e);
+        return;
+      }
+    }
+    if (this.counted(category, e.range, md.range)) return;
     const write = rec.write;
     const earlier: AccessSummary = {
       range: md.range, write: md.write, strong: md.strong,
@@ -1214,14 +1294,58 @@ export class ScordDetector {
       ...(narrowFence ? { narrowFence } : {}),
       ...(orderHint ? { orderHint } : {}),
       ...(lockAcquires ? { lockAcquires } : {}),
-      ...(unfencedRelease ? { unfencedRelease } : {}),
+      ...(category === 'missing-lock' && (md.heldBy?.length || rec.heldBy?.length) ? { heldLocks: { current: lockSites(rec), earlier: lockSites(md) } } : {}),
       metadata: this.snapshot(md, e),
     });
   }
 
+  /**
+   * A race between accesses that both meant to hold one lock: reported once per broken lock,
+   * at the fence (or the atomicCAS that no fence followed) or at the unlock, with the atomicCAS
+   * and the two accesses as related locations.
+   */
+  private reportBrokenLock(faults: LockFault[], scope: 'block' | 'device', md: AccessRecord, rec: AccessRecord, e: Access): void {
+    const first = faults[0];
+    const category: RaceCategory = first.kind === 'acquire' ? 'lock-fence-scope' : 'lock-release-fence';
+    const at = first.kind === 'acquire' ? (first.fence ?? first.acquire) : first.release!;
+    if (this.counted(category, at, first.acquire)) return;
+    const earlier: AccessSummary = {
+      range: md.range, write: md.write, strong: md.strong,
+      ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}),
+    };
+    const current: AccessSummary = { range: e.range, write: rec.write, strong: e.strong, ...(e.atomic ? { atomic: e.atomic } : {}) };
+    const me: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
+    const them: Accessor = { block: md.block, warp: md.warp, lane: md.lane };
+    const address = nameAddress(this.memory, e.address);
+    const of = address ? ` of \`${address}\`` : '';
+    this.found.add({
+      kind: 'race',
+      category,
+      scope,
+      message: brokenLockMessage(faults, current, earlier, me, them, address),
+      previousMessage: `the lock is taken here (\`${first.scope === 'block' ? 'atomicCAS_block' : 'atomicCAS'}\`, ${first.scope} scope)`,
+      range: at,
+      previous: first.acquire,
+      current,
+      earlier,
+      accessor: me,
+      previousAccessor: them,
+      ...(address ? { address } : {}),
+      space: 'global',
+      lockFaults: faults,
+      also: [
+        { range: e.range, message: `the ${accessName(current)}${of} ${accessorName(me, them)}` },
+        { range: md.range, message: `the ${accessName(earlier)}${of} ${accessorName(them, me)} that it races with` },
+        ...faults.slice(1).map((f) => ({ range: f.kind === 'acquire' ? (f.fence ?? f.acquire) : f.release!, message: f.kind === 'acquire' ? 'this acquire needs a fence of the lock\'s scope too' : 'this unlock needs a fence of the lock\'s scope before it too' })),
+      ],
+      metadata: this.snapshot(md, e),
+      count: 1,
+    });
+  }
+
   /** A race seen before: count it. */
-  private counted(category: RaceCategory, e: Access, earlier: Range): boolean {
-    const existing = this.found.get(category, e.range, earlier);
+  private counted(category: RaceCategory, at: Range, earlier: Range): boolean {
+    const existing = this.found.get(category, at, earlier);
     if (existing) existing.count++;
     return !!existing;
   }
@@ -1240,7 +1364,7 @@ export class ScordDetector {
       kind: 'race',
       category,
       scope,
-      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence, extra.orderHint, extra.unfencedRelease),
+      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence, extra.orderHint),
       previousMessage: `the ${accessName(earlier)}${address ? ` of \`${address}\`` : ''} ${accessorName(them, me)} that it races with`,
       range: e.range,
       previous: earlier.range,
@@ -1296,7 +1420,7 @@ export class ScordDetector {
   }
 
   private reportShared(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }, category: RaceCategory, value: number): void {
-    if (this.counted(category, e, earlier.summary.range)) return;
+    if (this.counted(category, e.range, earlier.summary.range)) return;
     // The shadow memory reuses its records: keep copies.
     this.add(category, 'block', e, write, { ...earlier.summary }, { ...earlier.who }, 'shared', category === 'benign-same-value' ? value : undefined, {});
   }
@@ -1413,6 +1537,76 @@ function sameValue(a: AccessRecord, b: AccessRecord): boolean {
   return a.write ? a.silent : b.silent;
 }
 
+/**
+ * What kept a lock from protecting `a` and `b`: an atomicCAS that no fence of the lock's scope
+ * completed before the access, an unlock with no such fence before it. Only when both sides
+ * meant the same lock word — each held it, or took it with one of these faults.
+ */
+function lockFaults(a: AccessRecord, b: AccessRecord): LockFault[] | undefined {
+  const faults: LockFault[] = [];
+  const words = new Set<number>();
+  const add = (f: LockFault) => {
+    const site = (x: LockFault) => (x.kind === 'acquire' ? (x.fence ?? x.acquire) : x.release);
+    if (!faults.some((x) => x.kind === f.kind && site(x) === site(f))) faults.push(f);
+  };
+  for (const s of [a, b]) {
+    const p = s.pendingLock;
+    if (p) {
+      words.add(p.word);
+      add({ kind: 'acquire', acquire: p.acquire, scope: p.scope, ...(p.narrowFence ? { fence: p.narrowFence } : {}) });
+      if (p.release && !p.releaseFenced) add({ kind: 'release', acquire: p.acquire, scope: p.scope, release: p.release });
+    }
+    const l = s.lostLock;
+    if (l?.release) {
+      words.add(l.word);
+      add({ kind: 'release', acquire: l.acquire, scope: l.scope, release: l.release });
+    }
+  }
+  if (!faults.length) return undefined;
+  for (const s of [a, b]) if (!s.pendingLock && !s.lostLock && !s.heldBy?.some((l) => words.has(l.word))) return undefined;
+  return faults.sort((x, y) => (x.kind === y.kind ? 0 : x.kind === 'acquire' ? -1 : 1));
+}
+
+/**
+ * Both accesses were made under one lock word, held or taken without its fence, and it is a
+ * lock: one side's was released with atomicExch (an atomicCAS loop that computes an atomic
+ * maximum is never released, and is no lock).
+ */
+function meanSameLock(a: AccessRecord, b: AccessRecord): boolean {
+  const released = (a.pendingLock?.release ?? b.pendingLock?.release) !== undefined;
+  if (!released) return false;
+  const words = (r: AccessRecord) => [r.pendingLock?.word, ...(r.heldBy ?? []).map((l) => l.word)];
+  const wa = words(a);
+  return words(b).some((w) => w !== undefined && wa.includes(w));
+}
+
+/** The locks an access was made holding, as fixes need them. */
+function lockSites(r: AccessRecord): HeldLock[] {
+  return (r.heldBy ?? []).map((l) => ({ acquire: l.acquire, scope: l.scope, ...(l.release ? { release: l.release } : {}) }));
+}
+
+/** The fence a lock of this scope needs after its atomicCAS and before its atomicExch. */
+export function lockFence(scope: Scope): string {
+  return scope === 'block' ? '__threadfence_block()' : scope === 'system' ? '__threadfence_system()' : '__threadfence()';
+}
+
+function brokenLockMessage(faults: LockFault[], current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined): string {
+  const line = (r: Range) => r.start.line + 1;
+  const first = faults[0];
+  const fence = lockFence(first.scope);
+  const cas = first.scope === 'block' ? 'atomicCAS_block' : 'atomicCAS';
+  const race = `the ${accessName(current)}${address ? ` of \`${address}\`` : ''} at line ${line(current.range)} ${accessorName(me, them)} races with the ${accessName(earlier)} at line ${line(earlier.range)} ${accessorName(them, me)}`;
+  const releases = faults.filter((f) => f.kind === 'release' && f !== first);
+  const alsoRelease = releases.length ? `, and before the \`atomicExch\` at line ${releases.map((f) => line(f.release!)).join(', ')}` : '';
+  if (first.kind === 'release') {
+    return `the \`atomicExch\` at line ${line(first.release!)} releases the lock with no fence before it, so the critical section's accesses may become visible after the next holder's: ${race}; insert \`${fence};\` before the unlock`;
+  }
+  if (first.fence) {
+    return `the fence at line ${line(first.fence)} after the \`${cas}\` at line ${line(first.acquire)} is narrower than the lock (${first.scope} scope), so the lock is not held: ${race}; use \`${fence}\`${alsoRelease ? ` there${alsoRelease}` : ''}`;
+  }
+  return `no fence follows the \`${cas}\` at line ${line(first.acquire)}, so the lock is not held: ${race}; insert \`${fence};\` after the loop that takes the lock${alsoRelease}`;
+}
+
 function isEmpty(l: Set<string> | number): boolean {
   return typeof l === 'number' ? l === 0 : l.size === 0;
 }
@@ -1469,7 +1663,7 @@ function accessorName(a: Accessor, other: Accessor): string {
   return `by thread ${a.warp * 32 + a.lane} of block ${a.block}`;
 }
 
-function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range, hint?: OrderHint, unfencedRelease?: Range): string {
+function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range, hint?: OrderHint): string {
   const what = `${accessName(current)}${address ? ` of \`${address}\`` : ''} ${accessorName(me, them)}`;
   const other = `the ${accessName(earlier)} at line ${earlier.range.start.line + 1} ${accessorName(them, me)}`;
   const line = (r: Range) => r.start.line + 1;
@@ -1503,9 +1697,9 @@ function raceMessage(category: RaceCategory, current: AccessSummary, earlier: Ac
     'scoped-atomic': narrowOrdered
       ? `the ${accessName(narrowOrdered)} at line ${line(narrowOrdered.range)} has block scope, so it is atomic only within its own block; ${deviceScope}`
       : `a \`_block\` atomic is atomic only within its own block; use the device-scope ${current.atomic?.scope === 'block' ? `\`${atomicName({ ...current.atomic, scope: 'device' })}\`` : earlier.atomic ? `\`${atomicName({ ...earlier.atomic, scope: 'device' })}\`` : 'atomic'}`,
-    'missing-lock': unfencedRelease
-      ? `the lock released at line ${line(unfencedRelease)} has no fence before the release, so the critical section's accesses may become visible after it; add a fence before the unlock`
-      : `they hold no common lock; take the same lock around both`,
+    'missing-lock': `they hold no common lock; take the same lock around both`,
+    'lock-fence-scope': `the lock they both take is not held: a fence of its scope must follow the \`atomicCAS\``,
+    'lock-release-fence': `the lock they both take is released with no fence before the \`atomicExch\``,
     'lock-scope': `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,
     'shared-memory': `no \`__syncthreads()\` separates them`,
     'intra-warp': `two lanes of one warp, and since Volta the lanes of a warp are not in lockstep; put a \`__syncwarp()\` between them`,

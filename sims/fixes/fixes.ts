@@ -3,14 +3,15 @@
 // producer's store, make data volatile, turn a racy `x += v` into `atomicAdd(&x, v)`, insert a
 // barrier. At most one fix per finding is preferred (the one `scord fix` applies).
 //
-// An edit is offered only where it is safe: in the checked file itself (not a header), and
-// where the file's text at the edit is exactly what the syntax tree says is there — code that
-// came out of a macro expansion has the macro invocation's text, so it never matches.
+// An edit is offered only where it is safe: in the checked file or a header of the program's
+// own (included with quotes, read from disk: not a system header), and where the file's text at
+// the edit is exactly what the syntax tree says is there — code that came out of a macro
+// expansion has the macro invocation's text, so it never matches.
 import type * as A from '../frontend/ast';
 import type { ParseResult } from '../frontend/index';
 import type { Range } from '../frontend/source';
 import * as T from '../frontend/types';
-import type { AccessSummary, RaceFinding } from '../detect/scord';
+import { lockFence, type AccessSummary, type HeldLock, type LockFault, type RaceFinding } from '../detect/scord';
 import { SyntaxIndex } from './syntaxIndex';
 
 export interface TextEdit {
@@ -25,10 +26,13 @@ export interface Fix {
   edits: TextEdit[];
 }
 
-/** The fixes for one race in `file` (whose text is `text`), best first. */
-export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, text: string): Fix[] {
+/**
+ * The fixes for one race in `file` (whose text is `text`), best first. `header` gives the text
+ * of another file fixes may edit (a header of the program's own), undefined for the others.
+ */
+export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, text: string, header: (file: string) => string | undefined = () => undefined): Fix[] {
   const index = SyntaxIndex.of(parsed.deviceAst);
-  const ctx: FixContext = { race, index, file, text };
+  const ctx: FixContext = { race, index, file, text, header };
   const candidates: (Fix | undefined)[] = [];
   /** Offered, but never preferred: they remove the race only together with code around them. */
   const partial = new Set<Fix | undefined>();
@@ -63,11 +67,26 @@ export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, t
     case 'shared-memory':
       candidates.push(insertBarrier(ctx));
       break;
-    case 'missing-lock':
-      // An unlock with no fence before it gets the fence; otherwise putting code under a lock
-      // is a design change, not a text edit we can make safely.
-      if (race.unfencedRelease) candidates.push(fenceBeforeUnlock(ctx, race.unfencedRelease));
+    case 'lock-fence-scope':
+    case 'lock-release-fence':
+      candidates.push(mendLock(ctx, race.lockFaults ?? []));
       break;
+    case 'missing-lock': {
+      // The side that held no lock takes the other side's; both held locks: one takes the
+      // other's. A single store or read-modify-write may instead become atomic. Which of them
+      // removes the race depends on the rest of the program: only a re-run tells, so none is
+      // preferred here (sims/fixes/prove.ts chooses).
+      const held = race.heldLocks;
+      if (held && !held.current.length !== !held.earlier.length) {
+        const [bare, locked, lockedAccess] = held.current.length ? [race.earlier, held.current, race.current] : [race.current, held.earlier, race.earlier];
+        candidates.push(takeSameLock(ctx, bare, lockedAccess, locked[0]));
+        candidates.push(accessAsAtomic(ctx, bare));
+      } else if (held?.current.length && held.earlier.length) {
+        candidates.push(useOtherLock(ctx, held.current[0], held.earlier[0]));
+      }
+      for (const c of candidates) partial.add(c);
+      break;
+    }
   }
   const fixes = candidates.filter((f): f is Fix => !!f && f.edits.length > 0);
   return fixes.map((f, i) => ({ ...f, preferred: i === 0 && !partial.has(f) }));
@@ -78,11 +97,17 @@ interface FixContext {
   index: SyntaxIndex;
   file: string;
   text: string;
+  header: (file: string) => string | undefined;
 }
 
-/** The file's text at `r`, or undefined when `r` is elsewhere. */
+/** The text of a file fixes may edit, or undefined. */
+function editable(ctx: FixContext, file: string): string | undefined {
+  return file === ctx.file ? ctx.text : ctx.header(file);
+}
+
+/** The file's text at `r`, or undefined when `r` is in a file fixes may not edit. */
 function textAt(ctx: FixContext, r: Range): string | undefined {
-  return r.file === ctx.file ? ctx.text.slice(r.start.offset, r.end.offset) : undefined;
+  return editable(ctx, r.file)?.slice(r.start.offset, r.end.offset);
 }
 
 function replace(ctx: FixContext, r: Range, expected: string, newText: string): TextEdit | undefined {
@@ -140,14 +165,154 @@ function insertFence(ctx: FixContext): Fix | undefined {
   return edit ? { title: `Insert ${fence} after line ${producer.range.start.line + 1}`, preferred: false, edits: [edit] } : undefined;
 }
 
-/** The release pattern: a fence of the unlock's scope on its own line before the `atomicExch`. */
-function fenceBeforeUnlock(ctx: FixContext, release: Range): Fix | undefined {
-  const call = ctx.index.callAt(release);
-  const name = call && calleeName(call);
-  if (!name) return undefined;
-  const fence = /_block$/.test(name) ? '__threadfence_block()' : '__threadfence()';
-  const edit = insertLine(ctx, release, `${fence};`, 'before');
-  return edit ? { title: `Insert ${fence} before the unlock at line ${release.start.line + 1}`, preferred: false, edits: [edit] } : undefined;
+/**
+ * A lock whose fences are missing or too narrow: every fault of the finding mended at once
+ * (a lock helper used by both sides usually lacks its acquire and its release fence alike) —
+ * the narrow fence widened to the lock's scope, the missing fence inserted after the statement
+ * that takes the lock or before the unlock.
+ */
+function mendLock(ctx: FixContext, faults: LockFault[]): Fix | undefined {
+  if (!faults.length) return undefined;
+  const edits: TextEdit[] = [];
+  const widened: number[] = [];
+  const inserted: string[] = [];
+  for (const f of faults) {
+    const fence = lockFence(f.scope);
+    let edit: TextEdit | undefined;
+    if (f.kind === 'acquire' && f.fence) {
+      const call = ctx.index.callAt(f.fence);
+      const name = call && calleeName(call);
+      edit = name && call ? replace(ctx, call.callee.range, name, fence.slice(0, -2)) : undefined;
+      widened.push(f.fence.start.line + 1);
+    } else if (f.kind === 'acquire') {
+      edit = fenceAfterAcquire(ctx, f.acquire, `${fence};`);
+      inserted.push(`after ${faults.length === 1 ? 'the lock at ' : ''}line ${f.acquire.start.line + 1}`);
+    } else {
+      edit = insertLine(ctx, f.release!, `${fence};`, 'before');
+      inserted.push(`before ${faults.length === 1 ? 'the unlock at ' : ''}line ${f.release!.start.line + 1}`);
+    }
+    if (!edit) return undefined;
+    edits.push(edit);
+  }
+  const fence = lockFence(faults[0].scope);
+  const places = [...new Set(inserted)].join(' and ');
+  const title = widened.length
+    ? `Widen the fence at line ${[...new Set(widened)].join(', ')}${places ? `, insert one ${places}` : ` to ${fence}`}`
+    : `Insert ${fence} ${places}`;
+  return { title, preferred: false, edits: dedupe(edits) };
+}
+
+/**
+ * The fence that completes an acquire goes right after the statement that takes the lock
+ * (`while (atomicCAS(&l, 0, 1) != 0);`), or first in the branch an `if (atomicCAS(…) == 0)`
+ * enters with the lock held.
+ */
+function fenceAfterAcquire(ctx: FixContext, acquire: Range, code: string): TextEdit | undefined {
+  const branch = ctx.index.ifConditionHolding(acquire);
+  if (!branch) return insertLine(ctx, acquire, code, 'after');
+  const then = branch.then;
+  if (then.kind !== 'CompoundStmt' || !then.body.length) return undefined;
+  return insertLine(ctx, then.body[0].range, code, 'before', true);
+}
+
+/**
+ * The critical section around `access` as its code writes it: the statements that take the
+ * lock (the one holding the atomicCAS `acquire`, or calling the function that does, and the
+ * fences right after it) and those that release it (the fences right before, and the statement
+ * with the atomicExch `release` — or, when the run had not released it yet, the first
+ * statement after the access that exchanges the same lock word or calls the matching unlock).
+ */
+function criticalSection(ctx: FixContext, access: Range, lock: HeldLock): { enter: A.Stmt[]; leave: A.Stmt[] } | undefined {
+  const cas = ctx.index.callAt(lock.acquire);
+  const word = cas?.args[0] && textAt(ctx, cas.args[0].range);
+  const callsInto = (s: A.Stmt, r: Range) =>
+    ctx.index.callsWithin(s.range).find((c) => {
+      const name = calleeName(c);
+      return !!name && !!ctx.index.functionHolding(name, r);
+    });
+  const holds = (s: A.Stmt, r: Range) => s.range.file === r.file && s.range.start.offset <= r.start.offset && r.end.offset <= s.range.end.offset;
+  for (const { block, index } of ctx.index.listedStatementsAround(access)) {
+    const body = block.body;
+    let i = index - 1;
+    while (i >= 0 && !holds(body[i], lock.acquire) && !callsInto(body[i], lock.acquire)) i--;
+    if (i < 0) continue;
+    // `lock(&L)`: the unlock is the call with the same arguments to a function that exchanges.
+    const helper = holds(body[i], lock.acquire) ? undefined : callsInto(body[i], lock.acquire);
+    const helperArgs = helper && textAt(ctx, helper.argsRange);
+    const releases = (s: A.Stmt) => {
+      if (lock.release) return holds(s, lock.release) || !!callsInto(s, lock.release);
+      return ctx.index.callsWithin(s.range).some((c) => {
+        const name = calleeName(c);
+        if (!name) return false;
+        if (/^atomicExch(_block|_system)?$/.test(name)) return !helper && !!word && !!c.args[0] && textAt(ctx, c.args[0].range) === word;
+        const f = helper && c !== helper && textAt(ctx, c.argsRange) === helperArgs ? findFunction(ctx, name) : undefined;
+        return !!f && ctx.index.callsWithin(f.range).some((x) => /^atomicExch(_block|_system)?$/.test(calleeName(x) ?? ''));
+      });
+    };
+    let j = index + 1;
+    while (j < body.length && !releases(body[j])) j++;
+    if (j >= body.length) return undefined;
+    let enterEnd = i + 1;
+    while (enterEnd < index && isFenceStatement(body[enterEnd])) enterEnd++;
+    let leaveStart = j;
+    while (leaveStart > index + 1 && isFenceStatement(body[leaveStart - 1])) leaveStart--;
+    return { enter: body.slice(i, enterEnd), leave: body.slice(leaveStart, j + 1) };
+  }
+  return undefined;
+}
+
+function findFunction(ctx: FixContext, name: string): A.FunctionDecl | undefined {
+  return ctx.index.functionsNamed(name).find((f) => f.body);
+}
+
+function isFenceStatement(s: A.Stmt): boolean {
+  return s.kind === 'ExprStmt' && s.expr.kind === 'Call' && /^__threadfence(_block|_system)?$/.test(calleeName(s.expr) ?? '');
+}
+
+/**
+ * missing-lock, one side holding the lock: the other side's statement gets the same lock
+ * around it, written as the locked side writes its critical section (the same statements).
+ */
+function takeSameLock(ctx: FixContext, bare: AccessSummary, lockedAccess: AccessSummary, lock: HeldLock): Fix | undefined {
+  const section = criticalSection(ctx, lockedAccess.range, lock);
+  const stmt = ctx.index.enclosingListedStatement(bare.range);
+  if (!section || !stmt) return undefined;
+  // The unlocked access inside that section's code already (a lock taken under a condition):
+  // taking the lock again around it would deadlock; the condition is the fault.
+  const from = section.enter[0].range.start.offset;
+  const to = section.leave[section.leave.length - 1].range.end.offset;
+  if (stmt.range.file === section.enter[0].range.file && stmt.range.start.offset >= from && stmt.range.end.offset <= to) return undefined;
+  const texts = (ss: A.Stmt[]) => all(ss.map((x) => textAt(ctx, x.range)));
+  const enter = texts(section.enter);
+  const leave = texts(section.leave);
+  if (!enter || !leave) return undefined;
+  const before = insertLine(ctx, stmt.range, enter, 'before', true);
+  const after = insertLine(ctx, stmt.range, leave, 'after', true);
+  if (!before || !after) return undefined;
+  return { title: `Take the lock of line ${lock.acquire.start.line + 1} around line ${stmt.range.start.line + 1}`, preferred: false, edits: [before, after] };
+}
+
+/**
+ * missing-lock, both sides holding different locks: the racing side takes the earlier side's
+ * lock instead (its atomicCAS and atomicExch, or its lock helper's calls, get the other lock's
+ * argument).
+ */
+function useOtherLock(ctx: FixContext, mine: HeldLock, theirs: HeldLock): Fix | undefined {
+  const lockArg = (l: HeldLock, access: Range) => {
+    const section = criticalSection(ctx, access, l);
+    if (!section) return undefined;
+    const takes = ctx.index.callsWithin(section.enter[0].range)[0];
+    const gives = ctx.index.callsWithin(section.leave[section.leave.length - 1].range).find((c) => !/^__threadfence/.test(calleeName(c) ?? ''));
+    return takes?.args[0] && gives?.args[0] ? { takes: takes.args[0].range, gives: gives.args[0].range } : undefined;
+  };
+  const me = lockArg(mine, ctx.race.current.range);
+  const them = lockArg(theirs, ctx.race.earlier.range);
+  if (!me || !them) return undefined;
+  const theirText = textAt(ctx, them.takes);
+  const myText = textAt(ctx, me.takes);
+  if (!theirText || !myText || theirText === myText || textAt(ctx, me.gives) !== myText) return undefined;
+  const edits = all([replace(ctx, me.takes, myText, theirText), replace(ctx, me.gives, myText, theirText)]);
+  return edits ? { title: `Use the lock of line ${theirs.acquire.start.line + 1} (${theirText})`, preferred: false, edits } : undefined;
 }
 
 /**
@@ -184,10 +349,11 @@ function insertBarrier(ctx: FixContext): Fix | undefined {
  * A line with `code` before or after the statement that contains `at` (or is `at`, when
  * `isStatement`), indented like it.
  */
-function insertLine(ctx: FixContext, at: Range, code: string, where: 'before' | 'after', isStatement = false): TextEdit | undefined {
+function insertLine(ctx: FixContext, at: Range, code: string | string[], where: 'before' | 'after', isStatement = false): TextEdit | undefined {
   const stmt = isStatement ? ctx.index.statementAt(at) : ctx.index.enclosingListedStatement(at);
-  if (!stmt || stmt.range.file !== ctx.file) return undefined;
-  const text = ctx.text;
+  const text = stmt && editable(ctx, stmt.range.file);
+  if (!stmt || text === undefined) return undefined;
+  const file = stmt.range.file;
   const lineStart = Math.max(text.lastIndexOf('\n', stmt.range.start.offset - 1), text.lastIndexOf('\r', stmt.range.start.offset - 1)) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
   const newline = /\r\n/.test(text) ? '\r\n' : /\r(?!\n)/.test(text) && !text.includes('\n') ? '\r' : '\n';
@@ -195,16 +361,17 @@ function insertLine(ctx: FixContext, at: Range, code: string, where: 'before' | 
   if (text.slice(lineStart, stmt.range.start.offset).trim() !== '') return undefined;
   const last = text.slice(0, stmt.range.end.offset).trimEnd().slice(-1);
   if (last !== ';' && last !== '}') return undefined;
+  const lines = (typeof code === 'string' ? [code] : code).map((c) => `${indent}${c}`).join(newline);
   if (where === 'before') {
     const pos = positionAt(text, lineStart);
-    return { range: { file: ctx.file, start: pos, end: pos }, newText: `${indent}${code}${newline}` };
+    return { range: { file, start: pos, end: pos }, newText: `${lines}${newline}` };
   }
   // After the statement's line, so a comment that ends the line stays with the statement.
   let end = stmt.range.end.offset;
   const rest = /^[ \t]*(\/\/[^\r\n]*|\/\*[^\r\n]*?\*\/[ \t]*)?(?=\r|\n|$)/.exec(text.slice(end));
   if (rest) end += rest[0].length;
   const pos = positionAt(text, end);
-  return { range: { file: ctx.file, start: pos, end: pos }, newText: `${newline}${indent}${code}` };
+  return { range: { file, start: pos, end: pos }, newText: `${newline}${lines}` };
 }
 
 /** `x += v`, `x++`, `x -= v`… on the racing word become the matching atomic. */
@@ -212,7 +379,22 @@ function promoteToAtomic(ctx: FixContext): Fix | undefined {
   const { current, earlier } = ctx.race;
   const stmt = ctx.index.enclosingListedStatement(current.range);
   if (!stmt || stmt !== ctx.index.enclosingListedStatement(earlier.range) || stmt.kind !== 'ExprStmt') return undefined;
-  const e = stmt.expr;
+  return rmwAsAtomic(ctx, stmt.expr, ctx.race.scope === 'block' && ctx.race.category === 'missing-block-fence');
+}
+
+/**
+ * missing-lock: the unlocked side's statement, a single read-modify-write or store of a word,
+ * becomes atomic at the scope that covers both threads.
+ */
+function accessAsAtomic(ctx: FixContext, access: AccessSummary): Fix | undefined {
+  const stmt = ctx.index.enclosingListedStatement(access.range);
+  if (!stmt || stmt.kind !== 'ExprStmt') return undefined;
+  const block = ctx.race.scope === 'block';
+  return rmwAsAtomic(ctx, stmt.expr, block) ?? storeAsAtomic(ctx, stmt.expr, block ? 'atomicExch_block' : 'atomicExch');
+}
+
+/** `x += v`, `x = x + v`, `x++`… as the matching atomic (of block scope when `block`). */
+function rmwAsAtomic(ctx: FixContext, e: A.Expr, block: boolean): Fix | undefined {
   let target: A.Expr;
   let op: string;
   let value: string;
@@ -235,7 +417,7 @@ function promoteToAtomic(ctx: FixContext): Fix | undefined {
   if (!t || !atomicTypeOk(op, t)) return undefined;
   const lhs = textAt(ctx, target.range);
   if (!lhs || !value || textAt(ctx, e.range) === undefined) return undefined;
-  const scoped = ctx.race.scope === 'block' && ctx.race.category === 'missing-block-fence' ? `${op}_block` : op;
+  const scoped = block ? `${op}_block` : op;
   const one = t.kind === 'int' && !t.signed && t.bits === 32 && value === '1' ? '1u' : value;
   // Atomics take plain pointers; a volatile variable's address is cast (atomics are strong).
   const address = target.type?.volatile ? `(${T.typeToString(t)} *)&${lhs}` : `&${lhs}`;
@@ -252,14 +434,19 @@ function storeAsExchange(ctx: FixContext): Fix | undefined {
   const [store, atomic] = current.atomic ? [earlier, current] : [current, earlier];
   if (!atomic.atomic || store.atomic || !store.write) return undefined;
   const stmt = ctx.index.enclosingListedStatement(store.range);
-  if (!stmt || stmt.kind !== 'ExprStmt' || stmt.expr.kind !== 'Assign' || stmt.expr.op !== '=') return undefined;
-  const e = stmt.expr;
+  if (!stmt || stmt.kind !== 'ExprStmt') return undefined;
+  const name = atomic.atomic.scope === 'block' ? 'atomicExch_block' : atomic.atomic.scope === 'system' ? 'atomicExch_system' : 'atomicExch';
+  return storeAsAtomic(ctx, stmt.expr, name);
+}
+
+/** `x = v` as `name(&x, v)` (an atomicExch of some scope), for the word types it exists for. */
+function storeAsAtomic(ctx: FixContext, e: A.Expr, name: string): Fix | undefined {
+  if (e.kind !== 'Assign' || e.op !== '=') return undefined;
   const t = e.target.type && T.unqualified(e.target.type);
   if (!t || !((t.kind === 'int' && (t.bits === 32 || (t.bits === 64 && !t.signed))) || (t.kind === 'float' && t.bits === 32))) return undefined;
   const lhs = textAt(ctx, e.target.range);
   const value = textAt(ctx, e.value.range);
   if (!lhs || !value || textAt(ctx, e.range) === undefined) return undefined;
-  const name = atomic.atomic.scope === 'block' ? 'atomicExch_block' : atomic.atomic.scope === 'system' ? 'atomicExch_system' : 'atomicExch';
   const address = e.target.type?.volatile ? `(${T.typeToString(t)} *)&${lhs}` : `&${lhs}`;
   const call = `${name}(${address}, ${value})`;
   return { title: `Use ${name} (atomic store)`, preferred: false, edits: [{ range: e.range, newText: call }] };
@@ -296,9 +483,9 @@ function makeStrong(ctx: FixContext): Fix | undefined {
   const edits: TextEdit[] = [];
   for (const d of decls) {
     const base = baseTypeNode(d.type);
-    if (!base || base.range.file !== ctx.file) return undefined;
+    if (!base || editable(ctx, base.range.file) === undefined) return undefined;
     if ((base.kind === 'NamedType' || base.kind === 'TagType') && base.qualifiers.some((q) => q.text === 'volatile')) return undefined;
-    edits.push({ range: { file: ctx.file, start: base.range.start, end: base.range.start }, newText: 'volatile ' });
+    edits.push({ range: { file: base.range.file, start: base.range.start, end: base.range.start }, newText: 'volatile ' });
   }
   if (!edits.length) return undefined;
   const names = [...decls].map((d) => d.name).join(' and ');

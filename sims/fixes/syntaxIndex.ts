@@ -46,6 +46,39 @@ export class SyntaxIndex {
     return this.calls().find((c) => same(c.range, r));
   }
 
+  /** The calls written inside `r` (a statement's range), in source order. */
+  callsWithin(r: Range): A.CallExpr[] {
+    return this.calls().filter((c) => contains(r, c.range));
+  }
+
+  /** The function definition (with a body) of that name whose body holds `r`, if one does. */
+  functionHolding(name: string, r: Range): A.FunctionDecl | undefined {
+    return this.functionsNamed(name).find((f) => contains(f.range, r));
+  }
+
+  functionsNamed(name: string): A.FunctionDecl[] {
+    return this.nodes.filter((n): n is A.FunctionDecl => n.kind === 'FunctionDecl' && (n as A.FunctionDecl).name === name);
+  }
+
+  /** The statement directly in a `{ … }` block that contains `r`, with its block and index there, then the same one level out, and so on. */
+  *listedStatementsAround(r: Range): Generator<{ block: A.CompoundStmt; index: number; statement: Statement }> {
+    for (let n = this.innermost(r); n; n = this.parent.get(n)) {
+      const p = this.parent.get(n);
+      if (p?.kind === 'FunctionDecl') return;
+      if (p?.kind === 'CompoundStmt' && isStatement(n)) yield { block: p as A.CompoundStmt, index: (p as A.CompoundStmt).body.indexOf(n as Statement), statement: n as Statement };
+    }
+  }
+
+  /** The `if` whose condition holds `r`, if `r` lies in one. */
+  ifConditionHolding(r: Range): A.IfStmt | undefined {
+    for (let n = this.innermost(r); n; n = this.parent.get(n)) {
+      const p = this.parent.get(n);
+      if (p?.kind === 'IfStmt' && (p as A.IfStmt).condition === n) return p as A.IfStmt;
+      if (!p || isStatement(p)) return undefined;
+    }
+    return undefined;
+  }
+
   statementAt(r: Range): Statement | undefined {
     return this.nodes.find((n): n is Statement => isStatement(n) && same(n.range, r));
   }
@@ -164,6 +197,10 @@ export class SyntaxIndex {
     }
     return undefined;
   }
+}
+
+function contains(outer: Range, inner: Range): boolean {
+  return outer.file === inner.file && outer.start.offset <= inner.start.offset && inner.end.offset <= outer.end.offset;
 }
 
 function same(a: Range, b: Range): boolean {

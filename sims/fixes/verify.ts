@@ -16,11 +16,13 @@ export function mapOffset(offset: number, edits: TextEdit[]): number {
   return offset + shift;
 }
 
-/** A finding as `category@offset/relatedOffset`, with offsets mapped through `edits`. */
+/** A finding as `category@file#offset|file#relatedOffset`, with offsets mapped through the edits of their file. */
 export function findingKey(f: CheckFinding, edits: TextEdit[] = []): string {
   if (!f.range) return `${f.kind}: ${f.message}`;
   const related = f.relatedRanges?.[0];
-  return `${f.category}@${mapOffset(f.range.start.offset, edits)}/${related ? mapOffset(related.start.offset, edits) : '-'}`;
+  // Edits move offsets only in their own file (a fix may edit a header).
+  const at = (r: NonNullable<CheckFinding['range']>) => `${r.file}#${mapOffset(r.start.offset, edits.filter((e) => e.range.file === r.file))}`;
+  return `${f.category}@${at(f.range)}|${related ? at(related) : '-'}`;
 }
 
 export interface FixOutcome {
@@ -39,7 +41,7 @@ export function judgeFix(before: CheckReport, finding: CheckFinding, edits: Text
   // races counted with that finding: once the fix removes it, they show on their own, but they
   // are not new.
   const pair = (k: string) => k.slice(k.indexOf('@') + 1);
-  const oldPairs = new Set([...old].flatMap((k) => [pair(k), pair(k).split('/').reverse().join('/')]));
+  const oldPairs = new Set([...old].flatMap((k) => [pair(k), pair(k).split('|').reverse().join('|')]));
   const now = after.findings.map((f) => findingKey(f));
   const remains = now.includes(findingKey(finding, edits));
   const added = now.filter((k) => !old.has(k) && !(/^(benign-same-value|intra-warp)@/.test(k) && oldPairs.has(pair(k))));

@@ -24,6 +24,8 @@ const CATEGORY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'scoped-atomic': 'A block-scope atomic (atomic*_block) used on data that other blocks also access',
   'missing-lock': 'Accesses that hold no common lock',
   'lock-scope': 'Accesses under a lock taken with atomicCAS_block, which is a different lock in each block',
+  'lock-fence-scope': 'A lock taken with atomicCAS with no fence of the lock\'s scope after it (none, or a narrower one): the lock is not held',
+  'lock-release-fence': 'A lock released with atomicExch with no fence of the lock\'s scope before it: the critical section may become visible after the unlock',
   'shared-memory': 'Two threads access a __shared__ word in one barrier interval, one of them writing',
   'intra-warp': 'Two lanes of one warp that has not diverged access a word, one of them writing, with no __syncwarp() between them',
   'benign-same-value': 'A race whose writes leave the word holding the same value whichever runs first (benign on today\'s GPUs)',
@@ -57,7 +59,7 @@ const CHECK_CODES: Readonly<Record<string, string>> = {
 };
 
 /** What docs/diagnostic-codes.md documents under its own anchor (besides the diagnostic codes). */
-const DOCUMENTED_ANCHORS: ReadonlySet<string> = new Set(['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'scoped-atomic', 'missing-lock', 'lock-scope', 'shared-memory', ...Object.keys(CHECK_CODES)]);
+const DOCUMENTED_ANCHORS: ReadonlySet<string> = new Set(['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'scoped-atomic', 'missing-lock', 'lock-scope', 'lock-fence-scope', 'lock-release-fence', 'shared-memory', ...Object.keys(CHECK_CODES)]);
 
 /**
  * The anchor of docs/diagnostic-codes.md that documents `id`, if it has one. The page ships

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
-import { doneDiagnostics, fileUri, range, Severity, startSession, stopSession, waitForState, type Session } from '../support/lspKit';
+import type { CodeAction, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import { applyWorkspaceEdit, doneDiagnostics, fileUri, range, Severity, startSession, stopSession, waitForState, type Session } from '../support/lspKit';
 
 let session: Session;
 let dir: string;
@@ -108,6 +108,29 @@ test('a race in an included header: in the header, and at the #include line', as
   await client.waitForDiagnostics(p.hdr, (x) => x.diagnostics.length === 0, 10_000, mark);
   assert.deepEqual(lastFor(p.main)?.diagnostics, []);
   assert.deepEqual(lastFor(p.hdr)?.diagnostics, []);
+});
+
+test('a race in a header of the workspace has its quick fix, at the #include line and in the header: it edits the header', async () => {
+  const { client } = session;
+  const p = project('fix', true);
+  const since = client.states.length;
+  await client.open(p.main, MAIN);
+  const [atInclude] = (await doneDiagnostics(client, p.main, 1, since)).diagnostics;
+  const inHeader = lastFor(p.hdr)!.diagnostics[0];
+  assert.deepEqual(inHeader.data, { version: 1, finding: 0, address: 'counter', owner: p.main }, 'the header’s copy names the run it came from');
+  // Quick fixes are asked of open documents: the header is opened, as a click on its squiggle would.
+  await client.open(p.hdr, header(true));
+  for (const [uri, d] of [[p.main, atInclude], [p.hdr, inHeader]] as const) {
+    const list = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } });
+    const fix = list.find((a) => a.edit);
+    assert.ok(fix, `a fix offered in ${uri}: ${JSON.stringify(list.map((a) => a.title))}`);
+    assert.equal(fix.title, 'Use atomicAdd (device scope)');
+    assert.equal(fix.isPreferred, true, 'proven by a re-run with the header edited');
+    assert.deepEqual(Object.keys(fix.edit!.changes!), [p.hdr]);
+    assert.equal(applyWorkspaceEdit(header(true), fix.edit!, p.hdr), header(false));
+  }
+  await client.close(p.hdr);
+  await client.close(p.main);
 });
 
 test('editing the open header re-analyses the file that includes it; closing both clears both', async () => {

@@ -21,10 +21,14 @@ import { loadRaceCases, RACES_DIR } from '../support/raceCases';
 const ROOT = path.resolve(__dirname, '..', '..');
 process.chdir(ROOT);
 
-/** `category a-b`, the lines of the pair smaller first (the engines may see it from either side). */
+/**
+ * `category a-b`, the lines of the pair smaller first (the engines may see it from either side).
+ * A broken-lock finding sits at the lock's fence or unlock: its pair is the two data accesses.
+ */
 function key(f: RaceFinding): string {
-  const a = f.range.start.line + 1;
-  const b = f.previous.start.line + 1;
+  const [x, y] = f.lockFaults ? [f.current.range, f.earlier.range] : [f.range, f.previous];
+  const a = x.start.line + 1;
+  const b = y.start.line + 1;
   return `${f.category} ${Math.min(a, b)}-${Math.max(a, b)}`;
 }
 
@@ -71,11 +75,17 @@ const DIFFERENCES: Record<string, Differences> = {
   'lock_one_side_interblock.cu': { category: { 'missing-lock 27-27': ['missing-device-fence'] } },
   'lock_different_locks_interwarp.cu': { category: { 'missing-lock 27-27': ['missing-block-fence'] } },
   'lock_one_side_interwarp.cu': { category: { 'missing-lock 27-27': ['missing-block-fence'] } },
-  // An unlock with no fence before its atomicExch publishes nothing: ScoRD takes the lock from
-  // the critical section (missing-lock), the PTX model sees plain unordered accesses.
-  'lock_unfenced_unlock_interblock.cu': { category: { 'missing-lock 25-25': ['missing-device-fence'] } },
-  'lock_unfenced_unlock_first_interblock.cu': { category: { 'missing-lock 17-25': ['missing-device-fence'] } },
-  'lock_unfenced_unlock_interwarp.cu': { category: { 'missing-lock 27-27': ['missing-block-fence'] } },
+  'lock_missing_one_side_interwarp.cu': { category: { 'missing-lock 15-21': ['missing-block-fence'] } },
+  // An unlock with no fence before its atomicExch publishes nothing, and an atomicCAS no fence
+  // of the lock's scope follows takes nothing: ScoRD names the lock's missing or narrow fence
+  // (lock-release-fence, lock-fence-scope), the PTX model sees plain unordered accesses.
+  'lock_unfenced_unlock_interblock.cu': { category: { 'lock-release-fence 26-26': ['missing-device-fence'] } },
+  'lock_unfenced_unlock_first_interblock.cu': { category: { 'lock-release-fence 18-26': ['missing-device-fence'] } },
+  'lock_unfenced_unlock_interwarp.cu': { category: { 'lock-release-fence 28-28': ['missing-block-fence'] } },
+  'lock_nofence_interblock.cu': { category: { 'lock-fence-scope 27-27': ['missing-device-fence'] } },
+  'lock_nofence_interwarp.cu': { category: { 'lock-fence-scope 27-27': ['missing-block-fence'] } },
+  'lock_blockfence_devcas_interblock.cu': { category: { 'lock-fence-scope 28-28': ['missing-device-fence'] } },
+  'lock_acquire_nofence_one_side_interblock.cu': { category: { 'lock-fence-scope 16-23': ['missing-device-fence'] } },
   // A device-scope and a block-scope lock on one word in two blocks: the lock word's atomics are
   // not morally strong across blocks, and the critical sections are unordered plain accesses.
   'lock_device_and_block_interblock.cu': { category: { 'lock-scope 15-22': ['missing-device-fence'] }, preciseOnly: ['scoped-atomic 17-19'] },
