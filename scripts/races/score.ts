@@ -1,13 +1,7 @@
 // `npm run corpus:races -- DIR [options] [-- CHECK OPTIONS]`: scores `scord check` on a labelled
 // race suite nobody here wrote, and prints a confusion table per category.
 //
-// Two layouts are recognised:
-// - ScoR-style: `.cu` files named `race_*` (must report a race) and `norace_*` (must not);
-//   the category is the name's scope (interblock, interwarp, intrawarp) and what it synchronises
-//   with (atomics, fences, locks, or nothing);
-// - GPUVerify-style: `kernel.cu` files whose first line is `//pass` or `//xfail:CODE`; the tests
-//   whose patterns and comments name a race must report one, `//pass` tests must not, others are
-//   left out; the category is the test's first folder.
+// The layouts it recognises, and the categories, are described in suite.ts.
 //
 // Each file runs in its own `node dist/cli.js check FILE --format json` process, with a time limit.
 // A race finding counts; a benign same-value race (information) is counted apart, on racy and
@@ -18,25 +12,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { gpuverifyTestDir, readGpuVerifyLabel } from '../corpus/gpuverify';
 import { mapLimited, runCli } from '../corpus/runner';
-
-interface Test {
-  file: string;
-  name: string;
-  category: string;
-  racy: boolean;
-  /** The GPUVerify header asks for lockstep warps of 32 lanes: checked with --warp-sync. */
-  warpSync: boolean;
-}
-
-interface Finding {
-  kind: string;
-  category: string;
-  severity: string;
-  message?: string;
-  location: { line: number };
-}
+import { alignTable, findTests, notRunReason, parseReport, reportRan, type Report, type Test } from './suite';
 
 type Verdict = 'found' | 'missed' | 'false-alarm' | 'clean' | 'benign-only' | 'not-run';
 
@@ -83,70 +60,12 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
-function walk(dir: string, keep: (name: string) => boolean, out: string[] = []): string[] {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, keep, out);
-    else if (e.isFile() && keep(e.name)) out.push(p);
-  }
-  return out;
-}
-
-/** `race_interblock_lock-no-tf_waw.cu` → `interblock/lock`. */
-export function scorCategory(name: string): string {
-  const parts = name.replace(/\.cu$/, '').split('_');
-  const scope = (parts[1] ?? '').replace(/-.*$/, '');
-  const sync = parts.slice(2).join('_');
-  const what = /lock/.test(sync) ? 'lock' : /atom/.test(sync) ? 'atomic' : /fence/.test(sync) ? 'fence' : 'none';
-  return `${scope}/${what}`;
-}
-
-/** The labelled tests under `dir`, in whichever layout it has. */
-export function findTests(dir: string): { layout: 'scor' | 'gpuverify'; tests: Test[]; skipped: number } {
-  const scor = walk(dir, (n) => /^(no)?race_.*\.cu$/.test(n));
-  if (scor.length) {
-    return { layout: 'scor', skipped: 0, tests: scor.map((file) => ({ file, name: path.basename(file), category: scorCategory(path.basename(file)), racy: path.basename(file).startsWith('race_'), warpSync: false })) };
-  }
-  const root = gpuverifyTestDir(dir) ?? dir;
-  const tests: Test[] = [];
-  let skipped = 0;
-  for (const file of walk(root, (n) => n === 'kernel.cu')) {
-    const text = fs.readFileSync(file, 'utf8');
-    const name = path.relative(root, path.dirname(file));
-    const label = readGpuVerifyLabel(text, name);
-    if (!label || (label.expectation !== 'pass' && label.expectation !== 'race')) {
-      skipped++;
-      continue;
-    }
-    tests.push({ file, name, category: name.split(path.sep)[0] || '.', racy: label.expectation === 'race', warpSync: lockstepWarps(label.options) });
-  }
-  if (!tests.length && !skipped) throw new Error(`${dir} has neither race_*/norace_*.cu files nor kernel.cu files with //pass or //xfail labels`);
-  return { layout: 'gpuverify', tests, skipped };
-}
-
-/** Findings that say the launch itself was refused (beyond the device's limits): nothing ran. */
-const REFUSED = new Set(['launch', 'launch-configuration']);
-
-/**
- * Whether a GPUVerify header's `--warp-sync[=N]` can be honoured with the simulator's 32-lane
- * warps: N is 32 (the default), or the whole block fits in one warp of N lanes.
- */
-export function lockstepWarps(options: string[]): boolean {
-  const sync = options.find((o) => o === '--warp-sync' || o.startsWith('--warp-sync='));
-  if (!sync) return false;
-  const lanes = sync === '--warp-sync' ? 32 : Number(sync.slice('--warp-sync='.length));
-  const dims = /^--blockDim=\[?([\d,]+)\]?$/.exec(options.find((o) => o.startsWith('--blockDim=')) ?? '');
-  const threads = dims ? dims[1].split(',').reduce((n, d) => n * Number(d), 1) : Infinity;
-  return lanes === 32 || (threads <= lanes && threads <= 32);
-}
-
 /** The verdict on one test from the report `scord check --format json` printed. */
-export function verdictOf(t: Test, report: { findings: Finding[]; diagnostics: { severity: string }[] } | undefined): Verdict {
+export function verdictOf(t: Test, report: Report | undefined): Verdict {
   if (!report) return 'not-run';
   const races = report.findings.filter((f) => f.kind === 'race');
   const serious = races.filter((f) => f.category !== 'benign-same-value');
-  const ran = (report.diagnostics.every((d) => d.severity !== 'error') || report.findings.length > 0) && !report.findings.some((f) => REFUSED.has(f.kind));
-  if (!ran) return 'not-run';
+  if (!reportRan(report)) return 'not-run';
   if (t.racy) return serious.length ? 'found' : races.length ? 'benign-only' : 'missed';
   if (serious.length) return 'false-alarm';
   return races.length ? 'benign-only' : 'clean';
@@ -164,15 +83,9 @@ async function main(): Promise<void> {
     o.jobs,
     async (t): Promise<Result> => {
       const run = await runCli(o.cli, ['check', t.file, '--format', 'json', ...(t.warpSync ? ['--warp-sync'] : []), ...o.checkArgs], path.dirname(t.file), { timeoutMs: o.timeoutMs, memoryMb: 4096 });
-      let report: { findings: Finding[]; diagnostics: { severity: string; message: string }[] } | undefined;
-      try {
-        report = run.timedOut ? undefined : JSON.parse(run.stdout);
-      } catch {
-        report = undefined;
-      }
+      const report = parseReport(run);
       const verdict = verdictOf(t, report);
-      const refused = report?.findings.find((f) => REFUSED.has(f.kind));
-      const reason = run.timedOut ? 'timed out' : !report ? (run.stderr.trim().split('\n')[0] ?? 'no report') : verdict === 'not-run' ? (refused?.message ?? report.diagnostics.find((d) => d.severity === 'error')?.message) : undefined;
+      const reason = notRunReason(run, report);
       const lines = (report?.findings ?? []).filter((f) => f.kind === 'race').map((f) => f.location.line);
       return { ...t, verdict, lines: [...new Set(lines)], ...(reason ? { reason: reason.slice(0, 160) } : {}), ms: run.ms };
     },
@@ -191,9 +104,7 @@ export function confusionTable(results: Result[]): string[] {
   const head = ['category', 'found', 'missed', 'false-alarm', 'clean', 'benign-only', 'not-run'];
   const row = (name: string, rs: Result[]) => [name, ...head.slice(1).map((v) => String(rs.filter((r) => r.verdict === v).length))];
   const rows = [head, ...categories.map((c) => row(c, results.filter((r) => r.category === c))), row('total', results)];
-  const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const out = rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
-  out.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  const out = alignTable(rows);
   const racy = results.filter((r) => r.racy && r.verdict !== 'not-run');
   const clean = results.filter((r) => !r.racy && r.verdict !== 'not-run');
   const found = racy.filter((r) => r.verdict === 'found').length;

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { confusionTable, findTests, lockstepWarps, scorCategory, verdictOf } from '../../scripts/races/score';
+import { confusionTable, verdictOf } from '../../scripts/races/score';
+import { findTests, lockstepWarps, scorCategory } from '../../scripts/races/suite';
 
 function suite(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-score-'));
