@@ -38,8 +38,6 @@ const CASES: { file: string; code: string; preferred: RegExp; others: number }[]
   { file: 'examples/message-passing.cu', code: 'missing-device-fence', preferred: /^Widen the fence at line 30 to __threadfence\(\)/, others: 1 },
   { file: 'test/fixtures/races/lock_block_scope_interblock.cu', code: 'lock-scope', preferred: /^Make the lock device-scope/, others: 0 },
   { file: 'test/fixtures/races/warp_diverged_nonstrong_racy.cu', code: 'non-strong-access', preferred: /^Declare payload volatile$/, others: 0 },
-  { file: 'test/fixtures/races/lock_acquire_nofence_one_side_interblock.cu', code: 'lock-fence-scope', preferred: /^Insert __threadfence\(\) after the lock at line 22$/, others: 0 },
-  { file: 'test/fixtures/races/lock_unfenced_unlock_interblock.cu', code: 'lock-release-fence', preferred: /^Insert __threadfence\(\) before the unlock at line 20$/, others: 0 },
   // No candidate is preferred until the re-run proves one: taking the lock does, an atomic store does not.
   { file: 'test/fixtures/races/lock_missing_one_side_interwarp.cu', code: 'missing-lock', preferred: /^Take the lock of line 13 around line 21$/, others: 1 },
 ];
