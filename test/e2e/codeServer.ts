@@ -21,7 +21,26 @@ export function requireFile(file: string, what: string): void {
   if (!fs.existsSync(file)) throw new Error(`${what} is missing (${file}): run \`bash scripts/e2e/setup.sh\` and \`npm run package\` first, or \`npm run test:e2e\`, which does both`);
 }
 
-/** A fresh per-run folder, with a workspace holding a copy of examples/ (and examples/litmus/). */
+/**
+ * One racy program per race category that has a fix, from the labelled suite: the workbench
+ * applies each one's preferred quick fix (the suite reads the category from its `// expect:`).
+ */
+const QUICK_FIX_PROGRAMS = [
+  'fence_none_interwarp.cu', // missing-block-fence
+  'fence_block_interblock.cu', // missing-device-fence
+  'fence_nonvolatile_interblock.cu', // non-strong-access
+  'atomic_block_counter_interblock.cu', // scoped-atomic
+  'lock_missing_one_side_interwarp.cu', // missing-lock
+  'lock_block_scope_interblock.cu', // lock-scope
+  'lock_acquire_nofence_one_side_interblock.cu', // lock-fence-scope
+  'lock_unfenced_unlock_interblock.cu', // lock-release-fence
+  'shared_war_racy.cu', // shared-memory
+];
+
+/**
+ * A fresh per-run folder, with a workspace holding a copy of examples/ (and examples/litmus/),
+ * and quickfix/ with a racy program per category.
+ */
 export function makeRunDir(name: string): { dir: string; workspace: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `scord-e2e-${name}-`));
   const workspace = path.join(dir, 'workspace');
@@ -34,6 +53,8 @@ export function makeRunDir(name: string): { dir: string; workspace: string } {
   for (const f of fs.readdirSync(path.join(ROOT, 'examples', 'litmus'))) {
     if (f.endsWith('.cu')) fs.copyFileSync(path.join(ROOT, 'examples', 'litmus', f), path.join(workspace, 'litmus', f));
   }
+  fs.mkdirSync(path.join(workspace, 'quickfix'));
+  for (const f of QUICK_FIX_PROGRAMS) fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'races', f), path.join(workspace, 'quickfix', f));
   return { dir, workspace };
 }
 
