@@ -38,9 +38,7 @@ import * as path from 'node:path';
 import { diffLines } from 'diff';
 import { compileDevice } from '../../sims/clang/toolchain';
 import { mapLimited, runCli, type Limits } from '../corpus/runner';
-import { alignTable, findTests, notRunReason, parseReport, type Finding, type Layout, type Report, type Test } from './suite';
-
-class UsageError extends Error {}
+import { alignTable, findTests, notRunReason, parseReport, parseSuiteArgs, UsageError, type Finding, type Layout, type Report, type SuiteOptions, type Test } from './suite';
 
 export type FixVerdict = 'fixed' | 'unfixed' | 'no-race' | 'benign-only' | 'not-run';
 /** yes/no: the fixed file compiles or not; n/a: the original does not compile either. */
@@ -72,51 +70,22 @@ export interface FixResult extends Test {
   ms: number;
 }
 
-interface Options {
-  dir: string;
-  cli: string;
-  timeoutMs: number;
-  jobs: number;
-  filter?: string;
-  json?: string;
+interface Options extends SuiteOptions {
   compiler: 'auto' | 'nvcc' | 'clang';
-  checkArgs: string[];
 }
 
 const USAGE = 'usage: npm run corpus:fixes -- DIR [--cli PATH] [--timeout SECONDS] [--jobs N] [--filter TEXT] [--json OUT] [--compiler auto|nvcc|clang] [-- CHECK OPTIONS...]';
 
 export function parseArgs(argv: string[]): Options {
-  const dash = argv.indexOf('--');
-  const own = dash < 0 ? argv : argv.slice(0, dash);
-  const checkArgs = dash < 0 ? [] : argv.slice(dash + 1);
-  const o: Options = { dir: '', cli: path.resolve(__dirname, '..', '..', 'dist', 'cli.js'), timeoutMs: 120_000, jobs: Math.max(1, Math.floor(os.cpus().length / 2)), compiler: 'auto', checkArgs };
-  for (let i = 0; i < own.length; i++) {
-    const a = own[i];
-    const value = () => {
-      const v = own[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value\n${USAGE}`);
-      return v;
-    };
-    const positive = (what: string) => {
-      const v = value();
-      const n = Number(v);
-      if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`${a} needs a positive ${what} (got '${v}')`);
-      return n;
-    };
-    if (a === '--cli') o.cli = path.resolve(value());
-    else if (a === '--timeout') o.timeoutMs = positive('number of seconds') * 1000;
-    else if (a === '--jobs') o.jobs = Math.max(1, Math.floor(positive('number')));
-    else if (a === '--filter') o.filter = value();
-    else if (a === '--json') o.json = path.resolve(value());
-    else if (a === '--compiler') {
-      const v = value();
-      if (v !== 'auto' && v !== 'nvcc' && v !== 'clang') throw new UsageError(`unknown compiler '${v}'; choose auto, nvcc or clang`);
-      o.compiler = v;
-    } else if (!a.startsWith('-') && !o.dir) o.dir = path.resolve(a);
-    else throw new UsageError(`unknown argument '${a}'\n${USAGE}`);
-  }
-  if (!o.dir) throw new UsageError(USAGE);
-  return o;
+  let compiler: Options['compiler'] = 'auto';
+  const o = parseSuiteArgs(argv, USAGE, (flag, value) => {
+    if (flag !== '--compiler') return false;
+    const v = value();
+    if (v !== 'auto' && v !== 'nvcc' && v !== 'clang') throw new UsageError(`unknown compiler '${v}'; choose auto, nvcc or clang`);
+    compiler = v;
+    return true;
+  });
+  return { ...o, compiler };
 }
 
 // --- The judgement -----------------------------------------------------------------------------

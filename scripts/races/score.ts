@@ -10,10 +10,9 @@
 // checked with `--warp-sync` (narrower warps across a bigger block cannot be: the simulated
 // warps have 32 lanes).
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { mapLimited, runCli } from '../corpus/runner';
-import { alignTable, findTests, notRunReason, parseReport, reportRan, type Report, type Test } from './suite';
+import { alignTable, findTests, notRunReason, parseReport, parseSuiteArgs, reportRan, type Report, type Test } from './suite';
 
 type Verdict = 'found' | 'missed' | 'false-alarm' | 'clean' | 'benign-only' | 'not-run';
 
@@ -24,41 +23,7 @@ interface Result extends Test {
   ms: number;
 }
 
-interface Options {
-  dir: string;
-  cli: string;
-  timeoutMs: number;
-  jobs: number;
-  filter?: string;
-  json?: string;
-  checkArgs: string[];
-}
-
 const USAGE = 'usage: npm run corpus:races -- DIR [--cli PATH] [--timeout SECONDS] [--jobs N] [--filter TEXT] [--json OUT] [-- CHECK OPTIONS...]';
-
-function parseArgs(argv: string[]): Options {
-  const dash = argv.indexOf('--');
-  const own = dash < 0 ? argv : argv.slice(0, dash);
-  const checkArgs = dash < 0 ? [] : argv.slice(dash + 1);
-  const o: Options = { dir: '', cli: path.resolve(__dirname, '..', '..', 'dist', 'cli.js'), timeoutMs: 120_000, jobs: Math.max(1, Math.floor(os.cpus().length / 2)), checkArgs };
-  for (let i = 0; i < own.length; i++) {
-    const a = own[i];
-    const value = () => {
-      const v = own[++i];
-      if (v === undefined) throw new Error(`${a} needs a value\n${USAGE}`);
-      return v;
-    };
-    if (a === '--cli') o.cli = path.resolve(value());
-    else if (a === '--timeout') o.timeoutMs = Number(value()) * 1000;
-    else if (a === '--jobs') o.jobs = Math.max(1, Number(value()));
-    else if (a === '--filter') o.filter = value();
-    else if (a === '--json') o.json = value();
-    else if (!a.startsWith('-') && !o.dir) o.dir = path.resolve(a);
-    else throw new Error(`unknown argument '${a}'\n${USAGE}`);
-  }
-  if (!o.dir) throw new Error(USAGE);
-  return o;
-}
 
 /** The verdict on one test from the report `scord check --format json` printed. */
 export function verdictOf(t: Test, report: Report | undefined): Verdict {
@@ -72,7 +37,7 @@ export function verdictOf(t: Test, report: Report | undefined): Verdict {
 }
 
 async function main(): Promise<void> {
-  const o = parseArgs(process.argv.slice(2));
+  const o = parseSuiteArgs(process.argv.slice(2), USAGE);
   if (!fs.existsSync(o.cli)) throw new Error(`${o.cli} does not exist: run \`node esbuild.mjs\` first, or give --cli`);
   const { layout, tests, skipped } = findTests(o.dir);
   const chosen = o.filter ? tests.filter((t) => t.name.includes(o.filter!)) : tests;

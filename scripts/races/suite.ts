@@ -10,6 +10,7 @@
 //   whose patterns and comments name a race must report one, `//pass` tests must not, others are
 //   left out; the category is the test's first folder.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { gpuverifyTestDir, readGpuVerifyLabel } from '../corpus/gpuverify';
 import type { CliRun } from '../corpus/runner';
@@ -128,4 +129,53 @@ export function alignTable(rows: string[][]): string[] {
   const out = rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
   out.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
   return out;
+}
+
+/** A wrong command line: the scripts print its message alone and exit 2. */
+export class UsageError extends Error {}
+
+/** The options both scoring scripts take. */
+export interface SuiteOptions {
+  dir: string;
+  cli: string;
+  timeoutMs: number;
+  jobs: number;
+  filter?: string;
+  json?: string;
+  /** After `--`: passed to every `scord check`. */
+  checkArgs: string[];
+}
+
+/**
+ * `DIR [--cli PATH] [--timeout SECONDS] [--jobs N] [--filter TEXT] [--json OUT] [-- CHECK OPTIONS]`;
+ * `own` takes a script's own option (`value` reads its argument) and says whether it knew it.
+ */
+export function parseSuiteArgs(argv: string[], usage: string, own: (flag: string, value: () => string) => boolean = () => false): SuiteOptions {
+  const dash = argv.indexOf('--');
+  const args = dash < 0 ? argv : argv.slice(0, dash);
+  const o: SuiteOptions = { dir: '', cli: path.resolve(__dirname, '..', '..', 'dist', 'cli.js'), timeoutMs: 120_000, jobs: Math.max(1, Math.floor(os.cpus().length / 2)), checkArgs: dash < 0 ? [] : argv.slice(dash + 1) };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value\n${usage}`);
+      return v;
+    };
+    const positive = (what: string) => {
+      const v = value();
+      const n = Number(v);
+      if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`${a} needs a positive ${what} (got '${v}')`);
+      return n;
+    };
+    if (a === '--cli') o.cli = path.resolve(value());
+    else if (a === '--timeout') o.timeoutMs = positive('number of seconds') * 1000;
+    else if (a === '--jobs') o.jobs = Math.max(1, Math.floor(positive('number')));
+    else if (a === '--filter') o.filter = value();
+    else if (a === '--json') o.json = path.resolve(value());
+    else if (own(a, value)) continue;
+    else if (!a.startsWith('-') && !o.dir) o.dir = path.resolve(a);
+    else throw new UsageError(`unknown argument '${a}'\n${usage}`);
+  }
+  if (!o.dir) throw new UsageError(usage);
+  return o;
 }
