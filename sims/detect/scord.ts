@@ -1364,7 +1364,7 @@ export class ScordDetector {
       kind: 'race',
       category,
       scope,
-      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence, extra.orderHint),
+      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence, extra.orderHint, extra.heldLocks),
       previousMessage: `the ${accessName(earlier)}${address ? ` of \`${address}\`` : ''} ${accessorName(them, me)} that it races with`,
       range: e.range,
       previous: earlier.range,
@@ -1585,6 +1585,21 @@ function lockSites(r: AccessRecord): HeldLock[] {
   return (r.heldBy ?? []).map((l) => ({ acquire: l.acquire, scope: l.scope, ...(l.release ? { release: l.release } : {}) }));
 }
 
+/** What to do about two accesses without a common lock, as far as the locks each held say. */
+function missingLockAdvice(held: RaceFinding['heldLocks'], current: AccessSummary, earlier: AccessSummary): string {
+  const line = (r: Range) => r.start.line + 1;
+  const mine = held?.current[0];
+  const theirs = held?.earlier[0];
+  if (mine && theirs) {
+    return line(mine.acquire) === line(theirs.acquire)
+      ? `they hold different locks, taken by the code at line ${line(mine.acquire)} on different words; take the same one around both`
+      : `they hold different locks (taken at lines ${line(mine.acquire)} and ${line(theirs.acquire)}); take the same one around both`;
+  }
+  if (theirs) return `the ${accessName(earlier)} holds the lock taken at line ${line(theirs.acquire)} and this one holds none; take that lock around this ${accessName(current)} too`;
+  if (mine) return `this ${accessName(current)} holds the lock taken at line ${line(mine.acquire)} and the ${accessName(earlier)} holds none; take that lock around the ${accessName(earlier)} too`;
+  return `they hold no common lock; take the same lock around both`;
+}
+
 /** The fence a lock of this scope needs after its atomicCAS and before its atomicExch. */
 export function lockFence(scope: Scope): string {
   return scope === 'block' ? '__threadfence_block()' : scope === 'system' ? '__threadfence_system()' : '__threadfence()';
@@ -1663,7 +1678,7 @@ function accessorName(a: Accessor, other: Accessor): string {
   return `by thread ${a.warp * 32 + a.lane} of block ${a.block}`;
 }
 
-function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range, hint?: OrderHint): string {
+function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range, hint?: OrderHint, held?: RaceFinding['heldLocks']): string {
   const what = `${accessName(current)}${address ? ` of \`${address}\`` : ''} ${accessorName(me, them)}`;
   const other = `the ${accessName(earlier)} at line ${earlier.range.start.line + 1} ${accessorName(them, me)}`;
   const line = (r: Range) => r.start.line + 1;
@@ -1697,7 +1712,7 @@ function raceMessage(category: RaceCategory, current: AccessSummary, earlier: Ac
     'scoped-atomic': narrowOrdered
       ? `the ${accessName(narrowOrdered)} at line ${line(narrowOrdered.range)} has block scope, so it is atomic only within its own block; ${deviceScope}`
       : `a \`_block\` atomic is atomic only within its own block; use the device-scope ${current.atomic?.scope === 'block' ? `\`${atomicName({ ...current.atomic, scope: 'device' })}\`` : earlier.atomic ? `\`${atomicName({ ...earlier.atomic, scope: 'device' })}\`` : 'atomic'}`,
-    'missing-lock': `they hold no common lock; take the same lock around both`,
+    'missing-lock': missingLockAdvice(held, current, earlier),
     'lock-fence-scope': `the lock they both take is not held: a fence of its scope must follow the \`atomicCAS\``,
     'lock-release-fence': `the lock they both take is released with no fence before the \`atomicExch\``,
     'lock-scope': `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,

@@ -180,6 +180,7 @@ int main() { int *d; cudaMalloc(&d, sizeof(int)); k<<<1, 64>>>(d); cudaDeviceSyn
   test('missing-lock: no candidate is preferred before a re-run', () => {
     const f = only(check(ONE_SIDE));
     assert.equal(f.category, 'missing-lock');
+    assert.match(f.message, /the write holds the lock taken at line 4 and this one holds none; take that lock around this write too$/);
     assert.deepEqual(f.fixes.map((x) => x.preferred), f.fixes.map(() => false));
     assert.deepEqual(f.fixes.map((x) => x.title), ['Take the lock of line 4 around line 10', 'Use atomicExch_block (atomic store)']);
   });
@@ -215,6 +216,7 @@ int main() { int *d; cudaMalloc(&d, sizeof(int)); k<<<2, 1>>>(d); cudaDeviceSync
     const report = check(text);
     const f = only(report);
     assert.equal(f.category, 'missing-lock');
+    assert.match(f.message, /they hold different locks \(taken at lines (4 and 10|10 and 4)\); take the same one around both$/);
     assert.equal(f.fixes.length, 1);
     assert.match(f.fixes[0].title, /^Use the lock of line (4|10) \(&(a|b)\)$/);
     assert.deepEqual(await prove(text, report), [[true]]);
