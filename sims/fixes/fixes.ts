@@ -52,8 +52,15 @@ export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, t
       // A fence orders a write for a later reader (a read, or an atomic read-modify-write). For a
       // write after a read the fence goes after the read, and orders it only if the reader then
       // hands over (a flag the writer waits for): offered, not preferred.
-      if (race.earlier.write && (!race.current.write || race.current.atomic)) candidates.push(withStrongAccesses(ctx, insertFence(ctx)));
-      else if (!race.earlier.write && race.current.write) {
+      if (race.earlier.write && (!race.current.write || race.current.atomic)) {
+        const fence = withStrongAccesses(ctx, insertFence(ctx));
+        // The fence needs a flag raised after it that the reader waits for. A reader whose
+        // statement comes before the producer's in the same code (an in-place update read by a
+        // thread that ran behind) has no flag between them: the fence alone is only half a fix.
+        const pair = ctx.index.siblingStatements(race.current.range, race.earlier.range);
+        if (pair && pair.firstIndex < pair.secondIndex) partial.add(fence);
+        candidates.push(fence);
+      } else if (!race.earlier.write && race.current.write) {
         const fence = withStrongAccesses(ctx, insertFence(ctx));
         partial.add(fence);
         candidates.push(fence);
@@ -65,6 +72,21 @@ export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, t
       candidates.push(makeStrong(ctx));
       break;
     case 'shared-memory':
+      candidates.push(insertBarrier(ctx));
+      break;
+    case 'intra-warp':
+      // Lanes of one warp have not run in lockstep since Volta. Several lanes updating or
+      // storing one word in one statement: the update or store becomes atomic. A lane reading
+      // in one statement what another lane writes in it: the read goes first, then
+      // __syncwarp(). Otherwise (two statements, or two iterations of a loop) __syncwarp()
+      // goes between them.
+      if (race.current.write && race.earlier.write) {
+        candidates.push(promoteToAtomic(ctx));
+        candidates.push(lanesStoreAsExchange(ctx));
+      } else {
+        candidates.push(readBeforeSyncwarp(ctx));
+        candidates.push(promoteToAtomic(ctx));
+      }
       candidates.push(insertBarrier(ctx));
       break;
     case 'lock-fence-scope':
@@ -89,7 +111,8 @@ export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, t
     }
   }
   const fixes = candidates.filter((f): f is Fix => !!f && f.edits.length > 0);
-  return fixes.map((f, i) => ({ ...f, preferred: i === 0 && !partial.has(f) }));
+  const best = fixes.find((f) => !partial.has(f));
+  return fixes.map((f) => ({ ...f, preferred: f === best }));
 }
 
 interface FixContext {
@@ -377,8 +400,8 @@ function insertLine(ctx: FixContext, at: Range, code: string | string[], where: 
 /** `x += v`, `x++`, `x -= v`… on the racing word become the matching atomic. */
 function promoteToAtomic(ctx: FixContext): Fix | undefined {
   const { current, earlier } = ctx.race;
-  const stmt = ctx.index.enclosingListedStatement(current.range);
-  if (!stmt || stmt !== ctx.index.enclosingListedStatement(earlier.range) || stmt.kind !== 'ExprStmt') return undefined;
+  const stmt = ctx.index.enclosingExpressionStatement(current.range);
+  if (!stmt || stmt !== ctx.index.enclosingExpressionStatement(earlier.range)) return undefined;
   return rmwAsAtomic(ctx, stmt.expr, ctx.race.scope === 'block' && ctx.race.category === 'missing-block-fence');
 }
 
@@ -387,8 +410,8 @@ function promoteToAtomic(ctx: FixContext): Fix | undefined {
  * becomes atomic at the scope that covers both threads.
  */
 function accessAsAtomic(ctx: FixContext, access: AccessSummary): Fix | undefined {
-  const stmt = ctx.index.enclosingListedStatement(access.range);
-  if (!stmt || stmt.kind !== 'ExprStmt') return undefined;
+  const stmt = ctx.index.enclosingExpressionStatement(access.range);
+  if (!stmt) return undefined;
   const block = ctx.race.scope === 'block';
   return rmwAsAtomic(ctx, stmt.expr, block) ?? storeAsAtomic(ctx, stmt.expr, block ? 'atomicExch_block' : 'atomicExch');
 }
@@ -433,10 +456,61 @@ function storeAsExchange(ctx: FixContext): Fix | undefined {
   const { current, earlier } = ctx.race;
   const [store, atomic] = current.atomic ? [earlier, current] : [current, earlier];
   if (!atomic.atomic || store.atomic || !store.write) return undefined;
-  const stmt = ctx.index.enclosingListedStatement(store.range);
-  if (!stmt || stmt.kind !== 'ExprStmt') return undefined;
+  const stmt = ctx.index.enclosingExpressionStatement(store.range);
+  if (!stmt) return undefined;
   const name = atomic.atomic.scope === 'block' ? 'atomicExch_block' : atomic.atomic.scope === 'system' ? 'atomicExch_system' : 'atomicExch';
   return storeAsAtomic(ctx, stmt.expr, name);
+}
+
+/** Several lanes storing to one word in one statement: the store becomes an `atomicExch`. */
+function lanesStoreAsExchange(ctx: FixContext): Fix | undefined {
+  const stmt = ctx.index.enclosingExpressionStatement(ctx.race.current.range);
+  if (!stmt || stmt !== ctx.index.enclosingExpressionStatement(ctx.race.earlier.range)) return undefined;
+  return storeAsAtomic(ctx, stmt.expr, 'atomicExch');
+}
+
+/**
+ * A lane reads in one statement the word another lane writes in it (`A[t] = B[(t + 1) % 32]`):
+ * the read moves into a variable of its own line before the statement, and `__syncwarp()`
+ * follows it, so every lane has read before any lane writes. Only a read the statement always
+ * makes (not behind `?:`, `&&` or `||`) and that is not itself the target of the write.
+ */
+function readBeforeSyncwarp(ctx: FixContext): Fix | undefined {
+  const { current, earlier } = ctx.race;
+  const [read, write] = !current.write ? [current, earlier] : [earlier, current];
+  if (read.write || !write.write) return undefined;
+  const stmt = ctx.index.enclosingListedStatement(read.range);
+  if (!stmt || stmt.kind !== 'ExprStmt' || stmt !== ctx.index.enclosingListedStatement(write.range)) return undefined;
+  const expr = ctx.index.expressionAt(read.range);
+  const readText = textAt(ctx, read.range);
+  // A read that is part of an update (`x += v` reads x) is the update's: promoteToAtomic's.
+  if (!expr || !readText || expr.kind === 'Assign' || expr.kind === 'Postfix' || (expr.kind === 'Unary' && (expr.op === '++' || expr.op === '--'))) return undefined;
+  // Statements have kinds no expression has: a parent read as an expression narrows correctly.
+  const direct = ctx.index.parentOf(expr) as A.Expr | undefined;
+  if (direct?.kind === 'Assign' && direct.target === expr) return undefined;
+  if (direct?.kind === 'Postfix' || (direct?.kind === 'Unary' && (direct.op === '&' || direct.op === '++' || direct.op === '--'))) return undefined;
+  for (let n: A.Node = expr, p: A.Expr | undefined = direct; p && (p as A.Node) !== stmt; n = p, p = ctx.index.parentOf(p) as A.Expr | undefined) {
+    if (p.kind === 'Conditional' && p.condition !== n) return undefined;
+    if (p.kind === 'Binary' && (p.op === '&&' || p.op === '||') && p.right === n) return undefined;
+  }
+  const t = expr.type && T.unqualified(expr.type);
+  if (!t || !['bool', 'int', 'float', 'pointer', 'struct', 'enum', 'vector'].includes(t.kind)) return undefined;
+  const fn = ctx.index.enclosingFunction(stmt.range);
+  const name = freshName(fn ? (textAt(ctx, fn.range) ?? '') : '', 'value');
+  const type = T.typeToString(t);
+  const declaration = `${type}${type.endsWith('*') ? '' : ' '}${name} = ${readText};`;
+  const before = insertLine(ctx, stmt.range, [declaration, '__syncwarp();'], 'before', true);
+  const use = replace(ctx, read.range, readText, name);
+  if (!before || !use) return undefined;
+  return { title: `Insert __syncwarp() between the read and the write of line ${stmt.range.start.line + 1}`, preferred: false, edits: [before, use] };
+}
+
+/** `base`, or `base2`, `base3`… : the first that `scope` (a function's text) does not mention. */
+function freshName(scope: string, base: string): string {
+  for (let i = 1; ; i++) {
+    const name = i === 1 ? base : `${base}${i}`;
+    if (!new RegExp(`\\b${name}\\b`).test(scope)) return name;
+  }
 }
 
 /** `x = v` as `name(&x, v)` (an atomicExch of some scope), for the word types it exists for. */

@@ -102,6 +102,12 @@ export class SyntaxIndex {
     return undefined;
   }
 
+  /** The innermost expression statement that contains `r` (listed in a block or not: `if (c) x = v;`). */
+  enclosingExpressionStatement(r: Range): A.ExprStmt | undefined {
+    for (let n = this.innermost(r); n; n = this.parent.get(n)) if (n.kind === 'ExprStmt') return n as A.ExprStmt;
+    return undefined;
+  }
+
   /**
    * The two statements of one `{ … }` block that contain `a` and `b`, where they differ: the
    * block is the innermost that holds both.
@@ -158,9 +164,19 @@ export class SyntaxIndex {
     return false;
   }
 
+  /** The outermost expression written exactly at `r` (`a[i]`, not the `a` inside it). */
+  expressionAt(r: Range): A.Expr | undefined {
+    return this.nodes.find((n) => same(n.range, r) && isExpr(n)) as A.Expr | undefined;
+  }
+
+  /** The node that holds `n`. */
+  parentOf(n: A.Node): A.Node | undefined {
+    return this.parent.get(n);
+  }
+
   /** The variable or parameter an lvalue at `r` is reached through: `data` in `data[i].x`. */
   rootDeclaration(r: Range): A.VarDecl | A.ParamDecl | undefined {
-    let e = this.nodes.find((n) => same(n.range, r) && isExpr(n)) as A.Expr | undefined;
+    let e = this.expressionAt(r);
     for (let guard = 0; e && guard < 64; guard++) {
       switch (e.kind) {
         case 'Identifier':

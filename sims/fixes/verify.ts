@@ -37,13 +37,23 @@ export interface FixOutcome {
 export function judgeFix(before: CheckReport, finding: CheckFinding, edits: TextEdit[], after: CheckReport): FixOutcome {
   if (!after.analysed) return { ok: false, added: after.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), remains: false };
   const old = new Set(before.findings.map((f) => findingKey(f, edits)));
-  // A pair that raced before in a more serious way had its benign same-value and intra-warp
-  // races counted with that finding: once the fix removes it, they show on their own, but they
-  // are not new.
+  // A pair of instructions is reported once, in its most serious category: its race between
+  // lanes of one warp, or its same-value writes, were counted with that finding. Once the fix
+  // removes it they show on their own: an intra-warp race of the fixed pair is the race still
+  // there (a fence that satisfies the cross-warp rule does not order lanes of one warp either);
+  // same-value writes of any old pair are not new.
   const pair = (k: string) => k.slice(k.indexOf('@') + 1);
-  const oldPairs = new Set([...old].flatMap((k) => [pair(k), pair(k).split('|').reverse().join('|')]));
+  const bothWays = (k: string) => [pair(k), pair(k).split('|').reverse().join('|')];
+  const category = (k: string) => k.slice(0, k.indexOf('@'));
+  // The same two instructions in the other order (the fix changed which thread ran first) are the same race.
+  const sameRace = (k: string) => (k.includes('@') ? bothWays(k).map((p) => `${category(k)}@${p}`) : [k]);
+  const oldRaces = new Set([...old].flatMap(sameRace));
+  const oldPairs = new Set([...old].flatMap(bothWays));
+  const fixed = findingKey(finding, edits);
+  const fixedRace = new Set(sameRace(fixed));
+  const fixedPair = new Set(bothWays(fixed));
   const now = after.findings.map((f) => findingKey(f));
-  const remains = now.includes(findingKey(finding, edits));
-  const added = now.filter((k) => !old.has(k) && !(/^(benign-same-value|intra-warp)@/.test(k) && oldPairs.has(pair(k))));
+  const remains = now.some((k) => fixedRace.has(k) || (k.startsWith('intra-warp@') && fixedPair.has(pair(k))));
+  const added = now.filter((k) => !oldRaces.has(k) && !(k.startsWith('benign-same-value@') && oldPairs.has(pair(k))) && !(k.startsWith('intra-warp@') && oldPairs.has(pair(k))));
   return { ok: !remains && added.length === 0, added, remains };
 }

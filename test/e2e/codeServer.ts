@@ -35,6 +35,7 @@ const QUICK_FIX_PROGRAMS = [
   'lock_acquire_nofence_one_side_interblock.cu', // lock-fence-scope
   'lock_unfenced_unlock_interblock.cu', // lock-release-fence
   'shared_war_racy.cu', // shared-memory
+  'intra_warp_global_shift.cu', // intra-warp
 ];
 
 /**

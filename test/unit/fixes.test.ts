@@ -119,6 +119,47 @@ int main() { int *d; cudaMalloc(&d, 4); k<<<1, ${threads}>>>(d); cudaDeviceSynch
     assert.equal(fixed(small, 'shared-memory'), after(small, '__syncwarp();'));
     assert.deepEqual(check(after(small, '__syncwarp();')).findings, []);
   });
+  describe('lanes of one warp (intra-warp)', () => {
+    const kernel = (body: string, threads = 32) => `__global__ void k(int *A, int *out) {
+  int t = threadIdx.x;
+${body}
+}
+int main() { int *a, *o; cudaMalloc(&a, 256); cudaMalloc(&o, 256); cudaMemset(a, 0, 256); k<<<1, ${threads}>>>(a, o); cudaDeviceSynchronize(); return 0; }
+`;
+    test('a read of the neighbour\'s word in the statement that writes its own: the read first, then __syncwarp()', () => {
+      const src = kernel('  A[t] = A[(t + 1) % 32] + 1;');
+      const out = fixed(src, 'intra-warp');
+      assert.equal(out, kernel('  int value = A[(t + 1) % 32];\n  __syncwarp();\n  A[t] = value + 1;'));
+      assert.deepEqual(check(out).findings, []);
+    });
+    test('the variable\'s name is one the function does not use', () => {
+      const out = fixed(kernel('  int value = 0;\n  A[t] = A[(t + 1) % 32] + value;'), 'intra-warp');
+      assert.match(out, /^ {2}int value2 = A\[\(t \+ 1\) % 32\];\n {2}__syncwarp\(\);\n {2}A\[t\] = value2 \+ value;$/m);
+    });
+    test('several lanes storing to one word, under a condition: the store becomes atomicExch', () => {
+      const src = kernel('  if (t < 32)\n    out[0] = t;');
+      const out = fixed(src, 'intra-warp');
+      assert.equal(out, kernel('  if (t < 32)\n    atomicExch(&out[0], t);'));
+      assert.deepEqual(check(out).findings, []);
+    });
+    test('several lanes updating one word: the update becomes the atomic', () => {
+      const out = fixed(kernel('  out[0] += t;'), 'intra-warp');
+      assert.equal(out, kernel('  atomicAdd(&out[0], t);'));
+      assert.deepEqual(check(out).findings, []);
+    });
+    test('two statements: __syncwarp() between them', () => {
+      const src = kernel('  int v = A[(t + 1) % 32];\n  A[t] = v;');
+      const out = fixed(src, 'intra-warp');
+      assert.equal(out, kernel('  int v = A[(t + 1) % 32];\n  __syncwarp();\n  A[t] = v;'));
+      assert.deepEqual(check(out).findings, []);
+    });
+    test('a read only some lanes make (behind ?:) is not moved before the statement', () => {
+      // Every lane takes the read's branch here, so the warp does not diverge: an intra-warp race.
+      const races = check(kernel('  A[t] = t < 64 ? A[(t + 1) % 32] : 0;')).findings.filter((f) => f.category === 'intra-warp');
+      assert.ok(races.length > 0);
+      for (const r of races) for (const f of r.fixes) assert.doesNotMatch(f.title, /between the read and the write/);
+    });
+  });
   test('no fix inside a macro expansion or where a barrier would diverge', () => {
     const macro = `#define BUMP(c) atomicAdd_block(&c, 1)
 __device__ int counter;
@@ -166,6 +207,25 @@ int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }
     assert.equal(outcome.remains, false);
     assert.equal(outcome.ok, false);
     assert.equal(outcome.added.length, 1);
+  });
+});
+
+describe('judging a fix by the pair of instructions', () => {
+  const at = (o: number) => ({ file: 'f.cu', start: { line: 0, character: o, offset: o }, end: { line: 0, character: o + 1, offset: o + 1 } });
+  const finding = (category: string, here: number, there: number) => ({ kind: 'race', category, message: `${category} ${here} ${there}`, range: at(here), relatedRanges: [at(there)] }) as unknown as CheckReport['findings'][number];
+  const report = (...findings: CheckReport['findings']) => ({ analysed: true, findings, diagnostics: [] }) as unknown as CheckReport;
+  const before = report(finding('missing-block-fence', 10, 20), finding('missing-device-fence', 30, 20));
+  const none: [] = [];
+  test('the same race reported the other way round (the fix changed who ran first) is not new, and is still there', () => {
+    const other = judgeFix(before, before.findings[0], none, report(finding('missing-device-fence', 20, 30)));
+    assert.deepEqual(other, { ok: true, added: [], remains: false });
+    const same = judgeFix(before, before.findings[0], none, report(finding('missing-block-fence', 20, 10)));
+    assert.equal(same.remains, true);
+  });
+  test('an intra-warp race of the fixed pair is the race left between lanes; of another old pair it is not new', () => {
+    assert.deepEqual(judgeFix(before, before.findings[0], none, report(finding('intra-warp', 20, 10))), { ok: false, added: [], remains: true });
+    assert.deepEqual(judgeFix(before, before.findings[0], none, report(finding('intra-warp', 30, 20))), { ok: true, added: [], remains: false });
+    assert.deepEqual(judgeFix(before, before.findings[0], none, report(finding('intra-warp', 40, 20))).added, ['intra-warp@f.cu#40|f.cu#20']);
   });
 });
 

@@ -256,7 +256,7 @@ async function preferredFix(uri: vscode.Uri, d: vscode.Diagnostic): Promise<vsco
 // suite): its race is reported under that category, and its preferred quick fix, applied in
 // the workbench, makes the squiggle go without bringing any other.
 describe('one quick fix per race category', () => {
-  const CATEGORIES = ['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'scoped-atomic', 'missing-lock', 'lock-scope', 'lock-fence-scope', 'lock-release-fence', 'shared-memory'];
+  const CATEGORIES = ['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'scoped-atomic', 'missing-lock', 'lock-scope', 'lock-fence-scope', 'lock-release-fence', 'shared-memory', 'intra-warp'];
   const seen = new Set<string>();
 
   it('the workspace has a program for every category that has a fix', async () => {
