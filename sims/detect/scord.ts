@@ -21,7 +21,7 @@
 // includes the other. Fence-based code with volatile or legacy atomic flags keeps the paper's
 // rules (fences order only strong accesses).
 import type { Range } from '../frontend/source';
-import type { Memory } from '../gpu/memory';
+import type { Allocation, Memory } from '../gpu/memory';
 import { makePointer, pointerAllocation, pointerOffset } from '../gpu/memory';
 import { isAcquire, isRelease, type EventListener, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
 import { unorderedLanes } from './lanes';
@@ -270,6 +270,8 @@ interface Meta {
   blkShared: boolean;
   devShared: boolean;
   strong: boolean;
+  /** The launch (MetaTable generation) it belongs to: an entry of an earlier one is no entry. */
+  generation: number;
 }
 
 interface FenceFile {
@@ -475,8 +477,9 @@ export class ScordDetector {
     }
     switch (e.kind) {
       case 'launch':
-        // Kernels run to completion one after another: nothing races across launches.
-        this.meta = new MetaTable();
+        // Kernels run to completion one after another: nothing races across launches. The
+        // entries' objects are reused by the next launch (no lock section refers to them now).
+        this.meta.reset();
         this.fences = [];
         this.barriers = [];
         this.locks = new Map();
@@ -535,7 +538,7 @@ export class ScordDetector {
     const space = a.space;
     if (space === 'global' || space === 'managed') {
       if (this.trace) this.traceAccess(e);
-      this.access(e);
+      this.access(e, a);
     } else if (space === 'shared') {
       if (this.trace) this.traceAccess(e);
       this.shared.access(e, this.divergence.size === 0 ? -1 : this.epoch(e.block, e.warp));
@@ -651,7 +654,8 @@ export class ScordDetector {
     if (order !== 'acquire') {
       f.fencedLast = true;
       if (e.scope !== 'block') f.fencedLastDev = true;
-      const wrap = this.faithful ? 1 << FENCE_BITS : Infinity;
+      // Exact IDs never wrap (and stay small integers: `% Infinity` would make them doubles).
+      const wrap = this.faithful ? 1 << FENCE_BITS : 0x40000000;
       if (e.scope === 'block') {
         f.blk = (f.blk + 1) % wrap;
         f.lastBlockFence = e.range;
@@ -713,15 +717,21 @@ export class ScordDetector {
     return (table.held = entries.length ? new Set(entries.map((l) => l.key)) : NO_LOCKS);
   }
 
-  private access(e: Access): void {
+  private access(e: Access, a: Allocation): void {
     if (e.order !== undefined || this.releases.size !== 0) this.orderAccess(e);
-    const word = Math.floor(e.address / this.granularity);
-    if (e.atomic && !e.atomic.changed) {
-      // A CAS that failed, or an atomic that wrote back what was there: an atomic read.
-      if (e.atomic.op === 'CAS') return; // polling a lock or flag word is synchronisation
-      this.checkAll(e, false);
+    const atomic = e.atomic;
+    // Plain loads and stores, nearly every access: straight to the entries.
+    if (!atomic && (this.locks.size === 0 || !isRelease(e.order))) {
+      this.checkAll(e, e.write, a);
       return;
     }
+    if (atomic && !atomic.changed) {
+      // A CAS that failed, or an atomic that wrote back what was there: an atomic read.
+      if (atomic.op === 'CAS') return; // polling a lock or flag word is synchronisation
+      this.checkAll(e, false, a);
+      return;
+    }
+    const word = Math.floor(e.address / this.granularity);
     // An ordered CAS (compare_exchange) is not inferred as a lock: its acquire and release
     // order the critical section through the release file. Lock words are not data either way.
     if (e.atomic?.op === 'CAS' && e.order !== undefined) return;
@@ -759,7 +769,7 @@ export class ScordDetector {
         return;
       }
     }
-    this.checkAll(e, e.write);
+    this.checkAll(e, e.write, a);
   }
 
   /**
@@ -946,10 +956,12 @@ export class ScordDetector {
   }
 
   /** Checks each entry the access covers (one, unless it is wider than the granularity). */
-  private checkAll(e: Access, write: boolean): void {
-    const allocation = pointerAllocation(e.address);
+  private checkAll(e: Access, write: boolean, a: Allocation): void {
+    // Small integers (`| 0`), not doubles: they are passed on and stored on every access, and a
+    // double would be boxed each time.
+    const allocation = pointerAllocation(e.address) | 0;
     const table = this.meta.of(allocation);
-    const word = Math.floor(pointerOffset(e.address) / this.granularity);
+    const word = (pointerOffset(e.address) / this.granularity) | 0;
     // One access, one decision whether it publishes a flag, whatever number of entries it covers.
     const fence = this.fenceFile(e.block, e.warp, e.lane);
     const release = write && e.strong && fence.fencedLast;
@@ -958,18 +970,17 @@ export class ScordDetector {
     const span = e.size <= this.granularity ? 1 : Math.ceil(e.size / this.granularity);
     // What a write stored (the simulator reports an access once it is done); only writes'
     // values are compared, and only a 4-byte entry is one word (NaN equals nothing).
-    const view = write && this.granularity === 4 ? this.memory.allocation(allocation)?.view : undefined;
+    const view = write && this.granularity === 4 ? a.view : undefined;
     for (let k = 0; k < span; k++) {
       this.touched?.add(allocation * TOUCHED_STRIDE + word + k);
-      const at = (word + k) * 4;
-      const value = view && at + 4 <= view.byteLength ? view.getUint32(at, true) : NaN;
-      if (this.faithful) this.checkFaithful(table, word + k, e, write, fence, release, value);
-      else this.check(table, allocation, word + k, e, write, fence, release, value);
+      if (this.faithful) this.checkFaithful(table, word + k, e, write, fence, release, view);
+      else this.check(table, allocation, word + k, e, write, fence, release, view);
     }
   }
 
-  private check(table: Map<number, Meta>, allocation: number, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean, value: number): void {
-    const md = table.get(word);
+  private check(table: MetaRow, allocation: number, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean, view: DataView | undefined): void {
+    const value = storedValue(view, word);
+    const md = this.meta.current(table, word);
     // Table III (a): the first access after initialization cannot race. Reads before a word's
     // first write are kept apart (most are of input data that nothing writes), so the first
     // write from another thread is checked against the last of them: a write after an
@@ -980,10 +991,15 @@ export class ScordDetector {
         return;
       }
       this.entries++;
-      const rec = this.record(undefined, e, write, fence, release);
+      // An earlier launch's entry lends its object and records.
+      const old = table[word];
+      const spare = old && old.lastWrite !== old.last ? old.lastWrite : old?.spare;
+      const rec = this.record(old?.last, e, write, fence, release);
       rec.value = value;
-      const created: Meta = { tag: 0, last: rec, lastWrite: rec, spare: undefined, modified: true, blkShared: false, devShared: false, strong: e.strong };
-      table.set(word, created);
+      rec.silent = false;
+      const created = this.meta.put(table, word, old, 0, rec, write, e.strong);
+      created.lastWrite = rec;
+      created.spare = spare;
       if (this.held !== 0) this.inSection(created, e);
       const reads = this.readsBefore(allocation, word);
       for (const read of reads) if (!(read.block === e.block && read.warp === e.warp && read.lane === e.lane)) this.compare(read, rec, e);
@@ -1084,10 +1100,11 @@ export class ScordDetector {
   }
 
   /** The paper's entry: one per 16 words with a tag, Table III's flags, then Table IV. */
-  private checkFaithful(table: Map<number, Meta>, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean, value: number): void {
+  private checkFaithful(table: MetaRow, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean, view: DataView | undefined): void {
+    const value = storedValue(view, word);
     const key = Math.floor(word / WORDS_PER_ENTRY);
     const tag = word % WORDS_PER_ENTRY;
-    const md = table.get(key);
+    const md = this.meta.current(table, key);
     const rec = this.record(undefined, e, write, fence, release);
     rec.value = value;
     if (!md || md.tag !== tag) {
@@ -1095,8 +1112,7 @@ export class ScordDetector {
       // since (re-)initialization. It leaves the initial state, so the next access by another
       // warp is checked against it (a write after an unordered read is a race too).
       if (!md) this.entries++;
-      const created: Meta = { tag, last: rec, modified: write, blkShared: false, devShared: false, strong: e.strong };
-      table.set(key, created);
+      const created = this.meta.put(table, key, table[key], tag, rec, write, e.strong);
       if (this.held !== 0) this.inSection(created, e);
       return;
     }
@@ -1427,31 +1443,87 @@ export class ScordDetector {
 }
 
 /** Metadata entries by allocation and entry index; the last allocation's table is cached. */
-class MetaTable {
-  private readonly tables = new Map<number, Map<number, Meta>>();
-  private lastId = -1;
-  private last: Map<number, Meta> | undefined;
+/**
+ * One row of entries per allocation, indexed by word (or by group of 16 words,
+ * hardware-faithful). A holey array, not a Map: the per-access lookup is the detector's
+ * hottest line, and words of one allocation are small dense integers.
+ */
+type MetaRow = (Meta | undefined)[];
 
-  of(allocation: number): Map<number, Meta> {
-    if (allocation === this.lastId) return this.last!;
-    let t = this.tables.get(allocation);
-    if (!t) this.tables.set(allocation, (t = new Map()));
+class MetaTable {
+  private readonly rows = new Map<number, MetaRow>();
+  private lastId = -1;
+  private last: MetaRow = [];
+  private count = 0;
+  private generation = 0;
+
+  of(allocation: number): MetaRow {
+    if (allocation === this.lastId) return this.last;
+    let row = this.rows.get(allocation);
+    if (!row) this.rows.set(allocation, (row = []));
     this.lastId = allocation;
-    this.last = t;
-    return t;
+    this.last = row;
+    return row;
+  }
+
+  /** Every entry is gone; their objects stay, for the next launch to fill without allocating. */
+  reset(): void {
+    this.generation++;
+    this.count = 0;
+  }
+
+  /** The entry at `key`, if it belongs to this generation. */
+  current(row: MetaRow, key: number): Meta | undefined {
+    const md = row[key];
+    return md !== undefined && md.generation === this.generation ? md : undefined;
+  }
+
+  /**
+   * A new entry at `key` whose last access is `rec`, in `old`'s object when there is one (left
+   * by an earlier generation, or replaced: the hardware-faithful tag moved on).
+   */
+  put(row: MetaRow, key: number, old: Meta | undefined, tag: number, rec: AccessRecord, modified: boolean, strong: boolean): Meta {
+    if (old === undefined || old.generation !== this.generation) this.count++;
+    if (old === undefined) {
+      const md: Meta = { tag, last: rec, lastWrite: undefined, spare: undefined, otherRead: undefined, modified, blkShared: false, devShared: false, strong, generation: this.generation };
+      row[key] = md;
+      return md;
+    }
+    old.tag = tag;
+    old.last = rec;
+    old.lastWrite = undefined;
+    old.spare = undefined;
+    old.otherRead = undefined;
+    old.modified = modified;
+    old.blkShared = false;
+    old.devShared = false;
+    old.strong = strong;
+    old.generation = this.generation;
+    return old;
   }
 
   *all(): Generator<[number, number, Meta]> {
-    for (const [allocation, t] of this.tables) for (const [key, md] of t) yield [allocation, key, md];
+    for (const [allocation, row] of this.rows) {
+      for (const k in row) {
+        const md = row[k as unknown as number]!;
+        if (md.generation === this.generation) yield [allocation, Number(k), md];
+      }
+    }
   }
 
   size(): number {
-    let n = 0;
-    for (const t of this.tables.values()) n += t.size;
-    return n;
+    return this.count;
   }
 }
 
+/**
+ * What a write left in the 4-byte word `word` of its allocation (`view`), NaN for none (a read:
+ * NaN equals nothing). Read where it is used: a double passed as an argument is boxed.
+ */
+function storedValue(view: DataView | undefined, word: number): number {
+  const at = word * 4;
+  return view !== undefined && at + 4 <= view.byteLength ? view.getUint32(at, true) : NaN;
+}
 
 /**
  * The same accessor as far as ordering goes: one warp, unless both accesses were made by
