@@ -418,8 +418,10 @@ export class ScordDetector {
   private locks = new Map<number, LockTable>();
   /** Lock-table entries held now, by all threads (no critical section to note while there are none). */
   private held = 0;
-  /** Per warp: its divergence epoch (odd while diverged). */
-  private divergence = new Map<number, number>();
+  /** Per warp (`block * 64 + warp`): its divergence epoch (odd while diverged). */
+  private divergence: number[] = [];
+  /** Some warp has diverged in this launch: until then every access is of a converged warp. */
+  private anyDivergence = false;
   private shared: ShadowSharedMemory;
   /** Explicit acquire/release: per block, per warp. */
   private warpOrders: WarpOrder[][] = [];
@@ -484,7 +486,8 @@ export class ScordDetector {
         this.barriers = [];
         this.locks = new Map();
         this.held = 0;
-        this.divergence = new Map();
+        this.divergence = [];
+        this.anyDivergence = false;
         this.shared = this.newShadow();
         this.warpOrders = [];
         this.releases = new Map();
@@ -507,7 +510,7 @@ export class ScordDetector {
         this.barriers[e.block] = (this.barriers[e.block] ?? 0) + 1;
         if (this.ordering) this.publishAtBarrier(e.block);
         // A barrier reconverges every warp of the block.
-        for (const [k, v] of this.divergence) if (Math.floor(k / 64) === e.block && v % 2 === 1) this.divergence.set(k, v + 1);
+        if (this.anyDivergence) for (let w = 0; w < 64; w++) this.endDivergence(e.block, w);
         this.shared.barrier(e.block);
         return;
       }
@@ -520,12 +523,13 @@ export class ScordDetector {
         if (!this.perThread) return;
         {
           const k = e.block * 64 + e.warp;
-          const v = this.divergence.get(k) ?? 0;
-          if (v % 2 === 0) this.divergence.set(k, v + 1);
+          const v = this.divergence[k] ?? 0;
+          if (v % 2 === 0) this.divergence[k] = v + 1;
+          this.anyDivergence = true;
         }
         return;
       case 'fence':
-        this.shared.fence(e, this.divergence.size === 0 ? -1 : this.epoch(e.block, e.warp));
+        this.shared.fence(e, this.anyDivergence ? this.epoch(e.block, e.warp) : -1);
         this.fence(e);
         return;
     }
@@ -541,7 +545,7 @@ export class ScordDetector {
       this.access(e, a);
     } else if (space === 'shared') {
       if (this.trace) this.traceAccess(e);
-      this.shared.access(e, this.divergence.size === 0 ? -1 : this.epoch(e.block, e.warp));
+      this.shared.access(e, this.anyDivergence ? this.epoch(e.block, e.warp) : -1);
     }
   }
 
@@ -616,13 +620,13 @@ export class ScordDetector {
 
   private endDivergence(block: number, warp: number): void {
     const k = block * 64 + warp;
-    const v = this.divergence.get(k);
-    if (v !== undefined && v % 2 === 1) this.divergence.set(k, v + 1);
+    const v = this.divergence[k];
+    if (v !== undefined && v % 2 === 1) this.divergence[k] = v + 1;
   }
 
   /** The warp's divergence epoch while it is diverged, -1 while converged. */
   private epoch(block: number, warp: number): number {
-    const v = this.divergence.get(block * 64 + warp);
+    const v = this.divergence[block * 64 + warp];
     return v !== undefined && v % 2 === 1 ? v : -1;
   }
 
@@ -1142,7 +1146,7 @@ export class ScordDetector {
     const locks = this.heldLocks(table);
     const pendingLock = table?.pending;
     const heldBy = table?.heldEntries;
-    const divergence = this.divergence.size === 0 ? -1 : this.epoch(e.block, e.warp);
+    const divergence = this.anyDivergence ? this.epoch(e.block, e.warp) : -1;
     const order = e.order;
     const orderScope = order === undefined ? undefined : (e.orderScope ?? e.atomic?.scope ?? 'device');
     if (!into) {
