@@ -79,12 +79,20 @@ interface WarpSync {
   lastDivergence: number;
 }
 
+/**
+ * A word's accesses in its block's current barrier interval. A barrier starts the word over in
+ * the same objects: its records are refilled, not allocated, interval after interval.
+ */
 interface Word {
   interval: number;
-  write?: SharedAccess;
+  write: SharedAccess | undefined;
+  /** A write record of an earlier interval, for the next write to refill. */
+  spare: SharedAccess | undefined;
+  /** The interval's readers are the first `readCount`; the records past them are for reuse. */
   reads: SharedAccess[];
+  readCount: number;
   /** What the last write in the interval stored. */
-  written?: number;
+  written: number | undefined;
 }
 
 /** What a shared-memory race is: threads of different warps (or diverged lanes), or lanes of one warp. */
@@ -99,9 +107,9 @@ const PENDING_LIMIT = 8;
 
 export class ShadowSharedMemory {
   /** Words by allocation (each block's shared memory is one), then by word offset. */
-  private words = new Map<number, Map<number, Word>>();
+  private words = new Map<number, (Word | undefined)[]>();
   private lastAllocation = -1;
-  private lastWords: Map<number, Word> | undefined;
+  private lastWords: (Word | undefined)[] | undefined;
   private intervals = new Map<number, number>();
   /** The launch has ordered an access or fenced: accesses take sequence numbers from here. */
   private seq = 0;
@@ -178,7 +186,7 @@ export class ShadowSharedMemory {
     if (allocation !== this.lastAllocation) {
       this.lastAllocation = allocation;
       this.lastWords = this.words.get(allocation);
-      if (!this.lastWords) this.words.set(allocation, (this.lastWords = new Map()));
+      if (!this.lastWords) this.words.set(allocation, (this.lastWords = []));
     }
     const offset = pointerOffset(e.address);
     const first = offset >> 2;
@@ -189,12 +197,19 @@ export class ShadowSharedMemory {
     for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, write ? this.valueAt(e.address - offset + w * 4) : NaN, bytes);
   }
 
-  private check(words: Map<number, Word>, key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number, epoch: number, value: number, bytes: number): void {
-    let word = words.get(key);
-    if (!word || word.interval !== interval) {
-      // A barrier since the last access orders everything before it.
-      word = { interval, reads: [] };
-      words.set(key, word);
+  private check(words: (Word | undefined)[], key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number, epoch: number, value: number, bytes: number): void {
+    let word = words[key];
+    if (!word) {
+      word = { interval, write: undefined, spare: undefined, reads: [], readCount: 0, written: undefined };
+      words[key] = word;
+    } else if (word.interval !== interval) {
+      // A barrier since the last access orders everything before it (releases included).
+      word.interval = interval;
+      if (word.write) word.spare = word.write;
+      word.write = undefined;
+      word.readCount = 0;
+      word.written = undefined;
+      if (this.released) this.releases.delete(word);
     }
     // A read (or RMW) of a released word acquires it before anything is compared.
     const release = this.released ? this.releases.get(word) : undefined;
@@ -205,10 +220,11 @@ export class ShadowSharedMemory {
       let earlier: SharedAccess | undefined;
       let category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes);
       if (category) earlier = word.write;
-      for (let i = 0; !earlier && i < word.reads.length; i++) if ((category = this.races(word.reads[i], e, sync, divergence, epoch, bytes))) earlier = word.reads[i];
+      for (let i = 0; !earlier && i < word.readCount; i++) if ((category = this.races(word.reads[i], e, sync, divergence, epoch, bytes))) earlier = word.reads[i];
       if (earlier && category) this.report(e, write, copy(earlier), benign(earlier, e, write, value, silent) ? 'benign-same-value' : category, value);
-      word.write = stamp(record(e, write, divergence, seq, word.write), epoch, value, silent, bytes);
-      if (word.reads.length) word.reads = [];
+      word.write = stamp(record(e, write, divergence, seq, word.write ?? word.spare), epoch, value, silent, bytes);
+      word.spare = undefined;
+      word.readCount = 0;
     } else {
       const category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes);
       if (category) this.report(e, write, copy(word.write!), benign(word.write!, e, write, value, silent) ? 'benign-same-value' : category, value);
@@ -220,8 +236,9 @@ export class ShadowSharedMemory {
   }
 
   private addReader(word: Word, e: Access, divergence: number, seq: number, epoch: number, value: number, bytes: number): void {
-    if (word.reads.length >= MAX_READERS) return;
-    for (const r of word.reads) {
+    if (word.readCount >= MAX_READERS) return;
+    for (let i = 0; i < word.readCount; i++) {
+      const r = word.reads[i];
       if (r.who.warp === e.warp && (r.who.lane === e.lane || r.divergence < 0) && r.bytes === bytes) {
         // The warp's latest read (of the same bytes) stands for its earlier ones: whatever
         // orders it orders them. Its sequence number matters once something was released, its
@@ -230,7 +247,8 @@ export class ShadowSharedMemory {
         return;
       }
     }
-    word.reads.push(stamp(record(e, false, divergence, seq), epoch, value, false, bytes));
+    const into = word.reads[word.readCount];
+    word.reads[word.readCount++] = stamp(record(e, false, divergence, seq, into), epoch, value, false, bytes);
   }
 
   /** How the earlier access `other` and `e` race, if they conflict and no acquired release orders them. */
