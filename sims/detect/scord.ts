@@ -416,6 +416,8 @@ export class ScordDetector {
   private fences: FenceFile[][] = [];
   private barriers: number[] = [];
   private locks = new Map<number, LockTable>();
+  /** Per lock word: where it is taken with a block-scope atomicCAS in this launch (a lock-scope race names them). */
+  private blockLockSites = new Map<number, Range[]>();
   /** Lock-table entries held now, by all threads (no critical section to note while there are none). */
   private held = 0;
   /** Per warp (`block * 64 + warp`): its divergence epoch (odd while diverged). */
@@ -485,6 +487,7 @@ export class ScordDetector {
         this.fences = [];
         this.barriers = [];
         this.locks = new Map();
+        this.blockLockSites = new Map();
         this.held = 0;
         this.divergence = [];
         this.anyDivergence = false;
@@ -747,6 +750,11 @@ export class ScordDetector {
       if (!table) this.locks.set(tk, (table = { entries: [] }));
       if (!table.entries.some((t) => t.key === key)) {
         table.entries.push({ key, word, scope: e.atomic.scope, active: false, acquire: e.range });
+        if (e.atomic.scope === 'block') {
+          const sites = this.blockLockSites.get(word);
+          if (!sites) this.blockLockSites.set(word, [e.range]);
+          else if (!sites.includes(e.range)) sites.push(e.range);
+        }
         if (this.faithful && table.entries.length > LOCK_TABLE && table.entries.shift()!.active) this.held--;
         table.held = undefined;
       }
@@ -1283,12 +1291,16 @@ export class ScordDetector {
   /** Both sides hold a lock on the same word, taken at block scope in different blocks. */
   private sameLockWord(a: Set<string> | number, b: Set<string> | number): Range[] | undefined {
     if (typeof a === 'number' || typeof b === 'number') return undefined;
-    const words = (s: Set<string>) => new Set([...s].map((k) => k.split('@')[0]));
-    const wa = words(a);
-    const common = [...words(b)].filter((w) => wa.has(w));
-    if (!common.length) return undefined;
-    const acquires: Range[] = [];
-    for (const table of this.locks.values()) for (const l of table.entries) if (common.includes(String(l.word)) && l.scope === 'block' && !acquires.includes(l.acquire)) acquires.push(l.acquire);
+    // Every racing access of a lock-scope race comes here: no sets built, no lock table walked.
+    let acquires: Range[] | undefined;
+    for (const ka of a) {
+      const word = lockWord(ka);
+      let shared = false;
+      for (const kb of b) if (lockWord(kb) === word) shared = true;
+      if (!shared) continue;
+      acquires ??= [];
+      for (const r of this.blockLockSites.get(Number(word)) ?? []) if (!acquires.includes(r)) acquires.push(r);
+    }
     return acquires;
   }
 
