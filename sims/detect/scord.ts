@@ -439,9 +439,9 @@ export class ScordDetector {
    * barrier), direct-mapped by word so that input data costs no metadata entry; a read whose
    * slot another word took is forgotten, as the paper's metadata cache forgets entries.
    */
-  private readsBeforeWrite: { generation: number; allocation: number; word: number; rec: AccessRecord; other?: AccessRecord }[] = [];
+  private readsBeforeWrite: ReadsBeforeWrite | undefined;
   /** Bumped by launches and grid barriers: older reads are ordered before every later access. */
-  private readGeneration = 0;
+  private readGeneration = 1;
   private readonly trace?: string;
   private readonly traced: NonNullable<DetectorState['trace']>['accesses'] = [];
   /** Launches seen so far; a trace says which launch each access belongs to. */
@@ -1013,8 +1013,14 @@ export class ScordDetector {
       created.lastWrite = rec;
       created.spare = spare;
       if (this.held !== 0) this.inSection(created, e);
-      const reads = this.readsBefore(allocation, word);
-      for (const read of reads) if (!(read.block === e.block && read.warp === e.warp && read.lane === e.lane)) this.compare(read, rec, e);
+      const reads = this.readsBeforeWrite;
+      const slot = reads?.find(allocation, word, this.readGeneration) ?? -1;
+      if (slot >= 0) {
+        const read = reads!.rec[slot]!;
+        if (!(read.block === e.block && read.warp === e.warp && read.lane === e.lane)) this.compare(read, rec, e);
+        const other = reads!.hasOther[slot] ? reads!.other[slot]! : undefined;
+        if (other && !(other.block === e.block && other.warp === e.warp && other.lane === e.lane)) this.compare(other, rec, e);
+      }
       return;
     }
     const prev = write ? md.last : md.lastWrite;
@@ -1082,33 +1088,23 @@ export class ScordDetector {
 
   /** Keeps a read of a word nothing has written yet: one per slot of a direct-mapped table. */
   private rememberRead(allocation: number, word: number, e: Access, fence: FenceFile, release: boolean): void {
-    const slot = (Math.imul(allocation, 0x9e3779b1) ^ word) & (READ_SLOTS - 1);
-    const kept = this.readsBeforeWrite[slot];
-    if (!kept) {
-      this.readsBeforeWrite[slot] = { generation: this.readGeneration, allocation, word, rec: this.record(undefined, e, false, fence, release) };
-      return;
-    }
-    const same = kept.generation === this.readGeneration && kept.allocation === allocation && kept.word === word;
-    kept.generation = this.readGeneration;
-    kept.allocation = allocation;
-    kept.word = word;
-    const r = kept.rec;
-    if (same && !(r.block === e.block && r.warp === e.warp && r.lane === e.lane)) {
+    const t = (this.readsBeforeWrite ??= new ReadsBeforeWrite());
+    const slot = readSlot(allocation, word);
+    const key = allocation * READ_KEY_STRIDE + word;
+    const same = t.generation[slot] === this.readGeneration && t.key[slot] === key;
+    t.generation[slot] = this.readGeneration;
+    t.key[slot] = key;
+    const r = t.rec[slot];
+    if (same && r !== undefined && !(r.block === e.block && r.warp === e.warp && r.lane === e.lane)) {
       // Another thread's read of the same word: kept too, for the first write to check (as Meta.otherRead).
-      const replaced = kept.other;
-      kept.other = r;
-      kept.rec = this.record(replaced, e, false, fence, release);
+      const replaced = t.other[slot];
+      t.other[slot] = r;
+      t.hasOther[slot] = 1;
+      t.rec[slot] = this.record(replaced, e, false, fence, release);
       return;
     }
-    if (!same) kept.other = undefined;
-    this.record(kept.rec, e, false, fence, release);
-  }
-
-  /** The reads of the word before its first write that its slot still holds: the last, and another thread's before it. */
-  private readsBefore(allocation: number, word: number): AccessRecord[] {
-    const kept = this.readsBeforeWrite[(Math.imul(allocation, 0x9e3779b1) ^ word) & (READ_SLOTS - 1)];
-    if (!kept || kept.generation !== this.readGeneration || kept.allocation !== allocation || kept.word !== word) return [];
-    return kept.other ? [kept.rec, kept.other] : [kept.rec];
+    if (!same) t.hasOther[slot] = 0;
+    t.rec[slot] = this.record(r, e, false, fence, release);
   }
 
   /** The paper's entry: one per 16 words with a tag, Table III's flags, then Table IV. */
@@ -1529,6 +1525,36 @@ class MetaTable {
 
   size(): number {
     return this.count;
+  }
+}
+
+/** Words per allocation in a key of the table of reads before a word's first write. */
+const READ_KEY_STRIDE = 2 ** 30;
+
+function readSlot(allocation: number, word: number): number {
+  return (Math.imul(allocation, 0x9e3779b1) ^ word) & (READ_SLOTS - 1);
+}
+
+/**
+ * Exact mode's reads of words nothing has written yet (most are input data that nothing
+ * writes): a direct-mapped table whose slot keeps the last read of its word and another
+ * thread's read before it. Keys sit in typed arrays, so a miss costs no pointer chase, and
+ * records are refilled in place: only a slot's first use allocates.
+ */
+class ReadsBeforeWrite {
+  /** The generation (launch or grid barrier, from 1) of each slot's reads, 0 for none yet. */
+  readonly generation = new Int32Array(READ_SLOTS);
+  /** allocation * READ_KEY_STRIDE + word. */
+  readonly key = new Float64Array(READ_SLOTS);
+  readonly rec = new Array<AccessRecord | undefined>(READ_SLOTS);
+  /** Another thread's read before `rec`, when `hasOther` (kept for reuse when not). */
+  readonly other = new Array<AccessRecord | undefined>(READ_SLOTS);
+  readonly hasOther = new Uint8Array(READ_SLOTS);
+
+  /** The slot holding reads of the word in this generation, or -1. */
+  find(allocation: number, word: number, generation: number): number {
+    const slot = readSlot(allocation, word);
+    return this.generation[slot] === generation && this.key[slot] === allocation * READ_KEY_STRIDE + word && this.rec[slot] !== undefined ? slot : -1;
   }
 }
 
