@@ -1089,7 +1089,7 @@ export class ScordDetector {
   /** Keeps a read of a word nothing has written yet: one per slot of a direct-mapped table. */
   private rememberRead(allocation: number, word: number, e: Access, fence: FenceFile, release: boolean): void {
     const t = (this.readsBeforeWrite ??= new ReadsBeforeWrite());
-    const slot = readSlot(allocation, word);
+    const slot = t.slot(allocation, word);
     const key = allocation * READ_KEY_STRIDE + word;
     const same = t.generation[slot] === this.readGeneration && t.key[slot] === key;
     t.generation[slot] = this.readGeneration;
@@ -1105,6 +1105,7 @@ export class ScordDetector {
     }
     if (!same) t.hasOther[slot] = 0;
     t.rec[slot] = this.record(r, e, false, fence, release);
+    if (r === undefined) t.filled();
   }
 
   /** The paper's entry: one per 16 words with a tag, Table III's flags, then Table IV. */
@@ -1531,30 +1532,70 @@ class MetaTable {
 /** Words per allocation in a key of the table of reads before a word's first write. */
 const READ_KEY_STRIDE = 2 ** 30;
 
-function readSlot(allocation: number, word: number): number {
-  return (Math.imul(allocation, 0x9e3779b1) ^ word) & (READ_SLOTS - 1);
-}
-
 /**
  * Exact mode's reads of words nothing has written yet (most are input data that nothing
  * writes): a direct-mapped table whose slot keeps the last read of its word and another
  * thread's read before it. Keys sit in typed arrays, so a miss costs no pointer chase, and
- * records are refilled in place: only a slot's first use allocates.
+ * records are refilled in place: only a slot's first use allocates. It starts small (a small
+ * program pays for a small table) and grows up to READ_SLOTS as slots fill.
  */
 class ReadsBeforeWrite {
   /** The generation (launch or grid barrier, from 1) of each slot's reads, 0 for none yet. */
-  readonly generation = new Int32Array(READ_SLOTS);
+  generation: Int32Array;
   /** allocation * READ_KEY_STRIDE + word. */
-  readonly key = new Float64Array(READ_SLOTS);
-  readonly rec = new Array<AccessRecord | undefined>(READ_SLOTS);
+  key: Float64Array;
+  rec: (AccessRecord | undefined)[];
   /** Another thread's read before `rec`, when `hasOther` (kept for reuse when not). */
-  readonly other = new Array<AccessRecord | undefined>(READ_SLOTS);
-  readonly hasOther = new Uint8Array(READ_SLOTS);
+  other: (AccessRecord | undefined)[];
+  hasOther: Uint8Array;
+  private mask: number;
+  /** Slots with a record. */
+  private used = 0;
+
+  constructor(size = 1 << 10) {
+    this.mask = size - 1;
+    this.generation = new Int32Array(size);
+    this.key = new Float64Array(size);
+    this.rec = new Array<AccessRecord | undefined>(size);
+    this.other = new Array<AccessRecord | undefined>(size);
+    this.hasOther = new Uint8Array(size);
+  }
+
+  slot(allocation: number, word: number): number {
+    return (Math.imul(allocation, 0x9e3779b1) ^ word) & this.mask;
+  }
 
   /** The slot holding reads of the word in this generation, or -1. */
   find(allocation: number, word: number, generation: number): number {
-    const slot = readSlot(allocation, word);
+    const slot = this.slot(allocation, word);
     return this.generation[slot] === generation && this.key[slot] === allocation * READ_KEY_STRIDE + word && this.rec[slot] !== undefined ? slot : -1;
+  }
+
+  /** A slot got its first record: past half full, the table grows fourfold (up to READ_SLOTS). */
+  filled(): void {
+    if (++this.used * 2 <= this.mask + 1 || this.mask + 1 >= READ_SLOTS) return;
+    const old = { generation: this.generation, key: this.key, rec: this.rec, other: this.other, hasOther: this.hasOther };
+    const size = Math.min(READ_SLOTS, (this.mask + 1) * 4);
+    this.mask = size - 1;
+    this.generation = new Int32Array(size);
+    this.key = new Float64Array(size);
+    this.rec = new Array<AccessRecord | undefined>(size);
+    this.other = new Array<AccessRecord | undefined>(size);
+    this.hasOther = new Uint8Array(size);
+    this.used = 0;
+    for (let s = 0; s < old.rec.length; s++) {
+      const rec = old.rec[s];
+      if (rec === undefined) continue;
+      const key = old.key[s];
+      const slot = this.slot(Math.floor(key / READ_KEY_STRIDE), key % READ_KEY_STRIDE);
+      // Two keys that now share a slot: the one moved later stays (a direct-mapped table forgets).
+      if (this.rec[slot] === undefined) this.used++;
+      this.generation[slot] = old.generation[s];
+      this.key[slot] = key;
+      this.rec[slot] = rec;
+      this.other[slot] = old.other[s];
+      this.hasOther[slot] = old.hasOther[s];
+    }
   }
 }
 
