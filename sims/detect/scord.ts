@@ -416,6 +416,11 @@ export class ScordDetector {
   private fences: FenceFile[][] = [];
   private barriers: number[] = [];
   private locks = new Map<number, LockTable>();
+  /** Lock keys by word (device scope) and by word and block: a CAS names its lock without building a string. */
+  private readonly deviceLockKeys = new Map<number, string>();
+  private readonly blockLockKeys = new Map<number, Map<number, string>>();
+  /** The lockset of a thread holding just that lock. */
+  private readonly singleLocks = new Map<string, Set<string>>();
   /** Per lock word: where it is taken with a block-scope atomicCAS in this launch (a lock-scope race names them). */
   private blockLockSites = new Map<number, Range[]>();
   /** Lock-table entries held now, by all threads (no critical section to note while there are none). */
@@ -693,6 +698,20 @@ export class ScordDetector {
     }
   }
 
+  /** `word`, or `word@block` for a lock of block scope (block -1: device scope). */
+  private lockKey(word: number, block: number): string {
+    if (block < 0) {
+      let key = this.deviceLockKeys.get(word);
+      if (key === undefined) this.deviceLockKeys.set(word, (key = `${word}`));
+      return key;
+    }
+    let byBlock = this.blockLockKeys.get(word);
+    if (!byBlock) this.blockLockKeys.set(word, (byBlock = new Map()));
+    let key = byBlock.get(block);
+    if (key === undefined) byBlock.set(block, (key = `${word}@${block}`));
+    return key;
+  }
+
   private lockTableKey(block: number, warp: number, lane: number): number {
     return (block * 64 + warp) * 32 + lane;
   }
@@ -721,6 +740,13 @@ export class ScordDetector {
       for (const l of entries) bloom = (bloom | lockBits(l.key)) >>> 0;
       return (table.held = bloom);
     }
+    if (entries.length === 1) {
+      // One lock held, the common case: one shared set per lock (locksets are never changed in place).
+      const key = entries[0].key;
+      let one = this.singleLocks.get(key);
+      if (!one) this.singleLocks.set(key, (one = new Set([key])));
+      return (table.held = one);
+    }
     return (table.held = entries.length ? new Set(entries.map((l) => l.key)) : NO_LOCKS);
   }
 
@@ -744,12 +770,13 @@ export class ScordDetector {
     if (e.atomic?.op === 'CAS' && e.order !== undefined) return;
     if (e.atomic?.op === 'CAS') {
       // A CAS that changed memory takes a candidate lock; a fence of its scope makes it held.
-      const key = e.atomic.scope === 'block' ? `${word}@${e.block}` : `${word}`;
       const tk = this.lockTableKey(e.block, e.warp, e.lane);
       let table = this.locks.get(tk);
       if (!table) this.locks.set(tk, (table = { entries: [] }));
-      if (!table.entries.some((t) => t.key === key)) {
-        table.entries.push({ key, word, scope: e.atomic.scope, active: false, acquire: e.range });
+      // One thread's table: the same key is the same word at block scope or not.
+      const block = e.atomic.scope === 'block';
+      if (!table.entries.some((t) => t.word === word && (t.scope === 'block') === block)) {
+        table.entries.push({ key: this.lockKey(word, block ? e.block : -1), word, scope: e.atomic.scope, active: false, acquire: e.range });
         if (e.atomic.scope === 'block') {
           const sites = this.blockLockSites.get(word);
           if (!sites) this.blockLockSites.set(word, [e.range]);
