@@ -1567,25 +1567,33 @@ const READ_KEY_STRIDE = 2 ** 30;
  * program pays for a small table) and grows up to READ_SLOTS as slots fill.
  */
 class ReadsBeforeWrite {
+  // Set by replaceColumns, from the constructor on.
   /** The generation (launch or grid barrier, from 1) of each slot's reads, 0 for none yet. */
-  generation: Int32Array;
+  generation!: Int32Array;
   /** allocation * READ_KEY_STRIDE + word. */
-  key: Float64Array;
-  rec: (AccessRecord | undefined)[];
+  key!: Float64Array;
+  rec!: (AccessRecord | undefined)[];
   /** Another thread's read before `rec`, when `hasOther` (kept for reuse when not). */
-  other: (AccessRecord | undefined)[];
-  hasOther: Uint8Array;
-  private mask: number;
+  other!: (AccessRecord | undefined)[];
+  hasOther!: Uint8Array;
+  private mask = 0;
   /** Slots with a record. */
   private used = 0;
 
   constructor(size = 1 << 10) {
+    this.replaceColumns(size);
+  }
+
+  /** Columns of `size` empty slots in place of the current ones, which are returned. */
+  private replaceColumns(size: number): Pick<ReadsBeforeWrite, 'generation' | 'key' | 'rec' | 'other' | 'hasOther'> {
+    const old = { generation: this.generation, key: this.key, rec: this.rec, other: this.other, hasOther: this.hasOther };
     this.mask = size - 1;
     this.generation = new Int32Array(size);
     this.key = new Float64Array(size);
     this.rec = new Array<AccessRecord | undefined>(size);
     this.other = new Array<AccessRecord | undefined>(size);
     this.hasOther = new Uint8Array(size);
+    return old;
   }
 
   slot(allocation: number, word: number): number {
@@ -1601,14 +1609,7 @@ class ReadsBeforeWrite {
   /** A slot got its first record: past half full, the table grows fourfold (up to READ_SLOTS). */
   filled(): void {
     if (++this.used * 2 <= this.mask + 1 || this.mask + 1 >= READ_SLOTS) return;
-    const old = { generation: this.generation, key: this.key, rec: this.rec, other: this.other, hasOther: this.hasOther };
-    const size = Math.min(READ_SLOTS, (this.mask + 1) * 4);
-    this.mask = size - 1;
-    this.generation = new Int32Array(size);
-    this.key = new Float64Array(size);
-    this.rec = new Array<AccessRecord | undefined>(size);
-    this.other = new Array<AccessRecord | undefined>(size);
-    this.hasOther = new Uint8Array(size);
+    const old = this.replaceColumns(Math.min(READ_SLOTS, (this.mask + 1) * 4));
     this.used = 0;
     for (let s = 0; s < old.rec.length; s++) {
       const rec = old.rec[s];
