@@ -666,7 +666,8 @@ export class ScordDetector {
     if (order !== 'acquire') {
       f.fencedLast = true;
       if (e.scope !== 'block') f.fencedLastDev = true;
-      // Exact IDs never wrap (and stay small integers: `% Infinity` would make them doubles).
+      // Exact IDs wrap only past 2^30 fences of one thread, never within a step budget (and stay
+      // small integers: `% Infinity` would make them doubles).
       const wrap = this.faithful ? 1 << FENCE_BITS : 0x40000000;
       if (e.scope === 'block') {
         f.blk = (f.blk + 1) % wrap;
@@ -777,7 +778,7 @@ export class ScordDetector {
       const block = e.atomic.scope === 'block';
       if (!table.entries.some((t) => t.word === word && (t.scope === 'block') === block)) {
         table.entries.push({ key: this.lockKey(word, block ? e.block : -1), word, scope: e.atomic.scope, active: false, acquire: e.range });
-        if (e.atomic.scope === 'block') {
+        if (block) {
           const sites = this.blockLockSites.get(word);
           if (!sites) this.blockLockSites.set(word, [e.range]);
           else if (!sites.includes(e.range)) sites.push(e.range);
@@ -1117,7 +1118,7 @@ export class ScordDetector {
   private rememberRead(allocation: number, word: number, e: Access, fence: FenceFile, release: boolean): void {
     const t = (this.readsBeforeWrite ??= new ReadsBeforeWrite());
     const slot = t.slot(allocation, word);
-    const key = allocation * READ_KEY_STRIDE + word;
+    const key = readKey(allocation, word);
     const same = t.generation[slot] === this.readGeneration && t.key[slot] === key;
     t.generation[slot] = this.readGeneration;
     t.key[slot] = key;
@@ -1320,7 +1321,11 @@ export class ScordDetector {
     for (const ka of a) {
       const word = lockWord(ka);
       let shared = false;
-      for (const kb of b) if (lockWord(kb) === word) shared = true;
+      for (const kb of b) {
+        if (lockWord(kb) !== word) continue;
+        shared = true;
+        break;
+      }
       if (!shared) continue;
       acquires ??= [];
       for (const r of this.blockLockSites.get(Number(word)) ?? []) if (!acquires.includes(r)) acquires.push(r);
@@ -1482,7 +1487,6 @@ export class ScordDetector {
   }
 }
 
-/** Metadata entries by allocation and entry index; the last allocation's table is cached. */
 /**
  * One row of entries per allocation, indexed by word (or by group of 16 words,
  * hardware-faithful). A holey array, not a Map: the per-access lookup is the detector's
@@ -1490,6 +1494,7 @@ export class ScordDetector {
  */
 type MetaRow = (Meta | undefined)[];
 
+/** Metadata entries by allocation and entry index; the last allocation's row is cached. */
 class MetaTable {
   private readonly rows = new Map<number, MetaRow>();
   private lastId = -1;
@@ -1559,6 +1564,10 @@ class MetaTable {
 /** Words per allocation in a key of the table of reads before a word's first write. */
 const READ_KEY_STRIDE = 2 ** 30;
 
+function readKey(allocation: number, word: number): number {
+  return allocation * READ_KEY_STRIDE + word;
+}
+
 /**
  * Exact mode's reads of words nothing has written yet (most are input data that nothing
  * writes): a direct-mapped table whose slot keeps the last read of its word and another
@@ -1603,7 +1612,7 @@ class ReadsBeforeWrite {
   /** The slot holding reads of the word in this generation, or -1. */
   find(allocation: number, word: number, generation: number): number {
     const slot = this.slot(allocation, word);
-    return this.generation[slot] === generation && this.key[slot] === allocation * READ_KEY_STRIDE + word && this.rec[slot] !== undefined ? slot : -1;
+    return this.generation[slot] === generation && this.key[slot] === readKey(allocation, word) && this.rec[slot] !== undefined ? slot : -1;
   }
 
   /** A slot got its first record: past half full, the table grows fourfold (up to READ_SLOTS). */

@@ -399,9 +399,8 @@ function insertLine(ctx: FixContext, at: Range, code: string | string[], where: 
 
 /** `x += v`, `x++`, `x -= v`… on the racing word become the matching atomic. */
 function promoteToAtomic(ctx: FixContext): Fix | undefined {
-  const { current, earlier } = ctx.race;
-  const stmt = ctx.index.enclosingExpressionStatement(current.range);
-  if (!stmt || stmt !== ctx.index.enclosingExpressionStatement(earlier.range)) return undefined;
+  const stmt = statementOfBoth(ctx);
+  if (!stmt) return undefined;
   return rmwAsAtomic(ctx, stmt.expr, ctx.race.scope === 'block' && ctx.race.category === 'missing-block-fence');
 }
 
@@ -464,9 +463,14 @@ function storeAsExchange(ctx: FixContext): Fix | undefined {
 
 /** Several lanes storing to one word in one statement: the store becomes an `atomicExch`. */
 function lanesStoreAsExchange(ctx: FixContext): Fix | undefined {
+  const stmt = statementOfBoth(ctx);
+  return stmt && storeAsAtomic(ctx, stmt.expr, 'atomicExch');
+}
+
+/** The expression statement that holds both accesses of the race, if one does. */
+function statementOfBoth(ctx: FixContext): A.ExprStmt | undefined {
   const stmt = ctx.index.enclosingExpressionStatement(ctx.race.current.range);
-  if (!stmt || stmt !== ctx.index.enclosingExpressionStatement(ctx.race.earlier.range)) return undefined;
-  return storeAsAtomic(ctx, stmt.expr, 'atomicExch');
+  return stmt && stmt === ctx.index.enclosingExpressionStatement(ctx.race.earlier.range) ? stmt : undefined;
 }
 
 /**

@@ -41,7 +41,7 @@ export function judgeFix(before: CheckReport, finding: CheckFinding, edits: Text
   // lanes of one warp, or its same-value writes, were counted with that finding. Once the fix
   // removes it they show on their own: an intra-warp race of the fixed pair is the race still
   // there (a fence that satisfies the cross-warp rule does not order lanes of one warp either);
-  // same-value writes of any old pair are not new.
+  // either kind on any other old pair is not new.
   const pair = (k: string) => k.slice(k.indexOf('@') + 1);
   const bothWays = (k: string) => [pair(k), pair(k).split('|').reverse().join('|')];
   const category = (k: string) => k.slice(0, k.indexOf('@'));
@@ -54,6 +54,6 @@ export function judgeFix(before: CheckReport, finding: CheckFinding, edits: Text
   const fixedPair = new Set(bothWays(fixed));
   const now = after.findings.map((f) => findingKey(f));
   const remains = now.some((k) => fixedRace.has(k) || (k.startsWith('intra-warp@') && fixedPair.has(pair(k))));
-  const added = now.filter((k) => !oldRaces.has(k) && !(k.startsWith('benign-same-value@') && oldPairs.has(pair(k))) && !(k.startsWith('intra-warp@') && oldPairs.has(pair(k))));
+  const added = now.filter((k) => !oldRaces.has(k) && !(/^(benign-same-value|intra-warp)@/.test(k) && oldPairs.has(pair(k))));
   return { ok: !remains && added.length === 0, added, remains };
 }
