@@ -270,6 +270,8 @@ interface WarpState extends Lanes {
   /** Index of the warp within its block, and how many places its live lanes stand at. */
   index: number;
   paths: number;
+  /** Lanes that have not exited. */
+  live: number;
 }
 
 interface BlockState {
@@ -566,6 +568,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
       index: warps.length,
       warp: warps.length,
       paths: 1,
+      live: 0,
     };
     for (let l = 0; l < WARP && base + l < threads; l++) {
       const t = base + l;
@@ -579,7 +582,11 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
       });
     }
     let live = 0;
-    for (let l = 0; l < WARP; l++) if (w.status[l] === READY) live |= 1 << l;
+    for (let l = 0; l < WARP; l++) {
+      if (w.status[l] !== READY) continue;
+      live |= 1 << l;
+      w.live++;
+    }
     w.stack.push({ pc: 0, mask: live, rpc: -1 });
     warps.push(w);
     ctx.events?.({ kind: 'warp-start', block: linear, warp: w.index });
@@ -683,6 +690,7 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
     }
     case 'exit':
       for (i = 0; i < n; i++) w.status[g[i]] = EXITED;
+      w.live -= n;
       if (w.ctx.weak) for (i = 0; i < n; i++) w.ctx.weak.exit(w, g[i]);
       b.stats.exited += n;
       completeCollectives(w); // lanes that leave may be the last ones a *_sync waits for
@@ -712,9 +720,17 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
       break;
     }
   }
-  // A converged warp can split only at a branch or an exit; a diverged one may merge anywhere.
-  if (b.ctx.events && (w.paths !== 1 || t.kind === 'branch' || t.kind === 'exit')) tracePaths(w, b, block);
+  // A converged warp can split only at a branch or an exit, and not when all its lanes ran
+  // and branched one way (most loop iterations); a diverged one may merge anywhere.
+  if (b.ctx.events && (w.paths !== 1 || t.kind === 'exit' || (t.kind === 'branch' && !(n === w.live && sameTarget(pcs, g, n))))) tracePaths(w, b, block);
   return n * (steps.length + 1);
+}
+
+/** Did the group's lanes all go to one place? */
+function sameTarget(pcs: Int32Array, g: Int32Array, n: number): boolean {
+  const pc = pcs[g[0]];
+  for (let i = 1; i < n; i++) if (pcs[g[i]] !== pc) return false;
+  return true;
 }
 
 /** Events for a detector: divergence, reconvergence and the end of a warp. */
