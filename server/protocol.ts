@@ -6,7 +6,8 @@ import type { DetectorState } from '../sims/detect/scord';
 import type { LaunchDescription } from '../sims/host/launchDescription';
 import type { PointerArgument } from '../sims/host/run';
 import type { Fairness } from '../sims/idioms/schedulers';
-import type { LitmusReport, MemoryModelName } from '../sims/litmus/types';
+import type { LitmusReport } from '../sims/litmus/types';
+import type { MemoryModelName } from '../sims/gpu/memoryModels';
 
 /** Every setting of the `scord` section, as the server reads it for one document. */
 export interface ScordSettings {

@@ -19,7 +19,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { ENGINES, publicReport } from '../sims/check';
-import { MEMORY_MODELS } from '../sims/litmus/types';
+import { MEMORY_MODELS } from '../sims/gpu/memoryModels';
 import { analysisRequest, AnalysisScheduler, fileNameOf, includePolicyFor, notRunBecause, runLimits, workspaceFolders, workspaceTrust } from './analysis/scheduler';
 import { AnalysisWorkers, type AnalysisOutcome } from './analysis/workers';
 import { codeActions, FIX_ALL_KIND, type OwnerRun } from './features/codeActions';

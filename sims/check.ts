@@ -8,15 +8,16 @@ import type { Range } from './frontend/source';
 import { DEFAULT_DEVICE } from './gpu/devices';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { headerDefines, readKernelHeader, type KernelHeader } from './host/kernelHeader';
-import type { SchedulerKind } from './gpu/executor';
-import type { Fairness } from './gpu/fairness';
+import type { SchedulerKind } from './machine/executor';
+import { fairnessLaunchCheck } from './fairness/fairness';
+import type { Fairness } from './idioms/schedulers';
 import { PairIndex, ScordDetector, type DetectorOptions, type DetectorState, type MetadataSnapshot, type RaceFinding } from './detect/scord';
 import { PreciseDetector, scordOnlyNote } from './detect/precise';
 import { fixesFor, type Fix } from './fixes/fixes';
 import { kernelsOf, programNameOf, runProgram, runSchedules, type KernelEntry, type RunOptions, type RunResult } from './host/run';
 import type { LaunchDescription } from './host/launchDescription';
 import type { WeakObservation } from './gpu/weakMemory';
-import type { MemoryModelName, WeakModelSwitches } from './litmus/types';
+import type { MemoryModelName, WeakModelSwitches } from './gpu/memoryModels';
 
 /**
  * Which race detector watches the run: ScoRD's fence counters and locksets (the paper's design),
@@ -277,7 +278,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     ...(options.initCheck ? { initCheck: true } : {}),
     ...(options.entry ? { entry: options.entry } : {}),
     ...(options.untilLaunchOf ? { untilLaunchOf: options.untilLaunchOf } : {}),
-    ...(options.fairness ? { fairness: options.fairness } : {}),
+    ...(options.fairness ? { launchCheck: fairnessLaunchCheck(options.fairness) } : {}),
     ...(options.memoryModel && options.memoryModel !== 'sc' ? { memoryModel: options.memoryModel, ...(options.weakSwitches ? { weakSwitches: options.weakSwitches } : {}) } : {}),
   };
   const withDetector: Partial<RunOptions> = detect

@@ -35,8 +35,9 @@ import { parse, type ParseOptions, type ParseResult } from './frontend/index';
 import { formatLocation } from './frontend/source';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
 import { checkParsedEntry, ENGINES, notAnalysed as notAnalysedReport, publicReport, readLaunchHeader, type CheckDiagnostic, type CheckOptions, type CheckReport, type Engine } from './check';
-import type { SchedulerKind } from './gpu/executor';
+import type { SchedulerKind } from './machine/executor';
 import { FAIRNESS_KINDS, isFairness, type Fairness } from './idioms/schedulers';
+import { fairnessLaunchCheck } from './fairness/fairness';
 import { programNameOf, runProgram, runSchedules, type RunFinding, type RunOptions, type RunResult } from './host/run';
 import type { EntryRequest } from './host/entry';
 import { headerDefines, parseDim3, readKernelHeader, type Dim3 } from './host/kernelHeader';
@@ -48,7 +49,8 @@ import { createTwoFilesPatch } from 'diff';
 import { preprocess, tokensToText } from './frontend/preprocessor';
 import { summarize } from './frontend/summary';
 import { declaredOutcomes, runLitmus } from './litmus/run';
-import { MEMORY_MODELS, type LitmusReport, type MemoryModelName, type WeakModelSwitches } from './litmus/types';
+import { type LitmusReport } from './litmus/types';
+import { MEMORY_MODELS, type MemoryModelName, type WeakModelSwitches } from './gpu/memoryModels';
 import { programFromCompileCommands, programFromFiles, type ProgramResult } from './clang/program';
 import { checkWithClang, compileProgram, isKernelOnly, clangDiagnostic, leavesToClang, FRONTENDS, type ClangProgramOptions, type Frontend } from './clang/check';
 import { runClangProgram } from './clang/host/runProgram';
@@ -56,7 +58,7 @@ import { SourceRanges } from './clang/ranges';
 import { DEFAULT_MAX_FILE_MB, limitsForFileMb, MB, readBounded, SourceReader } from './files/policy';
 import { DEFAULT_MEMORY_LIMIT } from './gpu/memory';
 import { replaceIfUnchanged } from './files/replace';
-import { escapeControls } from './report/sanitize';
+import { escapeControls } from './files/sanitize';
 import { runOnLargeStack } from './largeStack';
 
 const PRESETS = Object.keys(DEVICE_PRESETS).join('|');
@@ -722,7 +724,7 @@ function runOptionsOf(args: Args): RunOptions {
     ...(args.scheduler ? { scheduler: args.scheduler } : {}),
     ...(args.model ? { model: args.model } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
-    ...(args.fairness ? { fairness: args.fairness } : {}),
+    ...(args.fairness ? { launchCheck: fairnessLaunchCheck(args.fairness) } : {}),
     deviceMemoryLimit: args.memoryLimit,
     ...(args.initCheck ? { initCheck: true } : {}),
   };

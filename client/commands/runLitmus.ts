@@ -4,7 +4,7 @@
 // metadata inspector's Litmus tab.
 import * as vscode from 'vscode';
 import { LitmusRequest, type LitmusResult } from '../../server/protocol';
-import type { MemoryModelName } from '../../sims/litmus/types';
+import type { MemoryModelName } from '../../sims/gpu/memoryModels';
 import type { ScordContext } from '../context';
 import { cudaDocumentUri } from './activeCuda';
 import { declaredVerdict, litmusHistogramText, outcomeLine } from './litmusText';

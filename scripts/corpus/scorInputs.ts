@@ -1,7 +1,7 @@
 // Small, deterministic inputs for ScoR's seven applications, in the format each one's main reads
 // from standard input (`cin >>` or `scanf`). Sizes are a few thousand elements or edges: enough
 // for every block to have work, small enough for a simulated run.
-import { seededRandom } from '../../sims/gpu/executor';
+import { seededRandom } from '../../sims/values/random';
 
 
 function ints(count: number, below: number, random: () => number): number[] {

@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection, type TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { MEMORY_MODELS, type LitmusOptions } from '../../sims/litmus/types';
+import { type LitmusOptions } from '../../sims/litmus/types';
+import { MEMORY_MODELS } from '../../sims/gpu/memoryModels';
 import { analysisRequest, fileNameOf, runLimits } from '../analysis/scheduler';
 import type { AnalysisFailure, AnalysisWorkers } from '../analysis/workers';
 import type { LitmusParams, LitmusResult } from '../protocol';

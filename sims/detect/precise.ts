@@ -42,7 +42,7 @@ import { pointerAllocation, pointerOffset } from '../gpu/memory';
 import { isAcquire, isRelease, type EventListener, type SimEvent } from '../ir/ir';
 import { Clock } from './clock';
 import { unorderedLanes } from './lanes';
-import { nameAddress } from './lvalue';
+import { nameAddress } from '../gpu/lvalue';
 import { atomicName, PairIndex, type AccessSummary, type Accessor, type RaceCategory, type RaceFinding } from './scord';
 
 type Access = Extract<SimEvent, { kind: 'access' }>;

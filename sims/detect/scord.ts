@@ -25,7 +25,7 @@ import type { Allocation, Memory } from '../gpu/memory';
 import { makePointer, pointerAllocation, pointerOffset } from '../gpu/memory';
 import { isAcquire, isRelease, type EventListener, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
 import { unorderedLanes } from './lanes';
-import { nameAddress } from './lvalue';
+import { nameAddress } from '../gpu/lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
 
 export type RaceCategory =

@@ -13,7 +13,7 @@ import { analyze, type InstantiatedFunction } from './sema/analyzer';
 import { preludeScope } from './sema/preludeScope';
 import type { Range } from './source';
 import { outermostMacro, type Token } from './token';
-import { clipOutside } from '../report/sanitize';
+import { clipOutside } from '../files/sanitize';
 
 export interface ParseOptions {
   fileName: string;

@@ -2,9 +2,19 @@
 // pointer came from (a fault stops the thread with the fault and the source range), then read
 // or written little-endian. 64-bit integers travel as JS numbers.
 import type { Range } from '../frontend/source';
-import type { RunContext } from '../ir/ir';
-import { box, isBoxed, unbox } from '../ir/wide';
+import { box, isBoxed, unbox } from '../values/wide';
 import { describe, Memory, pointerOffset, SCALAR_SIZE, type Allocation, type Fault, type ScalarKind } from './memory';
+
+/**
+ * What an access needs of the thread that makes it: the memory, the side it runs on (host code
+ * may not touch device memory, nor device code host memory), and where a warning goes. The
+ * simulator's run context is one.
+ */
+export interface AccessContext {
+  memory: Memory;
+  accessor: 'host' | 'device';
+  runtime: { undefinedOperation(code: 'uninitialized-read', message: string, range: Range): void };
+}
 
 export class DeviceFault extends Error {
   /** The lane that faulted, filled in by the executor. */
@@ -18,7 +28,7 @@ export class DeviceFault extends Error {
   }
 }
 
-export function load(ctx: RunContext, p: number, kind: ScalarKind, range: Range): number {
+export function load(ctx: AccessContext, p: number, kind: ScalarKind, range: Range): number {
   const a = ctx.memory.resolve(p, SCALAR_SIZE[kind], ctx.accessor, false);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
   if (a.unwritten) checkWritten(ctx, a, pointerOffset(p), SCALAR_SIZE[kind], range);
@@ -26,7 +36,7 @@ export function load(ctx: RunContext, p: number, kind: ScalarKind, range: Range)
 }
 
 /** A read of bytes nothing has written (with the uninitialised-read check): a warning, and the run goes on. */
-function checkWritten(ctx: RunContext, a: Allocation, off: number, size: number, range: Range): void {
+function checkWritten(ctx: AccessContext, a: Allocation, off: number, size: number, range: Range): void {
   const unwritten = a.unwritten!;
   for (let i = 0; i < size; i++) {
     if (unwritten[off + i]) {
@@ -36,7 +46,7 @@ function checkWritten(ctx: RunContext, a: Allocation, off: number, size: number,
   }
 }
 
-export function store(ctx: RunContext, p: number, kind: ScalarKind, value: number, range: Range): void {
+export function store(ctx: AccessContext, p: number, kind: ScalarKind, value: number, range: Range): void {
   const a = ctx.memory.resolve(p, SCALAR_SIZE[kind], ctx.accessor, true);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
   writeResolved(ctx.memory, a, pointerOffset(p), kind, value);
@@ -64,7 +74,7 @@ export function writeResolved(memory: Memory, a: Allocation, off: number, kind: 
 }
 
 /** Bytes of a NUL-terminated string in memory (for printf's %s). */
-export function readCString(ctx: RunContext, p: number, range: Range, limit = 4096): string {
+export function readCString(ctx: AccessContext, p: number, range: Range, limit = 4096): string {
   let s = '';
   for (let i = 0; i < limit; i++) {
     const c = load(ctx, p + i, 'u8', range);
@@ -74,6 +84,6 @@ export function readCString(ctx: RunContext, p: number, range: Range, limit = 40
   return s;
 }
 
-export function copyBytes(ctx: RunContext, dst: number, src: number, n: number, range: Range): void {
+export function copyBytes(ctx: AccessContext, dst: number, src: number, n: number, range: Range): void {
   for (let i = 0; i < n; i++) store(ctx, dst + i, 'u8', load(ctx, src + i, 'u8', range), range);
 }

@@ -27,10 +27,17 @@
 // read and write through to the level every thread shares; `__syncthreads` is a block fence
 // for every thread of the block before the barrier opens.
 import type { Range } from '../frontend/source';
-import { isAcquire, isRelease, type Lanes, type MemoryOrder, type Scope } from '../ir/ir';
-import { nameAddress } from '../detect/lvalue';
+import { isAcquire, isRelease, type MemoryOrder, type Scope } from './memoryOrder';
+import type { AccessContext } from './access';
+import { nameAddress } from './lvalue';
 import { DeviceFault, readResolved, writeResolved } from './access';
 import { pointerOffset, SCALAR_SIZE, type Allocation, type Memory, type ScalarKind } from './memory';
+
+/** What the model needs of the warp a thread runs in: which warp of which block, and its context. */
+export interface ThreadWarp {
+  warp: number;
+  ctx: AccessContext & { blockLinear: number };
+}
 
 /** Where every nondeterministic decision comes from: seeded random draws, or an explorer. */
 export interface Chooser {
@@ -203,7 +210,7 @@ export class WeakMemory {
   // -------------------------------------------------------------------------------------------
   // Thread operations
 
-  load(w: Lanes, l: number, p: number, kind: ScalarKind, strong: boolean, range: Range, order?: MemoryOrder, orderScope?: Scope): number {
+  load(w: ThreadWarp, l: number, p: number, kind: ScalarKind, strong: boolean, range: Range, order?: MemoryOrder, orderScope?: Scope): number {
     const a = this.resolve(w, p, kind, false, range);
     this.lastAccessPrivate = true;
     if (!this.weakSpace(a)) return readResolved(a, pointerOffset(p), kind);
@@ -259,7 +266,7 @@ export class WeakMemory {
     return value;
   }
 
-  store(w: Lanes, l: number, p: number, kind: ScalarKind, value: number, strong: boolean, range: Range, order?: MemoryOrder, orderScope?: Scope): void {
+  store(w: ThreadWarp, l: number, p: number, kind: ScalarKind, value: number, strong: boolean, range: Range, order?: MemoryOrder, orderScope?: Scope): void {
     const a = this.resolve(w, p, kind, true, range);
     this.lastAccessPrivate = true;
     if (!this.weakSpace(a)) {
@@ -297,7 +304,7 @@ export class WeakMemory {
   }
 
   /** A read-modify-write at the atomic's scope; returns [old, new]. */
-  atomic(w: Lanes, l: number, p: number, kind: ScalarKind, scope: Scope, rmw: (old: number) => number, range: Range, order?: MemoryOrder): [number, number] {
+  atomic(w: ThreadWarp, l: number, p: number, kind: ScalarKind, scope: Scope, rmw: (old: number) => number, range: Range, order?: MemoryOrder): [number, number] {
     const a = this.resolve(w, p, kind, true, range);
     const off = pointerOffset(p);
     this.lastAccessPrivate = true;
@@ -347,7 +354,7 @@ export class WeakMemory {
    * A fence pushes the issuing thread's own values: within its block (`block` scope) or to
    * every thread. It also ends the thread's load-pool window.
    */
-  fence(w: Lanes, l: number, scope: Scope, range: Range, implied = false): void {
+  fence(w: ThreadWarp, l: number, scope: Scope, range: Range, implied = false): void {
     const t = this.thread(w, l);
     if (!implied) this.step(w, l, scope === 'block' ? '__threadfence_block()' : scope === 'system' ? '__threadfence_system()' : '__threadfence()', range);
     // A fence with nothing of its own to push changes only its thread's load-pool window.
@@ -360,7 +367,7 @@ export class WeakMemory {
    * A thread exits: what only it could use goes (its load-pool window, values it borrowed);
    * its own unshared stores stay, to propagate.
    */
-  exit(w: Lanes, l: number): void {
+  exit(w: ThreadWarp, l: number): void {
     const t = this.thread(w, l);
     this.stale.delete(t);
     const mine = this.threadAddresses.get(t);
@@ -619,7 +626,7 @@ export class WeakMemory {
     return st;
   }
 
-  private resolve(w: Lanes, p: number, kind: ScalarKind, write: boolean, range: Range): Allocation {
+  private resolve(w: ThreadWarp, p: number, kind: ScalarKind, write: boolean, range: Range): Allocation {
     const a = w.ctx.memory.resolve(p, SCALAR_SIZE[kind], w.ctx.accessor, write);
     if (!('bytes' in a)) throw new DeviceFault(a, range);
     return a;
@@ -630,7 +637,7 @@ export class WeakMemory {
     return a.space === 'global' || a.space === 'shared' || a.space === 'managed';
   }
 
-  private thread(w: Lanes, l: number): number {
+  private thread(w: ThreadWarp, l: number): number {
     return w.ctx.blockLinear * this.threadsPerBlock + w.warp * 32 + l;
   }
 
@@ -696,7 +703,7 @@ export class WeakMemory {
     return `block ${b} thread ${t - b * this.threadsPerBlock}`;
   }
 
-  private step(w: Lanes, l: number, action: string, range: Range): void {
+  private step(w: ThreadWarp, l: number, action: string, range: Range): void {
     if (!this.trace) return;
     this.trace.push({ actor: `block ${w.ctx.blockLinear} thread ${w.warp * 32 + l}`, action, range });
   }

@@ -6,7 +6,7 @@
 import { functionsOf, type ParseResult } from '../frontend/index';
 import type { Range } from '../frontend/source';
 import * as T from '../frontend/types';
-import { DEFAULT_MAX_THREADS } from '../gpu/executor';
+import { DEFAULT_MAX_THREADS } from '../machine/executor';
 import type { Dim3, KernelHeader } from './kernelHeader';
 import { kernelsOf, type KernelEntry } from './run';
 

@@ -9,16 +9,16 @@ import { evalConst, type ConstEnv } from '../frontend/sema/constEval';
 import * as T from '../frontend/types';
 import { DeviceFault } from '../gpu/access';
 import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../gpu/devices';
-import { runGrid, seededRandom, type GridFinding, type SchedulerKind } from '../gpu/executor';
-import { DEFAULT_SEARCH_STEPS, fairnessChecker, type Fairness } from '../gpu/fairness';
+import { runGrid, type GridFinding, type LaunchCheck, type SchedulerKind } from '../machine/executor';
+import { seededRandom } from '../values/random';
 import { randomChooser, WeakMemory, weakModelConfig, type Chooser, type WeakObservation, type WeakStep } from '../gpu/weakMemory';
-import type { MemoryModelName, WeakModelSwitches } from '../litmus/types';
+import type { MemoryModelName, WeakModelSwitches } from '../gpu/memoryModels';
 import { DEFAULT_MEMORY_LIMIT, Memory, pointerAllocation, pointerOffset, type MemorySpace } from '../gpu/memory';
 import { MemoryAccount, MemoryLimitExceeded } from '../gpu/memoryAccount';
 import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
 import { FunctionLowerer, isAggregate, normalizer, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
-import { resetWide } from '../ir/wide';
-import { CudaRuntime } from './runtime';
+import { resetWide } from '../values/wide';
+import { CudaRuntime } from '../runtime/runtime';
 import { startLaunch, type UntilLaunch } from './describeLaunch';
 import type { LaunchDescription } from './launchDescription';
 
@@ -89,10 +89,35 @@ export interface RunOptions {
   /** `__device__` variables to read when the program ends (RunResult.observed). */
   observe?: string[];
   /**
-   * The scheduler's fairness (`fair` by default). Under a weaker one each launch is first
-   * searched for a schedule on which it never ends (a `deadlock` finding).
+   * A check each launch goes through before it runs, which may find that it would never end
+   * (the fairness search, `fairnessLaunchCheck` of sims/fairness). Made once per run, for the
+   * run's device and step budget.
    */
-  fairness?: Fairness;
+  launchCheck?: LaunchCheckFactory;
+}
+
+/** Makes a run's launch check, once the run knows its device, step budget and program. */
+export type LaunchCheckFactory = (run: LaunchCheckSetup) => LaunchCheck;
+
+export interface LaunchCheckSetup {
+  device: DeviceConfig;
+  stepBudget: number;
+  /** The device view of the program, on the built-in path. */
+  unit?: A.TranslationUnit;
+  model?: 'independent' | 'lockstep';
+  seed?: number;
+  maxThreads?: number;
+}
+
+/** What a run tells its launch check about itself. */
+export function launchCheckSetup(device: DeviceConfig, stepBudget: number, options: RunOptions, unit?: A.TranslationUnit): LaunchCheckSetup {
+  return {
+    device, stepBudget,
+    ...(unit ? { unit } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}),
+  };
 }
 
 export interface RunFinding {
@@ -148,9 +173,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
 
   const events = listener ?? options.events;
   // The fairness search names who last wrote what a block spins on: it needs access events.
-  const fairnessCheck = options.fairness && options.fairness !== 'fair'
-    ? fairnessChecker({ fairness: options.fairness, device, unit: parsed.deviceAst, stepBudget: Math.min(DEFAULT_SEARCH_STEPS, Math.floor(budget / 4)), ...(options.model ? { model: options.model } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}) })
-    : undefined;
+  const fairnessCheck = options.launchCheck?.(launchCheckSetup(device, budget, options, parsed.deviceAst));
   const program: ProgramInfo = {
     events: events !== undefined || fairnessCheck !== undefined,
     memory,

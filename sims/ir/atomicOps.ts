@@ -1,6 +1,6 @@
 // The read-modify-write of each atomic operation (atomicAdd, atomicCAS, …, by the names access
 // events carry: Add, Sub, Exch, Min, Max, Inc, Dec, CAS, And, Or, Xor).
-import { box, unbox } from './wide';
+import { box, unbox } from '../values/wide';
 
 /** The new value of a 32-bit or floating-point atomic `op` (unrounded: callers normalise it). */
 export function narrowAtomic(op: string): (old: number, v: number, c: number) => number {

@@ -11,30 +11,13 @@ import type { Range } from '../frontend/source';
 import type { Type } from '../frontend/types';
 import type { DeviceConfig } from '../gpu/devices';
 import type { Memory, NamedRegion, ScalarKind } from '../gpu/memory';
-import type { CudaRuntime } from '../host/runtime';
+import type { CudaRuntime } from '../runtime/runtime';
 import type { WeakMemory } from '../gpu/weakMemory';
 
 export const WARP = 32;
 
-/** Which threads an atomic or fence orders with. */
-export type Scope = 'block' | 'device' | 'system';
-
-/**
- * The C++/PTX memory order of an operation that names one (libcu++ `cuda::atomic`,
- * `cuda::atomic_thread_fence`, inline PTX `ld.acquire`/`st.release`/`fence.*`). Legacy CUDA
- * atomics carry none (they are relaxed); `__threadfence*` are `seq_cst` fences of their scope.
- */
-export type MemoryOrder = 'relaxed' | 'acquire' | 'release' | 'acq_rel' | 'seq_cst';
-
-/** Release semantics: a release, acq_rel or seq_cst operation. */
-export function isRelease(o: MemoryOrder | undefined): boolean {
-  return o === 'release' || o === 'acq_rel' || o === 'seq_cst';
-}
-
-/** Acquire semantics: an acquire, acq_rel or seq_cst operation. */
-export function isAcquire(o: MemoryOrder | undefined): boolean {
-  return o === 'acquire' || o === 'acq_rel' || o === 'seq_cst';
-}
+export { isAcquire, isRelease, type MemoryOrder, type Scope } from '../gpu/memoryOrder';
+import type { MemoryOrder, Scope } from '../gpu/memoryOrder';
 
 /**
  * What a detector sees of a run. An access site refills one event object on every access, so

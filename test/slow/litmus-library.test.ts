@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import { parse } from '../../sims/frontend/index';
 import { runProgram } from '../../sims/host/run';
 import { declaredOutcomes, runLitmus } from '../../sims/litmus/run';
-import { MEMORY_MODELS, type LitmusReport, type MemoryModelName } from '../../sims/litmus/types';
+import { type LitmusReport } from '../../sims/litmus/types';
+import { MEMORY_MODELS, type MemoryModelName } from '../../sims/gpu/memoryModels';
 
 const DIR = path.resolve(__dirname, '../../examples/litmus');
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.cu')).sort();

@@ -36,7 +36,7 @@ import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { ResponseError, type Diagnostic, type TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { seededRandom } from '../../sims/gpu/executor';
+import { seededRandom } from '../../sims/values/random';
 import { LspTestClient } from '../support/lspClient';
 
 const ROOT = path.resolve(__dirname, '..', '..');

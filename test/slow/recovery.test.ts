@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { seededRandom } from '../../sims/gpu/executor';
+import { seededRandom } from '../../sims/values/random';
 import { parse } from '../../sims/frontend/index';
 import { isKnownCode } from '../../sims/frontend/codes';
 import { lex } from '../../sims/frontend/lexer';

@@ -7,9 +7,9 @@ import { loadDeviceProgram, type DeviceProgram } from '../../sims/clang/device/p
 import { SourceRanges } from '../../sims/clang/ranges';
 import { FlatAddresses } from '../../sims/gpu/flat';
 import { Memory, pointerAllocation, pointerOffset, type ScalarKind } from '../../sims/gpu/memory';
-import { runGrid, type GridOutcome, type GridOptions } from '../../sims/gpu/executor';
+import { runGrid, type GridOutcome, type GridOptions } from '../../sims/machine/executor';
 import { DEFAULT_DEVICE, devicePreset } from '../../sims/gpu/devices';
-import { CudaRuntime } from '../../sims/host/runtime';
+import { CudaRuntime } from '../../sims/runtime/runtime';
 import type { EventListener } from '../../sims/ir/ir';
 import { readOrUndefined } from './parseFile';
 

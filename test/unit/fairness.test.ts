@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkSource, type CheckFinding } from '../../sims/check';
 import { scord } from '../../sims/cli';
-import { guaranteedBlocks, mayStart } from '../../sims/gpu/fairness';
+import { guaranteedBlocks, mayStart } from '../../sims/fairness/fairness';
 import { atLeastAsFair, joinFairness, type Fairness } from '../../sims/idioms/schedulers';
 import { normalizeSettings } from '../../server/settings';
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { seededRandom } from '../../sims/gpu/executor';
+import { seededRandom } from '../../sims/values/random';
 import { formatPrintf, parseFormat, type PrintfArg } from '../../sims/printf/format';
 
 interface Case {

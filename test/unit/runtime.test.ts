@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Memory } from '../../sims/gpu/memory';
-import { CUDA_ERRORS, cudaErrorName, cudaErrorString } from '../../sims/host/cudaErrors';
-import { CudaRuntime, MEMCPY_KIND } from '../../sims/host/runtime';
+import { CUDA_ERRORS, cudaErrorName, cudaErrorString } from '../../sims/runtime/cudaErrors';
+import { CudaRuntime, MEMCPY_KIND } from '../../sims/runtime/runtime';
 
 const E = (n: keyof typeof CUDA_ERRORS) => CUDA_ERRORS[n].code;
 

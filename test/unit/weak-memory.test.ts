@@ -11,7 +11,8 @@ import { scord } from '../../sims/cli';
 import { parse } from '../../sims/frontend/index';
 import { runProgram } from '../../sims/host/run';
 import { declaredOutcomes, runLitmus, runLitmusSource } from '../../sims/litmus/run';
-import type { LitmusOptions, MemoryModelName } from '../../sims/litmus/types';
+import type { LitmusOptions } from '../../sims/litmus/types';
+import type { MemoryModelName } from '../../sims/gpu/memoryModels';
 
 /** A program whose kernel runs `bodies[i]` in block i (one thread each) and prints r[0..n). */
 function perBlock(bodies: string[], globals: string, results: number): string {

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkSource, publicReport } from '../../sims/check';
 import { runLitmusSource } from '../../sims/litmus/run';
-import type { MemoryModelName } from '../../sims/litmus/types';
+import type { MemoryModelName } from '../../sims/gpu/memoryModels';
 import type { ToWebview } from '../../client/webview/messages';
 import { CHROMIUM, Harness, ROOT } from './harness';
 import { THEMES } from './themes';

@@ -6,7 +6,7 @@ import type { Range } from '../../frontend/source';
 import type { FlatAddresses } from '../../gpu/flat';
 import { pointerAllocation, pointerOffset } from '../../gpu/memory';
 import type { Lanes, Step } from '../../ir/ir';
-import { box, isBoxed, plain, unbox } from '../../ir/wide';
+import { box, isBoxed, plain, unbox } from '../../values/wide';
 import type { LType } from '../llvm/module';
 import { sizeOf, typeName } from './layout';
 import { add64, floatRounder, fromBfloatBits, fromHalfBits, intNormalizer, mul64, signedBool, sub64, toBfloatBits, toHalfBits, unsignedView } from './numbers';

@@ -6,7 +6,7 @@ import { DeviceFault } from '../../gpu/access';
 import { decodePtx, type PtxInstruction, type PtxValue } from '../../frontend/ptx';
 import type * as T from '../../frontend/types';
 import { WARP } from '../../ir/ir';
-import { unbox } from '../../ir/wide';
+import { unbox } from '../../values/wide';
 import type { LInstruction, LType, LValue } from '../llvm/module';
 import { emitSpecialRegister } from './intrinsics';
 import type { KernelLowering } from './lowerer';

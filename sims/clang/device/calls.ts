@@ -4,7 +4,7 @@
 import { DeviceFault, load, readCString } from '../../gpu/access';
 import { pointerAllocation } from '../../gpu/memory';
 import { WARP, type Lanes } from '../../ir/ir';
-import { plain, unbox } from '../../ir/wide';
+import { plain, unbox } from '../../values/wide';
 import { formatPrintf, parseFormat, type PrintfArg } from '../../printf/format';
 import type { LInstruction, LType, LValue } from '../llvm/module';
 import { pointerFlat } from './arith';

@@ -3,7 +3,7 @@
 // `addrspacecast`, `ptrtoint`). The address of a __shared__ variable depends on the block that
 // runs, so a constant may be relative to the block's shared memory and is resolved per block.
 import type { LInstruction, LType, LValue } from '../llvm/module';
-import { box, unbox } from '../../ir/wide';
+import { box, unbox } from '../../values/wide';
 import { isAggregate, registerCount, sizeOf, structLayout, typeName } from './layout';
 import { floatRounder } from './numbers';
 

@@ -10,7 +10,7 @@ import { ABSOLUTE, ConstantError, constLeaves, type ConstEnv, type ConstScalar }
 import { leavesOf, namingType, scalarKindOf, sizeOf } from './layout';
 import { variableName } from './demangle';
 import { toBfloatBits, toHalfBits } from './numbers';
-import { unbox } from '../../ir/wide';
+import { unbox } from '../../values/wide';
 import { isDefinition, Symbols } from './symbols';
 
 export interface GlobalStorage {

@@ -4,7 +4,7 @@
 import { DeviceFault } from '../../gpu/access';
 import { pointerAllocation, pointerOffset } from '../../gpu/memory';
 import { WARP, type Scope } from '../../ir/ir';
-import { box, isBoxed, unbox } from '../../ir/wide';
+import { box, isBoxed, unbox } from '../../values/wide';
 import type { LInstruction, LType } from '../llvm/module';
 import { LLVM_MATH, nvvmConversion } from './libdevice';
 import type { KernelLowering, Val } from './lowerer';

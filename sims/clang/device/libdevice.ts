@@ -4,7 +4,7 @@
 // gives the correctly rounded float; integer arguments arrive in canonical (signed) form and the
 // unsigned functions take their unsigned view here.
 import { MATH, popcount, reverseBits, roundEven } from '../../ir/math';
-import { box, plain, unbox } from '../../ir/wide';
+import { box, plain, unbox } from '../../values/wide';
 import { fromHalfBits, toHalfBits } from './numbers';
 
 type Pure = (...xs: number[]) => number;

@@ -16,7 +16,7 @@ import { pointerAllocation, pointerOffset, SCALAR_SIZE, type ScalarKind } from '
 import { accessEvent, fenceStep, fill, modelLoad, modelStore, type Ordered } from '../../ir/accessSteps';
 import { bigAtomic, narrowAtomic } from '../../ir/atomicOps';
 import { WARP, type Lanes, type MemoryOrder, type Scope } from '../../ir/ir';
-import { unbox } from '../../ir/wide';
+import { unbox } from '../../values/wide';
 import type { LInstruction, LType } from '../llvm/module';
 import { pointerFlat } from './arith';
 import { leavesOf, scalarKindOf, typeName } from './layout';

@@ -3,7 +3,7 @@
 // box of sims/ir/wide), and operations that read them unsigned take the unsigned view. Floats are
 // rounded to their format (float with Math.fround, half and bfloat to their 16-bit formats).
 import type { LType } from '../llvm/module';
-import { box, isBoxed, plain, unbox } from '../../ir/wide';
+import { box, isBoxed, plain, unbox } from '../../values/wide';
 
 const TWO53 = 2 ** 53;
 

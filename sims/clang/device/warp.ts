@@ -2,7 +2,7 @@
 // executor's 'collective' terminators: the *_sync forms name a mask register, and the lanes wait
 // until every live lane of the mask has arrived; then `run` computes every lane's result at once.
 import { WARP, type Lanes, type SimEvent } from '../../ir/ir';
-import { unbox } from '../../ir/wide';
+import { unbox } from '../../values/wide';
 import type { LInstruction } from '../llvm/module';
 import type { KernelLowering } from './lowerer';
 

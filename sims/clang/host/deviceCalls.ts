@@ -2,7 +2,7 @@
 // properties, streams and events, versions and limits. Launches are synchronous, so a stream is
 // only a handle and synchronising is immediate; an event records the simulated clock, so
 // cudaEventElapsedTime measures the simulated work between two records (reproducibly).
-import { cudaErrorName, cudaErrorString } from '../../host/cudaErrors';
+import { cudaErrorName, cudaErrorString } from '../../runtime/cudaErrors';
 import { deviceAttribute, writeDeviceProp, devicePropLayout } from './deviceProperties';
 import type { HostContext } from './hostContext';
 

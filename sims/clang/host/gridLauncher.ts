@@ -4,13 +4,12 @@
 // remaining step budget. Every detector therefore sees the same events on both paths.
 import type * as A from '../../frontend/ast';
 import type { DeviceConfig } from '../../gpu/devices';
-import { runGrid, type GridFinding, type SchedulerKind } from '../../gpu/executor';
-import type { fairnessChecker } from '../../gpu/fairness';
+import { runGrid, type GridFinding, type LaunchCheck, type SchedulerKind } from '../../machine/executor';
 import type { Memory } from '../../gpu/memory';
 import type { Chooser, WeakMemory } from '../../gpu/weakMemory';
 import type { EventListener, LaunchRequest } from '../../ir/ir';
 import type { RunFinding } from '../../host/run';
-import type { CudaRuntime } from '../../host/runtime';
+import type { CudaRuntime } from '../../runtime/runtime';
 import { startLaunch, type UntilLaunch } from '../../host/describeLaunch';
 import type { LaunchDescription } from '../../host/launchDescription';
 import { ProcExit } from './wasi';
@@ -25,7 +24,7 @@ export interface LaunchSettings {
   budget: number;
   events?: EventListener;
   weak?: WeakMemory;
-  fairnessCheck?: ReturnType<typeof fairnessChecker>;
+  fairnessCheck?: LaunchCheck;
   scheduler?: SchedulerKind;
   chooser?: Chooser;
   onDecision?: (digest: () => number) => void;

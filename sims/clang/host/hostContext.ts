@@ -6,7 +6,7 @@ import type { DeviceConfig } from '../../gpu/devices';
 import type { FlatAddresses } from '../../gpu/flat';
 import type { Memory } from '../../gpu/memory';
 import type { RunFinding } from '../../host/run';
-import type { CudaRuntime } from '../../host/runtime';
+import type { CudaRuntime } from '../../runtime/runtime';
 import type { DeviceProgram } from '../device/program';
 import type { DebugLocation, LModule } from '../llvm/module';
 import type { GridLauncher } from './gridLauncher';

@@ -6,7 +6,7 @@
 // struct passed by value is copied into a fresh device allocation whose pointer is the argument.
 import type { FlatAddresses } from '../../gpu/flat';
 import { Memory, pointerAllocation } from '../../gpu/memory';
-import { box } from '../../ir/wide';
+import { box } from '../../values/wide';
 import type { DeviceKernel } from '../device/program';
 import { sizeOf } from '../device/layout';
 import { fromBfloatBits, fromHalfBits } from '../device/numbers';

@@ -1,7 +1,7 @@
 // RunOptions.observe on the clang path: the final values of device globals named as the source
 // names them (`x=1`, `r=[1,0]`), read from their storage when the run ends (litmus tests).
 import { Memory, pointerAllocation, pointerOffset } from '../../gpu/memory';
-import { plain } from '../../ir/wide';
+import { plain } from '../../values/wide';
 import type { DeviceProgram } from '../device/program';
 import { variableName } from '../device/demangle';
 import { scalarKindOf, sizeOf } from '../device/layout';

@@ -10,16 +10,15 @@
 // caller bounds the run's time (the analysis worker's time budget does).
 import type { Range } from '../../frontend/source';
 import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../../gpu/devices';
-import { seededRandom } from '../../gpu/executor';
-import { DEFAULT_SEARCH_STEPS, fairnessChecker } from '../../gpu/fairness';
+import { seededRandom } from '../../values/random';
 import { FlatAddresses } from '../../gpu/flat';
 import { DEFAULT_MEMORY_LIMIT, Memory } from '../../gpu/memory';
 import { ALLOCATION_OVERHEAD, formatBytes, MemoryAccount, MemoryLimitExceeded } from '../../gpu/memoryAccount';
 import { randomChooser, WeakMemory, weakModelConfig } from '../../gpu/weakMemory';
 import { LowerError } from '../../ir/ir';
-import { resetWide } from '../../ir/wide';
-import type { RunFinding, RunOptions, RunResult } from '../../host/run';
-import { CudaRuntime } from '../../host/runtime';
+import { resetWide } from '../../values/wide';
+import { launchCheckSetup, type RunFinding, type RunOptions, type RunResult } from '../../host/run';
+import { CudaRuntime } from '../../runtime/runtime';
 import { loadDeviceProgram, type DeviceProgram } from '../device/program';
 import type { DebugLocation, LModule } from '../llvm/module';
 import { cudaImports } from './cudaImports';
@@ -97,9 +96,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
   const flat = new FlatAddresses(memory);
   const clock = new SimClock();
   const findings: Finding[] = [];
-  const fairnessCheck = options.fairness && options.fairness !== 'fair'
-    ? fairnessChecker({ fairness: options.fairness, device, stepBudget: Math.min(DEFAULT_SEARCH_STEPS, Math.floor(budget / 4)), ...(options.model ? { model: options.model } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}) })
-    : undefined;
+  const fairnessCheck = options.launchCheck?.(launchCheckSetup(device, budget, options));
   const launcher = new GridLauncher(
     {
       device, memory, runtime, clock, budget,

@@ -4,7 +4,7 @@
 // clock and a seeded random source (a run is reproducible), and the sandbox's files
 // (./sandboxFiles). There is no network, no process, and no path of the machine outside the
 // sandbox. Every call not implemented here answers ENOSYS.
-import { seededRandom } from '../../gpu/executor';
+import { seededRandom } from '../../values/random';
 import { truncate, writeAt, type FileData, type SandboxFiles } from './sandboxFiles';
 import { CLOCK_READ_NS, type SimClock } from './simClock';
 

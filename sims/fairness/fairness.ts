@@ -10,17 +10,19 @@
 // on what, and which block could have released it but need not be run.
 import type * as A from '../frontend/ast';
 import type { Range } from '../frontend/source';
-import { nameAddress } from '../detect/lvalue';
-import { CudaRuntime } from '../host/runtime';
+import { nameAddress } from '../gpu/lvalue';
+import { CudaRuntime } from '../runtime/runtime';
 import { functionsOf } from '../frontend/index';
 import { calleeName, descendants } from '../idioms/syntax';
 import { pollsMemory, waitLoopAt, waitTarget } from '../idioms/waits';
 import { FAIRNESS_NAMES, type Fairness } from '../idioms/schedulers';
-import type { LaunchRequest, RunContext, SimEvent } from '../ir/ir';
-import type { DeviceConfig } from './devices';
-import { DeviceFault } from './access';
-import { controlGrid, seededRandom, type GridControl, type GridFinding } from './executor';
-import { Memory, pointerAllocation, pointerOffset, type ScalarKind } from './memory';
+import type { LaunchRequest, SimEvent } from '../ir/ir';
+import type { DeviceConfig } from '../gpu/devices';
+import { DeviceFault } from '../gpu/access';
+import { controlGrid, type GridControl, type GridFinding, type LaunchCheck, type LaunchEnvironment } from '../machine/executor';
+import type { LaunchCheckFactory } from '../host/run';
+import { seededRandom } from '../values/random';
+import { Memory, pointerAllocation, pointerOffset, type ScalarKind } from '../gpu/memory';
 
 export type { Fairness } from '../idioms/schedulers';
 
@@ -49,10 +51,6 @@ export interface FairnessSearchOptions {
   unit?: A.TranslationUnit;
 }
 
-export interface FairnessEnvironment {
-  memory: Memory;
-  globals: RunContext['globals'];
-}
 
 /**
  * Which blocks the scheduler must keep running (its thread fairness criterion), among the
@@ -239,7 +237,7 @@ interface Proof {
  * Explores adversarial schedules of one launch under `options.fairness`; a deadlock finding
  * when one provably need not terminate, else undefined. Memory is left as it was found.
  */
-export function searchFairnessHang(req: LaunchRequest, env: FairnessEnvironment, options: FairnessSearchOptions): GridFinding | undefined {
+export function searchFairnessHang(req: LaunchRequest, env: LaunchEnvironment, options: FairnessSearchOptions): GridFinding | undefined {
   if (options.fairness === 'fair') return undefined;
   const memory = env.memory;
   const snapshot = memory.snapshot();
@@ -492,7 +490,7 @@ const MAX_SEARCHED_LAUNCHES = 8;
  * and launch shape, and a kernel already shown to hang is not searched again. Searches share
  * the step budget given.
  */
-export function fairnessChecker(options: FairnessSearchOptions): (req: LaunchRequest, env: FairnessEnvironment) => GridFinding | undefined {
+export function fairnessChecker(options: FairnessSearchOptions): LaunchCheck {
   const searched = new Set<string>();
   const hung = new Set<string>();
   let budget = options.stepBudget ?? DEFAULT_SEARCH_STEPS;
@@ -528,4 +526,22 @@ function mayWait(unit: A.TranslationUnit, kernel: A.FunctionDecl): boolean {
   };
   // The kernel as compiled may be the device view's twin of the declaration launched.
   return visit(byName.get(kernel.name) ?? kernel) || (kernel.body !== undefined && visit(kernel));
+}
+
+/**
+ * The launch check of a run under `fairness`: each launch is searched for a schedule on which it
+ * never ends (a `deadlock` finding). None under the fair scheduler.
+ */
+export function fairnessLaunchCheck(fairness: Fairness | undefined): LaunchCheckFactory | undefined {
+  if (!fairness || fairness === 'fair') return undefined;
+  return (run) =>
+    fairnessChecker({
+      fairness,
+      device: run.device,
+      stepBudget: Math.min(DEFAULT_SEARCH_STEPS, Math.floor(run.stepBudget / 4)),
+      ...(run.unit ? { unit: run.unit } : {}),
+      ...(run.model ? { model: run.model } : {}),
+      ...(run.seed !== undefined ? { seed: run.seed } : {}),
+      ...(run.maxThreads !== undefined ? { maxThreads: run.maxThreads } : {}),
+    });
 }

@@ -5,7 +5,7 @@
 import type { Range } from '../frontend/source';
 import { DEFAULT_MEMORY_LIMIT, describe, Memory, pointerAllocation, pointerOffset, type Allocation, type MemorySpace, type NamedRegion } from '../gpu/memory';
 import { CUDA_ERRORS, type CudaErrorName } from './cudaErrors';
-import { isBoxed, unbox } from '../ir/wide';
+import { isBoxed, unbox } from '../values/wide';
 
 /**
  * A size_t count as the program passed it: a byte count, or why it is not one (negative: an

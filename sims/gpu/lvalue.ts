@@ -2,7 +2,7 @@
 // variables laid out in its allocation. Races are reported on addresses; programmers think in
 // lvalues.
 import * as T from '../frontend/types';
-import { pointerAllocation, pointerOffset, type Memory } from '../gpu/memory';
+import { pointerAllocation, pointerOffset, type Memory } from './memory';
 
 export function nameAddress(memory: Memory, address: number): string | undefined {
   const a = memory.allocation(pointerAllocation(address));

@@ -3,14 +3,15 @@
 // control-flow graph run it together, one step for all of them before the next (independent
 // thread scheduling: diverged groups advance separately and merge when they meet again).
 import type { Range } from '../frontend/source';
-import type { CudaRuntime } from '../host/runtime';
+import type { CudaRuntime } from '../runtime/runtime';
 import { WARP, type Block, type CompiledFunction, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
-import { DeviceFault } from './access';
+import { DeviceFault } from '../gpu/access';
 import { immediatePostDominators } from '../ir/postdominators';
-import { occupancy, type DeviceConfig } from './devices';
-import { pointerAllocation, type Memory } from './memory';
-import { formatBytes, MemoryLimitExceeded } from './memoryAccount';
-import { randomChooser, type Chooser, type WeakMemory } from './weakMemory';
+import { occupancy, type DeviceConfig } from '../gpu/devices';
+import { pointerAllocation, type Memory } from '../gpu/memory';
+import { formatBytes, MemoryLimitExceeded } from '../gpu/memoryAccount';
+import { randomChooser, type Chooser, type WeakMemory } from '../gpu/weakMemory';
+import { seededRandom } from '../values/random';
 
 const READY = 1;
 const AT_BARRIER = 2;
@@ -205,6 +206,18 @@ export interface GridFinding {
   thread?: [number, number, number];
 }
 
+/** What a check made before a launch sees: the memory and the program's globals as they are. */
+export interface LaunchEnvironment {
+  memory: Memory;
+  globals: RunContext['globals'];
+}
+
+/**
+ * A check a launch goes through before it runs, which may find that it would never end (the
+ * fairness search). The caller gives it: the machine and the host runner do not know the analysis.
+ */
+export type LaunchCheck = (req: LaunchRequest, env: LaunchEnvironment) => GridFinding | undefined;
+
 export type SchedulerKind = 'round-robin' | 'greedy-then-oldest' | 'random';
 
 export interface GridOptions {
@@ -230,18 +243,6 @@ export interface GridOptions {
   onDecision?: (digest: () => number) => void;
   /** A launch of more threads than this is refused before it starts. */
   maxThreads?: number;
-}
-
-/** mulberry32: small, fast and reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface GridOutcome {

@@ -1,0 +1,14 @@
+// Reproducible pseudo-random numbers: schedules, weak-memory choices, host rand() and the
+// tests' generated inputs all draw from one seeded generator, so a seed replays a run.
+
+/** mulberry32: small, fast and reproducible. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
