@@ -2,7 +2,7 @@
 // requests and the server answers them. Nothing here imports the engine at run time.
 import { NotificationType, ProtocolRequestType } from 'vscode-languageserver-protocol';
 import type { CheckDiagnostic, CheckReport, Engine, PublicFinding } from '../sims/check';
-import type { DetectorState } from '../sims/detect/scord';
+import type { DetectorState } from '../sims/detect/detector';
 import type { LaunchDescription } from '../sims/host/launchDescription';
 import type { PointerArgument } from '../sims/host/run';
 import type { Fairness } from '../sims/idioms/schedulers';

@@ -11,7 +11,10 @@ import { headerDefines, readKernelHeader, type KernelHeader } from './host/kerne
 import type { SchedulerKind } from './machine/executor';
 import { fairnessLaunchCheck } from './fairness/fairness';
 import type { Fairness } from './idioms/schedulers';
-import { PairIndex, ScordDetector, type DetectorOptions, type DetectorState, type MetadataSnapshot, type RaceFinding } from './detect/scord';
+import { ScordDetector, type DetectorOptions } from './detect/scord';
+import { listenAll, type Detector, type DetectorState } from './detect/detector';
+import type { Memory } from './gpu/memory';
+import { PairIndex, type Accessor, type MetadataSnapshot, type RaceFinding } from './detect/findings';
 import { PreciseDetector, scordOnlyNote } from './detect/precise';
 import { fixesFor, type Fix } from './fixes/fixes';
 import { kernelsOf, programNameOf, runProgram, runSchedules, type KernelEntry, type RunOptions, type RunResult } from './host/run';
@@ -37,12 +40,6 @@ export interface Location {
 
 export function location(r: Range): Location {
   return { file: r.file, line: r.start.line + 1, column: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
-}
-
-export interface Accessor {
-  block: number;
-  warp: number;
-  lane: number;
 }
 
 export interface CheckFinding {
@@ -281,24 +278,22 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     ...(options.fairness ? { launchCheck: fairnessLaunchCheck(options.fairness) } : {}),
     ...(options.memoryModel && options.memoryModel !== 'sc' ? { memoryModel: options.memoryModel, ...(options.weakSwitches ? { weakSwitches: options.weakSwitches } : {}) } : {}),
   };
-  const withDetector: Partial<RunOptions> = detect
-    ? {
-        listen: (memory) => {
-          const scord = engine !== 'precise' ? new ScordDetector(memory, detectorOptions) : undefined;
-          const pd = engine !== 'scord' ? new PreciseDetector(memory, { perThreadWhenDiverged: options.model !== 'lockstep' && !options.warpSync, explain: engine === 'both' }) : undefined;
-          if (scord) detectors.push(scord);
-          if (pd) precise.push(pd);
-          if (!pd) return scord!.listener;
-          if (!scord) return pd.listener;
-          const a = scord.listener;
-          const b = pd.listener;
-          return (e) => {
-            a(e);
-            b(e);
-          };
-        },
-      }
-    : {};
+  // The engines of one run, made for its memory (each schedule and valuation is a run of its own).
+  const engines = (memory: Memory): Detector[] => {
+    const made: Detector[] = [];
+    if (engine !== 'precise') {
+      const d = new ScordDetector(memory, detectorOptions);
+      detectors.push(d);
+      made.push(d);
+    }
+    if (engine !== 'scord') {
+      const d = new PreciseDetector(memory, { perThreadWhenDiverged: options.model !== 'lockstep' && !options.warpSync, explain: engine === 'both' });
+      precise.push(d);
+      made.push(d);
+    }
+    return made;
+  };
+  const withDetector: Partial<RunOptions> = detect ? { listen: (memory) => listenAll(engines(memory)) } : {};
   const many = stats.schedules > 1 ? runSchedules(runOnce, stats.schedules, { ...runOptions, ...withDetector }) : undefined;
   const run = many ? { ...many.runs[0], findings: many.findings } : runOnce({ ...runOptions, ...withDetector });
   // A kernel run on its own stands for every value of the scalars nobody gave (GPUVerify checks

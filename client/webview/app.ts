@@ -4,7 +4,7 @@
 // shows comes from ToWebview messages; everything it asks goes out as FromWebview messages;
 // what it shows and how survives a reload via setState.
 import type { PublicFinding } from '../../sims/check';
-import type { DetectorState } from '../../sims/detect/scord';
+import type { DetectorState } from '../../sims/detect/detector';
 import { h } from './dom';
 import { basename, clockTime } from './format';
 import { launchText } from '../../sims/host/launchDescription';

@@ -1,6 +1,6 @@
 // How the inspector words and converts the detector's data.
 import type { Location } from '../../sims/check';
-import type { Accessor } from '../../sims/detect/scord';
+import type { Accessor } from '../../sims/detect/findings';
 import type { Range } from '../../sims/frontend/source';
 import type { RevealTarget } from './messages';
 

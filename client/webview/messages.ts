@@ -1,6 +1,6 @@
 // What the extension and the metadata inspector webview say to each other (postMessage only).
 import type { PublicFinding } from '../../sims/check';
-import type { DetectorState } from '../../sims/detect/scord';
+import type { DetectorState } from '../../sims/detect/detector';
 import type { LaunchDescription } from '../../sims/host/launchDescription';
 import type { LitmusReport } from '../../sims/litmus/types';
 

@@ -4,3 +4,11 @@
 export function unorderedLanes(laneA: number, divergenceA: number, laneB: number, divergenceB: number): boolean {
   return laneA !== laneB && divergenceA >= 0 && divergenceA === divergenceB;
 }
+
+/** Warps per block the detectors' per-warp tables allow for (2,048 threads). */
+export const WARPS_PER_BLOCK = 64;
+
+/** A warp's key in the detectors' per-warp tables: unique within a launch. */
+export function warpKey(block: number, warp: number): number {
+  return block * WARPS_PER_BLOCK + warp;
+}

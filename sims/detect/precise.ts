@@ -43,7 +43,8 @@ import { isAcquire, isRelease, type EventListener, type SimEvent } from '../ir/i
 import { Clock } from './clock';
 import { unorderedLanes } from './lanes';
 import { nameAddress } from '../gpu/lvalue';
-import { atomicName, PairIndex, type AccessSummary, type Accessor, type RaceCategory, type RaceFinding } from './scord';
+import { accessName, accessorName, atomicName, PairIndex, type AccessSummary, type Accessor, type RaceCategory, type RaceFinding } from './findings';
+import type { Detector } from './detector';
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
 type Fence = Extract<SimEvent, { kind: 'fence' }>;
@@ -184,7 +185,7 @@ const NO_HEADS: Head[] = [];
 const PAGE_BITS = 8;
 const WORD = 4;
 
-export class PreciseDetector {
+export class PreciseDetector implements Detector {
   private warps: (WarpState | undefined)[] = [];
   /** Warps per block of the running launch (32 until a launch says: the most a block has). */
   private warpsPerBlock = 32;
@@ -252,6 +253,11 @@ export class PreciseDetector {
         return;
     }
   };
+
+  /** The engine keeps clocks, not entries the metadata inspector shows. */
+  state(): undefined {
+    return undefined;
+  }
 
   findings(): RaceFinding[] {
     return this.found.all();
@@ -795,17 +801,6 @@ function mergeHeads(old: Head[] | undefined, add: Head[]): Head[] | undefined {
     }
   }
   return out;
-}
-
-function accessName(a: AccessSummary): string {
-  return a.atomic ? atomicName(a.atomic) : a.write ? 'write' : 'read';
-}
-
-/** "in block 1", "in warp 1 of block 0" or "by thread 3 of block 0": as far as needed to tell them apart. */
-function accessorName(a: Accessor, other: Accessor): string {
-  if (a.block !== other.block) return `in block ${a.block}`;
-  if (a.warp !== other.warp) return `in warp ${a.warp} of block ${a.block}`;
-  return `by thread ${a.warp * 32 + a.lane} of block ${a.block}`;
 }
 
 /** Where the other access is, from this one's side: "in another block", "in another warp", … */

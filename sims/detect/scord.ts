@@ -23,23 +23,14 @@
 import type { Range } from '../frontend/source';
 import type { Allocation, Memory } from '../gpu/memory';
 import { makePointer, pointerAllocation, pointerOffset } from '../gpu/memory';
-import { isAcquire, isRelease, type EventListener, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
-import { unorderedLanes } from './lanes';
+import { isRelease, type EventListener, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
+import { unorderedLanes, warpKey, WARPS_PER_BLOCK } from './lanes';
 import { nameAddress } from '../gpu/lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
-
-export type RaceCategory =
-  | 'missing-block-fence'
-  | 'missing-device-fence'
-  | 'non-strong-access'
-  | 'scoped-atomic'
-  | 'missing-lock'
-  | 'lock-scope'
-  | 'lock-fence-scope'
-  | 'lock-release-fence'
-  | 'shared-memory'
-  | 'intra-warp'
-  | 'benign-same-value';
+import { accessName, accessorName, atomicName, PairIndex, type AccessSummary, type Accessor, type HeldLock, type LockFault, type MetadataSnapshot, type OrderHint, type RaceCategory, type RaceFinding } from './findings';
+import type { AccessView, Detector, DetectorState } from './detector';
+import { brokenLockMessage, raceMessage } from './scordMessages';
+import { ReleaseFile, scopeRank, type WarpOrder } from './releaseFile';
 
 /**
  * Races that a lock both sides take would have prevented had its fences been right: a missing
@@ -52,119 +43,6 @@ const BROKEN_LOCK_CAN_REPLACE: ReadonlySet<RaceCategory> = new Set(['missing-loc
  * the same value): the race categories of unordered plain accesses, not those of scopes.
  */
 const BENIGN_CAN_REPLACE: ReadonlySet<RaceCategory> = new Set(['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'missing-lock', 'shared-memory', 'intra-warp']);
-
-export interface Accessor {
-  block: number;
-  warp: number;
-  lane: number;
-}
-
-/** What one side of a race did, as much as fixes need. */
-export interface AccessSummary {
-  range: Range;
-  write: boolean;
-  /** `atomicAdd_block`, … for atomics. */
-  atomic?: { op: string; scope: Scope };
-  /** An access that names a memory order (libcu++ atomic_ref, PTX ld.acquire/st.release, …). */
-  order?: { order: MemoryOrder; scope: Scope };
-  strong: boolean;
-  /** The word's value after the access (benign same-value races name it). */
-  value?: number;
-}
-
-/**
- * Why an explicit release/acquire pair did not order two accesses: one side had block scope
- * across blocks, or the reader read the released flag relaxed and no acquire fence followed.
- */
-export interface OrderHint {
-  kind: 'narrow-scope' | 'relaxed-read';
-  /** narrow-scope: the block-scope release (or release fence), if it was; relaxed-read: the release read. */
-  release?: Range;
-  /** narrow-scope: the block-scope acquire (or acquire fence), if it was. */
-  acquire?: Range;
-  /** relaxed-read: the relaxed read that no acquire fence followed. */
-  read?: Range;
-}
-
-export interface RaceFinding {
-  kind: 'race';
-  category: RaceCategory;
-  /** The scope the conflict spans: threads of one block, or two blocks. */
-  scope: 'block' | 'device';
-  message: string;
-  /** What the related location (the earlier access) says. */
-  previousMessage: string;
-  range: Range;
-  previous: Range;
-  current: AccessSummary;
-  earlier: AccessSummary;
-  accessor: Accessor;
-  previousAccessor: Accessor;
-  /** The address as the program names it (`data[3]`, `stack.top`). */
-  address?: string;
-  space: 'global' | 'shared';
-  /** A __threadfence_block() the writer executed after its access: widening it fixes the race. */
-  narrowFence?: Range;
-  /** An explicit release or acquire that would have ordered the pair, and why it did not. */
-  orderHint?: OrderHint;
-  /** The atomicCAS calls that took a block-scope lock used across blocks. */
-  lockAcquires?: Range[];
-  /**
-   * lock-fence-scope / lock-release-fence: what broke the lock both sides take (the finding's
-   * range is the first one's fence, atomicCAS or atomicExch); the fixes mend every one.
-   */
-  lockFaults?: LockFault[];
-  /** missing-lock: the locks each side held (their atomicCAS), for "take the same lock". */
-  heldLocks?: { current: HeldLock[]; earlier: HeldLock[] };
-  /** More related locations, with what each is (the racing accesses of a lock finding). */
-  also?: { range: Range; message: string }[];
-  /** Global memory: the metadata entry as it was when the race was found. */
-  metadata?: MetadataSnapshot;
-  /** How often this pair raced. */
-  count: number;
-}
-
-/**
- * A lock that did not protect an access: the atomicCAS that took it was not followed by a fence
- * of the lock's scope before the access ('acquire'), or the atomicExch that released it had no
- * such fence before it ('release').
- */
-export interface LockFault {
-  kind: 'acquire' | 'release';
-  /** The atomicCAS that took the lock. */
-  acquire: Range;
-  /** The lock's scope (`atomicCAS_block`: block): the fence it needs. */
-  scope: Scope;
-  /** acquire: the narrower fence that followed the atomicCAS, if there was one. */
-  fence?: Range;
-  /** release: the atomicExch. */
-  release?: Range;
-}
-
-/** A lock one side of a race held: where it was taken, and where released (if it was by then). */
-export interface HeldLock {
-  acquire: Range;
-  scope: Scope;
-  release?: Range;
-}
-
-/** What the detector knew about the word at the race (the hover and the inspector show it). */
-export interface MetadataSnapshot {
-  /** The earlier access the entry recorded. */
-  accessor: Accessor;
-  barrierId: number;
-  blockFenceId: number;
-  deviceFenceId: number;
-  write: boolean;
-  atomic: string | null;
-  strong: boolean;
-  /** The locks held at the earlier access, by name (`mutex`, `mutex (block 0)` for block scope). */
-  locks: string[];
-  /** The earlier accessor's fence file when the race was found: equal IDs mean no fence since. */
-  fenceFileNow: { blockFenceId: number; deviceFenceId: number };
-  /** The racing access's barrier ID. */
-  barrierIdNow: number;
-}
 
 export interface DetectorOptions {
   /** Bytes per metadata entry: 4 is one word (the paper's design); 8–64 for its Table VII. */
@@ -181,31 +59,6 @@ export interface DetectorOptions {
    * --warp-sync): they are one accessor, and conflicts between them are not reported.
    */
   warpSync?: boolean;
-}
-
-/** One access as the inspector shows it. */
-export interface AccessView {
-  accessor: Accessor;
-  /** `read`, `write` or the atomic (`atomicAdd_block`). */
-  access: string;
-  range: Range;
-  barrierId: number;
-  blockFenceId: number;
-  deviceFenceId: number;
-  strong: boolean;
-  locks: string[];
-}
-
-export interface DetectorState {
-  precision: 'exact' | 'hardware-faithful';
-  granularity: number;
-  entries: { address: string; last: AccessView; lastWrite?: AccessView; flags?: { modified: boolean; blkShared: boolean; devShared: boolean; strong: boolean } }[];
-  entriesTotal: number;
-  /** Per thread (exact) or per warp (hardware-faithful). */
-  fenceFiles: { block: number; warp: number; lane?: number; blockFenceId: number; deviceFenceId: number }[];
-  lockTables: { block: number; warp: number; lane: number; locks: { name: string; scope: Scope; held: boolean; acquire: Range }[] }[];
-  barriers: { block: number; barrierId: number }[];
-  trace?: { address: string; accesses: { launch: number; accessor: Accessor; access: string; range: Range; strong: boolean }[]; truncated: boolean };
 }
 
 /** One access as the metadata remembers it. */
@@ -290,67 +143,6 @@ interface FenceFile {
   order: WarpOrder;
 }
 
-/**
- * A warp's side of explicit acquire/release (§VI): its release counter, the releases it has
- * acquired — the "synchronized warps" — and the reads still waiting for an acquire fence.
- * Kept per warp, as the paper keeps its fence file: a lane's acquire orders its warp.
- */
-interface WarpOrder {
-  /** block * 64 + warp: the key releases and `seen` use. */
-  key: number;
-  /** __syncwarp() calls of the warp so far (its lanes' accesses before one are ordered before those after). */
-  sync: number;
-  /** Bumped by every release and release fence; accesses record it (AccessRecord.rel). */
-  rel: number;
-  /** `rel` and the barrier ID at the last release fence, and at the last one of device scope or wider. */
-  fenceRel: number;
-  fenceBar: number;
-  fenceRelDev: number;
-  fenceBarDev: number;
-  /** The last release fence, named when it had block scope and a consumer is in another block. */
-  relFence?: Range;
-  /**
-   * What this warp has acquired: per releasing warp, the release counter below which its
-   * accesses are ordered before this warp's next ones; per block b (key -1 - b), the barrier
-   * ID below which all of b's accesses are. Shared with release entries and block-mates until
-   * changed (copy on write). Exact: transitive and unbounded; hardware-faithful: 4 entries.
-   */
-  seen?: Map<number, number>;
-  shared: boolean;
-  /** Releases acquired with a scope too narrow for the releaser's block, for the message. */
-  near?: Map<number, NearRelease>;
-  /** Strong reads of released locations, waiting for an acquire fence. */
-  pending?: { entry: ReleaseEntry; scope: Scope; range: Range }[];
-  /** The entry last acquired in full: spinning on an acquire load merges it once. */
-  lastMerged?: ReleaseEntry;
-}
-
-/** One entry of the release file: the last release of a location. */
-interface ReleaseEntry {
-  /** The releasing warp (WarpOrder.key) and its block. */
-  key: number;
-  block: number;
-  /** Accesses of the releasing warp with rel below these, or of its block with a barrier ID below these, are released: to the block, and to the device. */
-  blkUpTo: number;
-  blkBar: number;
-  devUpTo: number;
-  devBar: number;
-  /** The block-scope release or release fence that kept devUpTo below blkUpTo. */
-  narrow?: Range;
-  /** The releasing access. */
-  range: Range;
-  /** Exact: what the releaser had acquired, passed on (happens-before is transitive). */
-  seen?: Map<number, number>;
-}
-
-interface NearRelease {
-  upTo: number;
-  bar: number;
-  /** The block-scope release and/or acquire. */
-  release?: Range;
-  acquire?: Range;
-}
-
 interface LockEntry {
   key: string;
   word: number;
@@ -398,18 +190,12 @@ const WORDS_PER_ENTRY = 16;
 const TOUCHED_STRIDE = 2 ** 30;
 /** Accesses kept by a trace. */
 const TRACE_LIMIT = 10_000;
-/** Hardware-faithful: entries of a warp's table of synchronized warps. */
-const SYNC_TABLE = 4;
 /** Slots of the exact mode's table of reads before a word's first write. */
 const READ_SLOTS = 1 << 14;
 /** Accesses of one critical section an unfenced unlock can still take the lock from. */
 const SECTION_LIMIT = 64;
-/** Exact: a release passes on what its warp acquired only up to this many entries (cost bound). */
-const TRANSITIVE_LIMIT = 4096;
-/** Strong reads of released locations a warp keeps for its next acquire fence. */
-const PENDING_LIMIT = 8;
 
-export class ScordDetector {
+export class ScordDetector implements Detector {
   /** Metadata by allocation, then by entry within it (small integer keys hash fast). */
   private meta = new MetaTable();
   /** Fence files by block, then by thread in the block (exact) or warp (hardware-faithful). */
@@ -425,19 +211,13 @@ export class ScordDetector {
   private blockLockSites = new Map<number, Range[]>();
   /** Lock-table entries held now, by all threads (no critical section to note while there are none). */
   private held = 0;
-  /** Per warp (`block * 64 + warp`): its divergence epoch (odd while diverged). */
+  /** Per warp (`warpKey(block, warp)`): its divergence epoch (odd while diverged). */
   private divergence: number[] = [];
   /** Some warp has diverged in this launch: until then every access is of a converged warp. */
   private anyDivergence = false;
   private shared: ShadowSharedMemory;
-  /** Explicit acquire/release: per block, per warp. */
-  private warpOrders: WarpOrder[][] = [];
-  /** The release file (§VI): the last release of each location, by 4-byte word. */
-  private releases = new Map<number, ReleaseEntry>();
-  /** Per block: what its warps had acquired at its last barrier (warps that had none since take it). */
-  private blockSeen: (Map<number, number> | undefined)[] = [];
-  /** A release has happened in this launch: ordering checks are worth making. */
-  private ordering = false;
+  /** Explicit acquire/release (§VI): the release file and what each warp has acquired. */
+  private readonly ordering: ReleaseFile;
   private readonly found = new PairIndex();
   /**
    * Exact mode: reads of words not yet written in this launch (or since its last grid
@@ -476,6 +256,7 @@ export class ScordDetector {
     if (options.measureMetadata) this.touched = new Set();
     if (options.trace) this.trace = options.trace;
     this.shared = this.newShadow();
+    this.ordering = new ReleaseFile(this.faithful, (block) => this.barrierId(block), BARRIER_BITS);
   }
 
   readonly listener: EventListener = (e) => {
@@ -497,10 +278,7 @@ export class ScordDetector {
         this.divergence = [];
         this.anyDivergence = false;
         this.shared = this.newShadow();
-        this.warpOrders = [];
-        this.releases = new Map();
-        this.blockSeen = [];
-        this.ordering = false;
+        this.ordering.reset(true);
         this.launches++;
         this.readGeneration++;
         return;
@@ -509,28 +287,26 @@ export class ScordDetector {
         // between launches; locks held and fence counters carry on.
         this.meta = new MetaTable();
         this.shared = this.newShadow();
-        this.releases = new Map();
-        this.blockSeen = [];
-        this.ordering = false;
+        this.ordering.reset(false);
         this.readGeneration++;
         return;
       case 'barrier': {
         this.barriers[e.block] = (this.barriers[e.block] ?? 0) + 1;
-        if (this.ordering) this.publishAtBarrier(e.block);
+        if (this.ordering.ordering) this.ordering.publishAtBarrier(e.block);
         // A barrier reconverges every warp of the block.
-        if (this.anyDivergence) for (let w = 0; w < 64; w++) this.endDivergence(e.block, w);
+        if (this.anyDivergence) for (let w = 0; w < WARPS_PER_BLOCK; w++) this.endDivergence(e.block, w);
         this.shared.barrier(e.block);
         return;
       }
       case 'warp-sync':
         this.endDivergence(e.block, e.warp);
-        this.warpOrder(e.block, e.warp).sync++;
+        this.ordering.warpOrder(e.block, e.warp).sync++;
         this.shared.syncWarp(e.block, e.warp);
         return;
       case 'diverge':
         if (!this.perThread) return;
         {
-          const k = e.block * 64 + e.warp;
+          const k = warpKey(e.block, e.warp);
           const v = this.divergence[k] ?? 0;
           if (v % 2 === 0) this.divergence[k] = v + 1;
           this.anyDivergence = true;
@@ -599,7 +375,7 @@ export class ScordDetector {
       ),
       lockTables: [...this.locks]
         .filter(([, t]) => t.entries.length)
-        .map(([k, t]) => ({ block: Math.floor(k / 2048), warp: Math.floor(k / 32) % 64, lane: k % 32, locks: t.entries.map((l) => ({ name: this.lockName(l.key), scope: l.scope, held: l.active, acquire: l.acquire })) })),
+        .map(([k, t]) => ({ block: Math.floor(k / (WARPS_PER_BLOCK * 32)), warp: Math.floor(k / 32) % WARPS_PER_BLOCK, lane: k % 32, locks: t.entries.map((l) => ({ name: this.lockName(l.key), scope: l.scope, held: l.active, acquire: l.acquire })) })),
       barriers: [...this.barriers.keys()].filter((block) => this.barriers[block] !== undefined).map((block) => ({ block, barrierId: this.barrierId(block) })),
       ...(this.trace ? { trace: { address: this.trace, accesses: this.traced, truncated: this.traced.length >= TRACE_LIMIT } } : {}),
     };
@@ -627,14 +403,14 @@ export class ScordDetector {
   }
 
   private endDivergence(block: number, warp: number): void {
-    const k = block * 64 + warp;
+    const k = warpKey(block, warp);
     const v = this.divergence[k];
     if (v !== undefined && v % 2 === 1) this.divergence[k] = v + 1;
   }
 
   /** The warp's divergence epoch while it is diverged, -1 while converged. */
   private epoch(block: number, warp: number): number {
-    const v = this.divergence[block * 64 + warp];
+    const v = this.divergence[warpKey(block, warp)];
     return v !== undefined && v % 2 === 1 ? v : -1;
   }
 
@@ -642,12 +418,7 @@ export class ScordDetector {
     const files = this.fences[block] ?? (this.fences[block] = []);
     // Exact: a fence file per thread; hardware-faithful: per warp, as in the paper.
     const i = this.faithful ? warp : warp * 32 + lane;
-    return files[i] ?? (files[i] = { blk: 0, dev: 0, lastLane: -1, fencedLast: false, fencedLastDev: false, order: this.warpOrder(block, warp) });
-  }
-
-  private warpOrder(block: number, warp: number): WarpOrder {
-    const row = this.warpOrders[block] ?? (this.warpOrders[block] = []);
-    return row[warp] ?? (row[warp] = { key: block * 64 + warp, sync: 0, rel: 0, fenceRel: 0, fenceBar: -1, fenceRelDev: 0, fenceBarDev: -1, shared: false });
+    return files[i] ?? (files[i] = { blk: 0, dev: 0, lastLane: -1, fencedLast: false, fencedLastDev: false, order: this.ordering.warpOrder(block, warp) });
   }
 
   private fence(e: Extract<SimEvent, { kind: 'fence' }>): void {
@@ -685,7 +456,7 @@ export class ScordDetector {
       if (order === 'release') return;
     }
     // An acquire fence completes the acquires of the strong reads of released locations before it.
-    if (f.order.pending) this.acquirePending(f.order, e);
+    if (f.order.pending) this.ordering.acquirePending(f.order, e);
     // A fence after atomicCAS makes the inferred lock held (entries of its scope or less).
     const table = this.locks.size === 0 ? undefined : this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
     if (!table) return;
@@ -714,7 +485,7 @@ export class ScordDetector {
   }
 
   private lockTableKey(block: number, warp: number, lane: number): number {
-    return (block * 64 + warp) * 32 + lane;
+    return warpKey(block, warp) * 32 + lane;
   }
 
   private barrierId(block: number): number {
@@ -752,7 +523,7 @@ export class ScordDetector {
   }
 
   private access(e: Access, a: Allocation): void {
-    if (e.order !== undefined || this.releases.size !== 0) this.orderAccess(e);
+    if (e.order !== undefined || !this.ordering.empty) this.ordering.access(e, this.fenceFile(e.block, e.warp, e.lane).order);
     const atomic = e.atomic;
     // Plain loads and stores, nearly every access: straight to the entries.
     if (!atomic && (this.locks.size === 0 || !isRelease(e.order))) {
@@ -810,189 +581,6 @@ export class ScordDetector {
       }
     }
     this.checkAll(e, e.write, a);
-  }
-
-  /**
-   * The release file (§VI) for one access: a read of a released location acquires it (an
-   * acquire, or a strong read that the next acquire fence completes); an ordered write with
-   * release semantics, or one after a release fence, releases; any other store overwrites the
-   * released value, while RMWs continue its release sequence.
-   */
-  private orderAccess(e: Access): void {
-    const loc = Math.floor(e.address / 4);
-    const entry = this.releases.size === 0 ? undefined : this.releases.get(loc);
-    const order = e.order;
-    // Most accesses of a program that releases somewhere: unordered, to unreleased words.
-    if (!entry && order === undefined) return;
-    const w = this.fenceFile(e.block, e.warp, e.lane).order;
-    // Ordered accesses name their scope; legacy atomics have theirs; volatile is system-wide.
-    const scope: Scope = order !== undefined ? (e.orderScope ?? e.atomic?.scope ?? 'device') : (e.atomic?.scope ?? 'system');
-    if (entry && entry.key !== w.key && (!e.write || e.atomic)) {
-      if (isAcquire(order)) this.acquire(w, e.block, entry, scope, e.range);
-      else if (e.strong) this.pend(w, entry, scope, e.range);
-    }
-    if (!e.write || (e.atomic && e.atomic.op === 'CAS' && !e.atomic.changed)) return;
-    if (isRelease(order)) this.release(e, loc, w, scope, true);
-    else if (order !== undefined && w.fenceRel > 0) this.release(e, loc, w, scope, false);
-    else if (entry && !e.atomic) this.releases.delete(loc);
-  }
-
-  /**
-   * Writes the release file entry of `loc`. An explicit release orders everything its warp did
-   * before it; a relaxed store after a release fence orders what came before the fence (the
-   * fence-based release pattern). A block-scope store publishes only within its block.
-   */
-  private release(e: Access, loc: number, w: WarpOrder, scope: Scope, explicit: boolean): void {
-    const wide = scope !== 'block';
-    let entry: ReleaseEntry;
-    if (explicit) {
-      const rel = ++w.rel;
-      const bar = this.barrierId(e.block);
-      entry = { key: w.key, block: e.block, blkUpTo: rel, blkBar: bar, devUpTo: wide ? rel : 0, devBar: wide ? bar : -1, range: e.range };
-      if (!wide) entry.narrow = e.range;
-    } else {
-      entry = { key: w.key, block: e.block, blkUpTo: w.fenceRel, blkBar: w.fenceBar, devUpTo: wide ? w.fenceRelDev : 0, devBar: wide ? w.fenceBarDev : -1, range: e.range };
-      if (!wide) entry.narrow = e.range;
-      else if (entry.devUpTo < entry.blkUpTo) entry.narrow = w.relFence;
-    }
-    if (!this.faithful && w.seen) {
-      entry.seen = w.seen;
-      w.shared = true;
-    }
-    this.releases.set(loc, entry);
-    this.ordering = true;
-  }
-
-  /**
-   * The warp `w` of `block` acquires `entry` at `scope`: the releaser's earlier accesses (and,
-   * exact, whatever the releaser had acquired) are ordered before w's next ones, if the release
-   * reaches w's block and the acquire reaches the releaser's. A scope too narrow for the
-   * releaser's block is remembered for the message of the race it lets through.
-   */
-  private acquire(w: WarpOrder, block: number, entry: ReleaseEntry, scope: Scope, range: Range): void {
-    if (entry.key === w.key || w.lastMerged === entry) return;
-    const sameBlock = entry.block === block;
-    const wide = sameBlock || scope !== 'block';
-    const upTo = sameBlock ? entry.blkUpTo : wide ? entry.devUpTo : 0;
-    if (upTo > 0) this.raise(w, block, entry.key, upTo);
-    // Block-mates of the releaser: ordered by the barriers it passed before releasing.
-    if (!sameBlock && wide && entry.devBar > 0) this.raise(w, block, -1 - entry.block, entry.devBar);
-    if (!sameBlock && upTo < entry.blkUpTo) {
-      const near = w.near ?? (w.near = new Map());
-      near.delete(entry.key);
-      const n: NearRelease = { upTo: entry.blkUpTo, bar: entry.blkBar };
-      if (entry.devUpTo < entry.blkUpTo) n.release = entry.narrow ?? entry.range;
-      if (!wide) n.acquire = range;
-      near.set(entry.key, n);
-      if (near.size > PENDING_LIMIT) near.delete(near.keys().next().value!);
-    }
-    if (upTo > 0 && entry.seen && entry.seen !== w.seen && entry.seen.size <= TRANSITIVE_LIMIT) for (const [k, v] of entry.seen) this.raise(w, block, k, v);
-    if (upTo === entry.blkUpTo) w.lastMerged = entry;
-  }
-
-  /** A strong read of a released location: acquired if an acquire fence follows. */
-  private pend(w: WarpOrder, entry: ReleaseEntry, scope: Scope, range: Range): void {
-    const pending = w.pending ?? (w.pending = []);
-    const last = pending[pending.length - 1];
-    if (last && last.entry === entry && last.scope === scope) return;
-    pending.push({ entry, scope, range });
-    if (pending.length > PENDING_LIMIT) pending.shift();
-  }
-
-  /** An acquire fence: each pending read acquires at the narrower of its scope and the fence's. */
-  private acquirePending(w: WarpOrder, e: Extract<SimEvent, { kind: 'fence' }>): void {
-    const pending = w.pending!;
-    w.pending = undefined;
-    for (const p of pending) {
-      const fenceNarrower = scopeRank(e.scope) < scopeRank(p.scope);
-      this.acquire(w, e.block, p.entry, fenceNarrower ? e.scope : p.scope, fenceNarrower ? e.range : p.range);
-    }
-  }
-
-  /** Records that w's next accesses follow `key`'s below `value` (copying a shared table first). */
-  private raise(w: WarpOrder, block: number, key: number, value: number): void {
-    let seen = w.seen;
-    if (!seen) {
-      const inherited = this.blockSeen[block];
-      seen = w.seen = inherited ? new Map(inherited) : new Map();
-      w.shared = false;
-    }
-    const now = seen.get(key);
-    // Hardware-faithful barrier IDs (keys below 0) wrap: the latest value is the one to keep.
-    if (now !== undefined && (this.faithful && key < 0 ? now === value : now >= value)) return;
-    if (w.shared) {
-      seen = w.seen = new Map(seen);
-      w.shared = false;
-    }
-    if (this.faithful) {
-      // The paper's table of synchronized warps: a few entries, the oldest dropped.
-      seen.delete(key);
-      seen.set(key, value);
-      if (seen.size > SYNC_TABLE) seen.delete(seen.keys().next().value!);
-    } else seen.set(key, value);
-  }
-
-  /** A barrier: what any warp of the block acquired before it, every warp of the block has after it. */
-  private publishAtBarrier(block: number): void {
-    const row = this.warpOrders[block];
-    if (!row) return;
-    const before = this.blockSeen[block];
-    let union: Map<number, number> | undefined;
-    for (const w of row) {
-      if (!w?.seen || w.seen === before) continue;
-      union ??= new Map(before);
-      for (const [k, v] of w.seen) {
-        const now = union.get(k);
-        if (now === undefined || (this.faithful && k < 0) || v > now) union.set(k, v);
-      }
-    }
-    if (!union) return;
-    if (this.faithful) while (union.size > SYNC_TABLE) union.delete(union.keys().next().value!);
-    for (const w of row) {
-      if (!w) continue;
-      w.seen = union;
-      w.shared = true;
-      w.lastMerged = undefined;
-    }
-    this.blockSeen[block] = union;
-  }
-
-  /** `prev` is ordered before `rec` by releases `rec`'s warp (or block, at a barrier) acquired. */
-  private orderedBefore(prev: AccessRecord, rec: AccessRecord): boolean {
-    const seen = this.warpOrders[rec.block]?.[rec.warp]?.seen ?? this.blockSeen[rec.block];
-    if (!seen) return false;
-    return this.covered(prev, seen.get(prev.block * 64 + prev.warp), seen.get(-1 - prev.block));
-  }
-
-  /** `prev` was made before its warp's release counter reached `upTo`, or before its block's barrier `bar`. */
-  private covered(prev: AccessRecord, upTo: number | undefined, bar: number | undefined): boolean {
-    if (upTo !== undefined && prev.rel < upTo) return true;
-    if (bar === undefined || bar < 0) return false;
-    if (!this.faithful) return prev.barrier < bar;
-    const d = (bar - prev.barrier) & ((1 << BARRIER_BITS) - 1);
-    return d > 0 && d < 1 << (BARRIER_BITS - 1);
-  }
-
-  /** Why a release of `prev`'s warp that `rec`'s warp (or block) read did not order them. */
-  private orderHint(prev: AccessRecord, rec: AccessRecord): OrderHint | undefined {
-    const row = this.warpOrders[rec.block];
-    if (!row) return undefined;
-    const key = prev.block * 64 + prev.warp;
-    // The reader's own warp first, then its block-mates (a barrier may have passed the acquire on).
-    for (const w of [row[rec.warp], ...row.filter((o, i) => o && i !== rec.warp)]) {
-      if (!w) continue;
-      if (w.near) {
-        for (const [releaser, n] of w.near) {
-          if (Math.floor(releaser / 64) !== prev.block || !this.covered(prev, releaser === key ? n.upTo : undefined, n.bar)) continue;
-          const hint: OrderHint = { kind: 'narrow-scope' };
-          if (n.release) hint.release = n.release;
-          if (n.acquire) hint.acquire = n.acquire;
-          return hint;
-        }
-      }
-      if (w.pending) for (const p of w.pending) if (p.entry.block === prev.block && this.covered(prev, p.entry.key === key ? p.entry.blkUpTo : undefined, p.entry.blkBar)) return { kind: 'relaxed-read', read: p.range, release: p.entry.range };
-    }
-    return undefined;
   }
 
   /** Checks each entry the access covers (one, unless it is wider than the granularity). */
@@ -1222,7 +810,7 @@ export class ScordDetector {
     const write = rec.write;
     // An explicit release/acquire pair of sufficient scope ordered them (§VI): weak or strong,
     // locked or not, they cannot race.
-    if (this.ordering && this.orderedBefore(prev, rec)) return;
+    if (this.ordering.ordering && this.ordering.orderedBefore(prev, rec)) return;
     // Two threads that take one lock, one of them with no fence of its scope after its
     // atomicCAS yet: the lock is the synchronisation they meant, and the lockset rule decides.
     const meantLock = (prev.pendingLock !== undefined || rec.pendingLock !== undefined) && meanSameLock(prev, rec);
@@ -1266,7 +854,7 @@ export class ScordDetector {
     // A release/acquire pair that nearly ordered them says what to change. A release of block
     // scope is a block fence to another block (missing-device-fence); an acquire of block scope,
     // a block-scope atomic used across blocks (scoped-atomic).
-    const hint = this.ordering ? this.orderHint(prev, rec) : undefined;
+    const hint = this.ordering.ordering ? this.ordering.orderHint(prev, rec) : undefined;
     if (hint) this.report(sameBlock ? 'missing-block-fence' : hint.kind === 'narrow-scope' && !hint.release ? 'scoped-atomic' : 'missing-device-fence', scope, prev, rec, e, undefined, undefined, hint);
     else if (category === 'missing-device-fence') this.report(category, 'device', prev, rec, e, undefined, prev.blkFence !== f.blk ? f.lastBlockFence : undefined);
     else this.report(category, scope, prev, rec, e);
@@ -1653,66 +1241,6 @@ function sameAccessor(a: AccessRecord, b: AccessRecord): boolean {
   return a.block === b.block && a.warp === b.warp && !unorderedLanes(a.lane, a.divergence, b.lane, b.divergence);
 }
 
-/**
- * How much a race says about a pair of instructions: a benign same-value race least, then one
- * between lanes of a warp; a pair that races in a more serious way is reported only that way.
- */
-function seriousness(c: RaceCategory): number {
-  return c === 'benign-same-value' ? 0 : c === 'intra-warp' ? 1 : 2;
-}
-
-/**
- * The findings, one per pair of instructions and category whichever of the two ran first (a
- * read-after-write and the write-after-read of the same two instructions are one race); a
- * benign or intra-warp race of a pair that also races in a more serious way counts toward that
- * finding instead. Indexed by the instructions' range objects, which are shared: a race that
- * recurs in a loop is found again without building a key (runs of one parse share them too).
- */
-export class PairIndex {
-  private readonly byRange = new Map<Range, Map<Range, RaceFinding[]>>();
-  private list: RaceFinding[] = [];
-
-  /** The finding a race of `category` between `a` and `b` counts toward, if there is one. */
-  get(category: RaceCategory, a: Range, b: Range): RaceFinding | undefined {
-    const ab = this.byRange.get(a)?.get(b);
-    const ba = this.byRange.get(b)?.get(a);
-    const own = ab?.find((f) => f.category === category) ?? ba?.find((f) => f.category === category);
-    const rank = seriousness(category);
-    if (own || rank === 2) return own;
-    const above = (f: RaceFinding) => seriousness(f.category) > rank;
-    return ab?.find(above) ?? ba?.find(above);
-  }
-
-  add(f: RaceFinding): void {
-    const rank = seriousness(f.category);
-    if (rank > 0) this.dropBelow(rank, f.range, f.previous);
-    let inner = this.byRange.get(f.range);
-    if (!inner) this.byRange.set(f.range, (inner = new Map()));
-    const list = inner.get(f.previous);
-    if (list) list.push(f);
-    else inner.set(f.previous, [f]);
-    this.list.push(f);
-  }
-
-  all(): RaceFinding[] {
-    return [...this.list];
-  }
-
-  /** Drops the pair's findings less serious than `rank` (a more serious one replaces them). */
-  private dropBelow(rank: number, a: Range, b: Range): void {
-    for (const [x, y] of [[a, b], [b, a]] as const) {
-      const list = this.byRange.get(x)?.get(y);
-      if (!list?.some((f) => seriousness(f.category) < rank)) continue;
-      const dropped = list.filter((f) => seriousness(f.category) < rank);
-      this.byRange.get(x)!.set(y, list.filter((f) => seriousness(f.category) >= rank));
-      this.list = this.list.filter((f) => !dropped.includes(f));
-    }
-  }
-}
-
-function scopeRank(s: Scope): number {
-  return s === 'block' ? 0 : s === 'device' ? 1 : 2;
-}
 
 function hash(s: string): number {
   let h = 2166136261;
@@ -1777,43 +1305,6 @@ function lockSites(r: AccessRecord): HeldLock[] {
   return (r.heldBy ?? []).map((l) => ({ acquire: l.acquire, scope: l.scope, ...(l.release ? { release: l.release } : {}) }));
 }
 
-/** What to do about two accesses without a common lock, as far as the locks each held say. */
-function missingLockAdvice(held: RaceFinding['heldLocks'], current: AccessSummary, earlier: AccessSummary): string {
-  const line = (r: Range) => r.start.line + 1;
-  const mine = held?.current[0];
-  const theirs = held?.earlier[0];
-  if (mine && theirs) {
-    return line(mine.acquire) === line(theirs.acquire)
-      ? `they hold different locks, taken by the code at line ${line(mine.acquire)} on different words; take the same one around both`
-      : `they hold different locks (taken at lines ${line(mine.acquire)} and ${line(theirs.acquire)}); take the same one around both`;
-  }
-  if (theirs) return `the ${accessName(earlier)} holds the lock taken at line ${line(theirs.acquire)} and this one holds none; take that lock around this ${accessName(current)} too`;
-  if (mine) return `this ${accessName(current)} holds the lock taken at line ${line(mine.acquire)} and the ${accessName(earlier)} holds none; take that lock around the ${accessName(earlier)} too`;
-  return `they hold no common lock; take the same lock around both`;
-}
-
-/** The fence a lock of this scope needs after its atomicCAS and before its atomicExch. */
-export function lockFence(scope: Scope): string {
-  return scope === 'block' ? '__threadfence_block()' : scope === 'system' ? '__threadfence_system()' : '__threadfence()';
-}
-
-function brokenLockMessage(faults: LockFault[], current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined): string {
-  const line = (r: Range) => r.start.line + 1;
-  const first = faults[0];
-  const fence = lockFence(first.scope);
-  const cas = first.scope === 'block' ? 'atomicCAS_block' : 'atomicCAS';
-  const race = `the ${accessName(current)}${address ? ` of \`${address}\`` : ''} at line ${line(current.range)} ${accessorName(me, them)} races with the ${accessName(earlier)} at line ${line(earlier.range)} ${accessorName(them, me)}`;
-  const releases = faults.filter((f) => f.kind === 'release' && f !== first);
-  const alsoRelease = releases.length ? `, and before the \`atomicExch\` at line ${releases.map((f) => line(f.release!)).join(', ')}` : '';
-  if (first.kind === 'release') {
-    return `the \`atomicExch\` at line ${line(first.release!)} releases the lock with no fence before it, so the critical section's accesses may become visible after the next holder's: ${race}; insert \`${fence};\` before the unlock`;
-  }
-  if (first.fence) {
-    return `the fence at line ${line(first.fence)} after the \`${cas}\` at line ${line(first.acquire)} is narrower than the lock (${first.scope} scope), so the lock is not held: ${race}; use \`${fence}\`${alsoRelease ? ` there${alsoRelease}` : ''}`;
-  }
-  return `no fence follows the \`${cas}\` at line ${line(first.acquire)}, so the lock is not held: ${race}; insert \`${fence};\` after the loop that takes the lock${alsoRelease}`;
-}
-
 function isEmpty(l: Set<string> | number): boolean {
   return typeof l === 'number' ? l === 0 : l.size === 0;
 }
@@ -1847,71 +1338,3 @@ function lockBits(key: string): number {
   return ((1 << (hash(lockWord(key)) & 15)) | (1 << (16 + (hash(key) & 15)))) >>> 0;
 }
 
-/** `atomicAdd_block`, `atomicCAS`, … as the program wrote it. */
-export function atomicName(a: { op: string; scope: Scope }): string {
-  return `atomic${a.op}${a.scope === 'block' ? '_block' : a.scope === 'system' ? '_system' : ''}`;
-}
-
-/** An RMW that names a memory order, as libcu++ spells it (`fetch_add`, `compare_exchange`). */
-function orderedRmwName(op: string): string {
-  return op === 'CAS' ? 'compare_exchange' : op === 'Exch' ? 'exchange' : `fetch_${op.toLowerCase()}`;
-}
-
-function accessName(a: AccessSummary): string {
-  // libcu++ and PTX accesses by their order: `release store`, `acquire load`, `acq_rel fetch_add`.
-  if (a.order) return `${a.order.order} ${a.atomic ? orderedRmwName(a.atomic.op) : a.write ? 'store' : 'load'}`;
-  return a.atomic ? atomicName(a.atomic) : a.write ? 'write' : 'read';
-}
-
-/** "in block 1", "in warp 1 of block 0" or "by thread 3 of block 0": as far as needed to tell them apart. */
-function accessorName(a: Accessor, other: Accessor): string {
-  if (a.block !== other.block) return `in block ${a.block}`;
-  if (a.warp !== other.warp) return `in warp ${a.warp} of block ${a.block}`;
-  return `by thread ${a.warp * 32 + a.lane} of block ${a.block}`;
-}
-
-function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range, hint?: OrderHint, held?: RaceFinding['heldLocks']): string {
-  const what = `${accessName(current)}${address ? ` of \`${address}\`` : ''} ${accessorName(me, them)}`;
-  const other = `the ${accessName(earlier)} at line ${earlier.range.start.line + 1} ${accessorName(them, me)}`;
-  const line = (r: Range) => r.start.line + 1;
-  // A write after a read: the reader has to let the writer go (fence, then a flag it waits for).
-  const afterRead = current.write && !earlier.write;
-  // An atomic and a store that is not atomic: the store should be atomic too.
-  const plainStore = current.atomic ? (!earlier.atomic && earlier.write ? earlier : undefined) : earlier.atomic && current.write ? current : undefined;
-  const mixed = plainStore && `the ${accessName(plainStore)} at line ${line(plainStore.range)} is not atomic, so the value that stays is undefined; make it an \`atomicExch\` (or order the two)`;
-  const deviceScope = 'give it device scope (`cuda::thread_scope_device`, `.gpu`)';
-  const orderAdvice = !hint
-    ? undefined
-    : hint.kind === 'relaxed-read'
-      ? `the read at line ${line(hint.read!)} sees the release at line ${line(hint.release!)} but is relaxed and no acquire fence follows it; make it an acquire (\`memory_order_acquire\`, \`ld.acquire\`)`
-      : hint.release && hint.acquire
-        ? `the release at line ${line(hint.release)} and the acquire at line ${line(hint.acquire)} have block scope, so they order nothing across blocks; give them device scope (\`cuda::thread_scope_device\`, \`.gpu\`)`
-        : hint.release
-          ? `the release at line ${line(hint.release)} has block scope, so it publishes the write only to block ${them.block}; ${deviceScope}`
-          : `the acquire at line ${line(hint.acquire!)} has block scope, so it synchronises only with block ${me.block}; ${deviceScope}`;
-  // An ordered access of block scope (atomic_ref<T, thread_scope_block>, .cta) named by its order.
-  const narrowOrdered = current.order?.scope === 'block' ? current : earlier.order?.scope === 'block' ? earlier : undefined;
-  const advice: Record<RaceCategory, string> = {
-    'missing-block-fence': afterRead
-      ? `nothing orders the read before this write; the reader should \`__threadfence_block()\` and raise a flag this write waits for, or put a \`__syncthreads()\` between them`
-      : `nothing orders them; add \`__threadfence_block()\` after the write (and publish it with a flag), or a \`__syncthreads()\` between them`,
-    'missing-device-fence': narrowFence
-      ? `\`__threadfence_block()\` at line ${line(narrowFence)} orders it only for block ${them.block}; use \`__threadfence()\``
-      : afterRead
-        ? `nothing orders the read before this write across blocks; the reader should \`__threadfence()\` and raise a flag this write waits for`
-        : `nothing orders them across blocks; add \`__threadfence()\` after the write and publish it with a flag`,
-    'non-strong-access': `a fence orders only volatile or atomic accesses, and the ${!current.strong ? accessName(current) : accessName(earlier)} is neither; make ${address ? `\`${address.replace(/[[.].*$/, '')}\`` : 'the data'} volatile or use atomics`,
-    'scoped-atomic': narrowOrdered
-      ? `the ${accessName(narrowOrdered)} at line ${line(narrowOrdered.range)} has block scope, so it is atomic only within its own block; ${deviceScope}`
-      : `a \`_block\` atomic is atomic only within its own block; use the device-scope ${current.atomic?.scope === 'block' ? `\`${atomicName({ ...current.atomic, scope: 'device' })}\`` : earlier.atomic ? `\`${atomicName({ ...earlier.atomic, scope: 'device' })}\`` : 'atomic'}`,
-    'missing-lock': missingLockAdvice(held, current, earlier),
-    'lock-fence-scope': `the lock they both take is not held: a fence of its scope must follow the \`atomicCAS\``,
-    'lock-release-fence': `the lock they both take is released with no fence before the \`atomicExch\``,
-    'lock-scope': `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,
-    'shared-memory': `no \`__syncthreads()\` separates them`,
-    'intra-warp': `two lanes of one warp, and since Volta the lanes of a warp are not in lockstep; put a \`__syncwarp()\` between them`,
-    'benign-same-value': `both leave ${address ? `\`${address}\`` : 'the word'} holding ${current.value === undefined ? 'the same value' : current.value > 0xffff ? `0x${current.value.toString(16)}` : current.value}, which is harmless on today's GPUs but undefined in CUDA's memory model`,
-  };
-  const fenceCategory = category === 'missing-block-fence' || category === 'missing-device-fence';
-  return `${what} races with ${other}: ${orderAdvice ?? (fenceCategory && !narrowFence && mixed ? mixed : advice[category])}`;
-}

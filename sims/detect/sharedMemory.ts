@@ -17,8 +17,8 @@
 // rule: only stores that name an order release.
 import { pointerAllocation, pointerOffset } from '../gpu/memory';
 import { isAcquire, isRelease, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
-import { unorderedLanes } from './lanes';
-import type { AccessSummary, Accessor } from './scord';
+import { unorderedLanes, warpKey } from './lanes';
+import type { AccessSummary, Accessor } from './findings';
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
 type Fence = Extract<SimEvent, { kind: 'fence' }>;
@@ -125,7 +125,7 @@ export class ShadowSharedMemory {
   private releases = new WeakMap<Word, Release>();
   private released = false;
 
-  /** __syncwarp() calls per warp (block * 64 + warp). */
+  /** __syncwarp() calls per warp (warpKey(block, warp)). */
   private warpSyncs = new Map<number, number>();
 
   /**
@@ -140,7 +140,7 @@ export class ShadowSharedMemory {
 
   /** __syncwarp(): the warp's lanes are ordered. */
   syncWarp(block: number, warp: number): void {
-    const k = block * 64 + warp;
+    const k = warpKey(block, warp);
     this.warpSyncs.set(k, (this.warpSyncs.get(k) ?? 0) + 1);
   }
 
@@ -191,7 +191,7 @@ export class ShadowSharedMemory {
     const offset = pointerOffset(e.address);
     const first = offset >> 2;
     const last = (offset + Math.max(1, e.size) - 1) >> 2;
-    const epoch = this.warpSyncs.size === 0 ? 0 : (this.warpSyncs.get(e.block * 64 + e.warp) ?? 0);
+    const epoch = this.warpSyncs.size === 0 ? 0 : (this.warpSyncs.get(warpKey(e.block, e.warp)) ?? 0);
     // Only what writes stored is compared (benign same-value races).
     const bytes = e.size >= 4 ? 0b1111 : (((1 << e.size) - 1) << (offset & 3)) & 0b1111;
     for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, write ? this.valueAt(e.address - offset + w * 4) : NaN, bytes);

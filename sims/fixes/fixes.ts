@@ -11,7 +11,8 @@ import type * as A from '../frontend/ast';
 import type { ParseResult } from '../frontend/index';
 import type { Range } from '../frontend/source';
 import * as T from '../frontend/types';
-import { lockFence, type AccessSummary, type HeldLock, type LockFault, type RaceFinding } from '../detect/scord';
+import { type AccessSummary, type HeldLock, type LockFault, type RaceFinding } from '../detect/findings';
+import { lockFence } from '../detect/scordMessages';
 import { SyntaxIndex } from './syntaxIndex';
 
 export interface TextEdit {

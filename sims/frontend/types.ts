@@ -1,39 +1,9 @@
-// Semantic types. Qualifiers ride on the type object they qualify (`const`/`volatile` on any
-// type, `restrict` on pointers), so `volatile unsigned int *` is a pointer to a volatile int.
-import type { EnumDecl, StructDecl, TemplateParam } from './ast';
+// Semantic types: their constructors, sizes and layouts, conversions and names. The `Type`
+// union itself lives with the tree (./ast.ts), because a struct's type and its declaration
+// refer to each other.
+import type { IntName, StructDecl, Type } from './ast';
 
-export type IntName =
-  | 'char' | 'signed char' | 'unsigned char' | 'short' | 'unsigned short' | 'int' | 'unsigned int'
-  | 'long' | 'unsigned long' | 'long long' | 'unsigned long long';
-
-interface Qualified {
-  const?: boolean;
-  volatile?: boolean;
-}
-
-export type Type =
-  | ({ kind: 'void' } & Qualified)
-  | ({ kind: 'bool' } & Qualified)
-  | ({ kind: 'int'; name: IntName; bits: 8 | 16 | 32 | 64; signed: boolean } & Qualified)
-  | ({ kind: 'float'; bits: 32 | 64 } & Qualified)
-  | ({ kind: 'nullptr' } & Qualified)
-  | ({ kind: 'pointer'; to: Type; restrict?: boolean } & Qualified)
-  | ({ kind: 'reference'; to: Type } & Qualified)
-  | ({ kind: 'array'; of: Type; size?: number } & Qualified)
-  | ({ kind: 'struct'; name: string; decl: StructDecl } & Qualified)
-  | ({ kind: 'enum'; name: string; decl: EnumDecl } & Qualified)
-  | ({ kind: 'vector'; name: string; elem: Type; count: 1 | 2 | 3 | 4 } & Qualified)
-  | ({ kind: 'function'; returns: Type; params: Type[]; variadic: boolean } & Qualified)
-  | ({ kind: 'typeParam'; name: string; param: TemplateParam } & Qualified)
-  /**
-   * libcu++'s `cuda::atomic<T, Scope>` (an object holding a T) and `cuda::atomic_ref<T, Scope>`
-   * (`ref`: an object holding the address of a T). `cuda::std::` forms have system scope.
-   */
-  | ({ kind: 'atomic'; ref: boolean; value: Type; scope: ThreadScope } & Qualified)
-  | ({ kind: 'error' } & Qualified);
-
-/** libcu++'s `cuda::thread_scope_*`: which threads an atomic object synchronises. */
-export type ThreadScope = 'thread' | 'block' | 'device' | 'system';
+export type { IntName, ThreadScope, Type } from './ast';
 
 export const VOID: Type = { kind: 'void' };
 export const BOOL: Type = { kind: 'bool' };

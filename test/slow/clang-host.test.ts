@@ -17,7 +17,7 @@ import { SandboxFiles } from '../../sims/clang/host/sandboxFiles';
 import { runClangProgram, type ClangRunOptions, type ClangRunResult } from '../../sims/clang/host/runProgram';
 import { SourceRanges } from '../../sims/clang/ranges';
 import { ScordDetector } from '../../sims/detect/scord';
-import type { RaceFinding } from '../../sims/detect/scord';
+import type { RaceFinding } from '../../sims/detect/findings';
 import { CLANG_FIXTURES } from '../support/clangDevice';
 
 const FILE = path.join(CLANG_FIXTURES, 'host-program.cu');

@@ -2,7 +2,8 @@
 // racy variant must be reported with its category, scope and both lines; each correct one not.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ScordDetector, type DetectorOptions, type RaceFinding } from '../../sims/detect/scord';
+import { ScordDetector, type DetectorOptions } from '../../sims/detect/scord';
+import { type RaceFinding } from '../../sims/detect/findings';
 import { Memory } from '../../sims/gpu/memory';
 import { runProgram } from '../../sims/host/run';
 import { parseVirtual } from '../support/parseFile';

@@ -1,5 +1,5 @@
 // Barrier IDs per block: how many __syncthreads() each block has passed.
-import type { DetectorState } from '../../../sims/detect/scord';
+import type { DetectorState } from '../../../sims/detect/detector';
 import { h } from '../dom';
 import type { TablePrefs } from '../model';
 import { DataTable } from '../table';

@@ -1,7 +1,7 @@
 // The fence file: per thread (exact) or per warp (hardware-faithful), its block- and
 // device-scope fence IDs — only the threads or warps that have fenced (an ID of 0 everywhere is
 // what a program without fences has, and hundreds of such rows said nothing).
-import type { DetectorState } from '../../../sims/detect/scord';
+import type { DetectorState } from '../../../sims/detect/detector';
 import { h } from '../dom';
 import type { TablePrefs } from '../model';
 import { DataTable, type Column } from '../table';

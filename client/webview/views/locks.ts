@@ -1,6 +1,6 @@
 // Lock tables per thread: the locks each thread took (atomicCAS + fence) and whether it still
 // holds them; the acquire line can be revealed.
-import type { DetectorState } from '../../../sims/detect/scord';
+import type { DetectorState } from '../../../sims/detect/detector';
 import { h } from '../dom';
 import { rangeLabel, rangeTarget } from '../format';
 import type { RevealTarget } from '../messages';

@@ -1,7 +1,7 @@
 // The metadata table: one row per tracked address with its last access (kind, block, warp,
 // lane), barrier ID, block/device fence IDs, strong, lockset and, hardware-faithful, its flags.
 // Selecting a row asks the host for every access to that address (the timeline below).
-import type { DetectorState } from '../../../sims/detect/scord';
+import type { DetectorState } from '../../../sims/detect/detector';
 import { h } from '../dom';
 import { rangeLabel, rangeTarget, threadLabel, yesNo } from '../format';
 import type { RevealTarget } from '../messages';

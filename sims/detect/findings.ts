@@ -1,0 +1,212 @@
+// What both race engines report, and the words they report it in: the categories, the two
+// sides of a race, the finding itself, and the index that keeps one finding per pair of
+// instructions. The ScoRD detector (./scord.ts) and the happens-before engine (./precise.ts)
+// both fill these; the checker, the fixes and the editor read them.
+import type { Range } from '../frontend/source';
+import type { Scope, MemoryOrder } from '../gpu/memoryOrder';
+
+export type RaceCategory =
+  | 'missing-block-fence'
+  | 'missing-device-fence'
+  | 'non-strong-access'
+  | 'scoped-atomic'
+  | 'missing-lock'
+  | 'lock-scope'
+  | 'lock-fence-scope'
+  | 'lock-release-fence'
+  | 'shared-memory'
+  | 'intra-warp'
+  | 'benign-same-value';
+
+export interface Accessor {
+  block: number;
+  warp: number;
+  lane: number;
+}
+
+/** What one side of a race did, as much as fixes need. */
+export interface AccessSummary {
+  range: Range;
+  write: boolean;
+  /** `atomicAdd_block`, … for atomics. */
+  atomic?: { op: string; scope: Scope };
+  /** An access that names a memory order (libcu++ atomic_ref, PTX ld.acquire/st.release, …). */
+  order?: { order: MemoryOrder; scope: Scope };
+  strong: boolean;
+  /** The word's value after the access (benign same-value races name it). */
+  value?: number;
+}
+
+/**
+ * Why an explicit release/acquire pair did not order two accesses: one side had block scope
+ * across blocks, or the reader read the released flag relaxed and no acquire fence followed.
+ */
+export interface OrderHint {
+  kind: 'narrow-scope' | 'relaxed-read';
+  /** narrow-scope: the block-scope release (or release fence), if it was; relaxed-read: the release read. */
+  release?: Range;
+  /** narrow-scope: the block-scope acquire (or acquire fence), if it was. */
+  acquire?: Range;
+  /** relaxed-read: the relaxed read that no acquire fence followed. */
+  read?: Range;
+}
+
+export interface RaceFinding {
+  kind: 'race';
+  category: RaceCategory;
+  /** The scope the conflict spans: threads of one block, or two blocks. */
+  scope: 'block' | 'device';
+  message: string;
+  /** What the related location (the earlier access) says. */
+  previousMessage: string;
+  range: Range;
+  previous: Range;
+  current: AccessSummary;
+  earlier: AccessSummary;
+  accessor: Accessor;
+  previousAccessor: Accessor;
+  /** The address as the program names it (`data[3]`, `stack.top`). */
+  address?: string;
+  space: 'global' | 'shared';
+  /** A __threadfence_block() the writer executed after its access: widening it fixes the race. */
+  narrowFence?: Range;
+  /** An explicit release or acquire that would have ordered the pair, and why it did not. */
+  orderHint?: OrderHint;
+  /** The atomicCAS calls that took a block-scope lock used across blocks. */
+  lockAcquires?: Range[];
+  /**
+   * lock-fence-scope / lock-release-fence: what broke the lock both sides take (the finding's
+   * range is the first one's fence, atomicCAS or atomicExch); the fixes mend every one.
+   */
+  lockFaults?: LockFault[];
+  /** missing-lock: the locks each side held (their atomicCAS), for "take the same lock". */
+  heldLocks?: { current: HeldLock[]; earlier: HeldLock[] };
+  /** More related locations, with what each is (the racing accesses of a lock finding). */
+  also?: { range: Range; message: string }[];
+  /** Global memory: the metadata entry as it was when the race was found. */
+  metadata?: MetadataSnapshot;
+  /** How often this pair raced. */
+  count: number;
+}
+
+/**
+ * A lock that did not protect an access: the atomicCAS that took it was not followed by a fence
+ * of the lock's scope before the access ('acquire'), or the atomicExch that released it had no
+ * such fence before it ('release').
+ */
+export interface LockFault {
+  kind: 'acquire' | 'release';
+  /** The atomicCAS that took the lock. */
+  acquire: Range;
+  /** The lock's scope (`atomicCAS_block`: block): the fence it needs. */
+  scope: Scope;
+  /** acquire: the narrower fence that followed the atomicCAS, if there was one. */
+  fence?: Range;
+  /** release: the atomicExch. */
+  release?: Range;
+}
+
+/** A lock one side of a race held: where it was taken, and where released (if it was by then). */
+export interface HeldLock {
+  acquire: Range;
+  scope: Scope;
+  release?: Range;
+}
+
+/** What the detector knew about the word at the race (the hover and the inspector show it). */
+export interface MetadataSnapshot {
+  /** The earlier access the entry recorded. */
+  accessor: Accessor;
+  barrierId: number;
+  blockFenceId: number;
+  deviceFenceId: number;
+  write: boolean;
+  atomic: string | null;
+  strong: boolean;
+  /** The locks held at the earlier access, by name (`mutex`, `mutex (block 0)` for block scope). */
+  locks: string[];
+  /** The earlier accessor's fence file when the race was found: equal IDs mean no fence since. */
+  fenceFileNow: { blockFenceId: number; deviceFenceId: number };
+  /** The racing access's barrier ID. */
+  barrierIdNow: number;
+}
+
+/**
+ * How much a race says about a pair of instructions: a benign same-value race least, then one
+ * between lanes of a warp; a pair that races in a more serious way is reported only that way.
+ */
+function seriousness(c: RaceCategory): number {
+  return c === 'benign-same-value' ? 0 : c === 'intra-warp' ? 1 : 2;
+}
+
+/**
+ * The findings, one per pair of instructions and category whichever of the two ran first (a
+ * read-after-write and the write-after-read of the same two instructions are one race); a
+ * benign or intra-warp race of a pair that also races in a more serious way counts toward that
+ * finding instead. Indexed by the instructions' range objects, which are shared: a race that
+ * recurs in a loop is found again without building a key (runs of one parse share them too).
+ */
+export class PairIndex {
+  private readonly byRange = new Map<Range, Map<Range, RaceFinding[]>>();
+  private list: RaceFinding[] = [];
+
+  /** The finding a race of `category` between `a` and `b` counts toward, if there is one. */
+  get(category: RaceCategory, a: Range, b: Range): RaceFinding | undefined {
+    const ab = this.byRange.get(a)?.get(b);
+    const ba = this.byRange.get(b)?.get(a);
+    const own = ab?.find((f) => f.category === category) ?? ba?.find((f) => f.category === category);
+    const rank = seriousness(category);
+    if (own || rank === 2) return own;
+    const above = (f: RaceFinding) => seriousness(f.category) > rank;
+    return ab?.find(above) ?? ba?.find(above);
+  }
+
+  add(f: RaceFinding): void {
+    const rank = seriousness(f.category);
+    if (rank > 0) this.dropBelow(rank, f.range, f.previous);
+    let inner = this.byRange.get(f.range);
+    if (!inner) this.byRange.set(f.range, (inner = new Map()));
+    const list = inner.get(f.previous);
+    if (list) list.push(f);
+    else inner.set(f.previous, [f]);
+    this.list.push(f);
+  }
+
+  all(): RaceFinding[] {
+    return [...this.list];
+  }
+
+  /** Drops the pair's findings less serious than `rank` (a more serious one replaces them). */
+  private dropBelow(rank: number, a: Range, b: Range): void {
+    for (const [x, y] of [[a, b], [b, a]] as const) {
+      const list = this.byRange.get(x)?.get(y);
+      if (!list?.some((f) => seriousness(f.category) < rank)) continue;
+      const dropped = list.filter((f) => seriousness(f.category) < rank);
+      this.byRange.get(x)!.set(y, list.filter((f) => seriousness(f.category) >= rank));
+      this.list = this.list.filter((f) => !dropped.includes(f));
+    }
+  }
+}
+
+/** `atomicAdd_block`, `atomicCAS`, … as the program wrote it. */
+export function atomicName(a: { op: string; scope: Scope }): string {
+  return `atomic${a.op}${a.scope === 'block' ? '_block' : a.scope === 'system' ? '_system' : ''}`;
+}
+
+/** An RMW that names a memory order, as libcu++ spells it (`fetch_add`, `compare_exchange`). */
+function orderedRmwName(op: string): string {
+  return op === 'CAS' ? 'compare_exchange' : op === 'Exch' ? 'exchange' : `fetch_${op.toLowerCase()}`;
+}
+
+export function accessName(a: AccessSummary): string {
+  // libcu++ and PTX accesses by their order: `release store`, `acquire load`, `acq_rel fetch_add`.
+  if (a.order) return `${a.order.order} ${a.atomic ? orderedRmwName(a.atomic.op) : a.write ? 'store' : 'load'}`;
+  return a.atomic ? atomicName(a.atomic) : a.write ? 'write' : 'read';
+}
+
+/** "in block 1", "in warp 1 of block 0" or "by thread 3 of block 0": as far as needed to tell them apart. */
+export function accessorName(a: Accessor, other: Accessor): string {
+  if (a.block !== other.block) return `in block ${a.block}`;
+  if (a.warp !== other.warp) return `in warp ${a.warp} of block ${a.block}`;
+  return `by thread ${a.warp * 32 + a.lane} of block ${a.block}`;
+}
