@@ -9,7 +9,7 @@ import { WARP } from '../../ir/ir';
 import { unbox } from '../../values/wide';
 import type { LInstruction, LType, LValue } from '../llvm/module';
 import { emitSpecialRegister } from './intrinsics';
-import type { KernelLowering } from './lowerer';
+import type { Lowering } from './lowering';
 import { emitAtomic, emitFence, emitLoad, emitStore } from './memory';
 import { intNormalizer } from './numbers';
 import { emitActiveMask } from './warp';
@@ -44,7 +44,7 @@ function ptxType(t: T.Type): LType {
   return { kind: 'int', bits: t.kind === 'int' ? t.bits : 32 };
 }
 
-export function lowerAsm(L: KernelLowering, i: LInstruction, callee: Extract<LValue, { kind: 'asm' }>): void {
+export function lowerAsm(L: Lowering, i: LInstruction, callee: Extract<LValue, { kind: 'asm' }>): void {
   const template = callee.text.trim();
   const constraints = constraintsOf(callee.constraints);
   const outputs = constraints.filter((c) => c.output).length;
@@ -174,7 +174,7 @@ export function lowerAsm(L: KernelLowering, i: LInstruction, callee: Extract<LVa
   }
 }
 
-function emitArithmetic(L: KernelLowering, a: PtxArithmetic, regs: number[]): void {
+function emitArithmetic(L: Lowering, a: PtxArithmetic, regs: number[]): void {
   const known = (k: number): boolean => k >= 0 && k < regs.length;
   if (!known(a.dst) || a.sources.some((x) => 'operand' in x && !known(x.operand))) L.fail(`not supported: inline PTX that names an operand the asm statement does not have`);
   const ro = regs[a.dst] * WARP;
@@ -187,7 +187,7 @@ function emitArithmetic(L: KernelLowering, a: PtxArithmetic, regs: number[]): vo
   });
 }
 
-function offsetPointer(L: KernelLowering, p: number, offset: number): number {
+function offsetPointer(L: Lowering, p: number, offset: number): number {
   const r = L.regs(1);
   const ro = r * WARP;
   const po = p * WARP;

@@ -10,12 +10,12 @@ import type { LInstruction, LType, LValue } from '../llvm/module';
 import { pointerFlat } from './arith';
 import { libdeviceFunction } from './libdevice';
 import { structLayout } from './layout';
-import type { KernelLowering } from './lowerer';
+import type { Lowering } from './lowering';
 import { emitStore } from './memory';
 import { normalizerOf, unsignedView } from './numbers';
 
 /** Lowers a call of a declared function; false when the simulator does not know it. */
-export function lowerExternalCall(L: KernelLowering, i: LInstruction, name: string): boolean {
+export function lowerExternalCall(L: Lowering, i: LInstruction, name: string): boolean {
   const ops = i.operands;
   switch (name) {
     case '__scord_grid_sync': {
@@ -193,7 +193,7 @@ interface BufferField {
  * calls `vprintf(format, buffer)`. The struct's type says where each argument is; the format
  * says what it is (a %s argument is a pointer to a string).
  */
-function printf(L: KernelLowering, i: LInstruction): void {
+function printf(L: Lowering, i: LInstruction): void {
   const range = L.range;
   const fmt = L.reg(i.operands[0]) * WARP;
   const buf = L.reg(i.operands[1]) * WARP;
@@ -235,7 +235,7 @@ function printf(L: KernelLowering, i: LInstruction): void {
 }
 
 /** The fields of the argument buffer, when it is a local struct whose type the IR gives. */
-function bufferFields(L: KernelLowering, v: LValue): BufferField[] | undefined {
+function bufferFields(L: Lowering, v: LValue): BufferField[] | undefined {
   if (v.kind === 'null' || v.kind === 'zero' || v.kind === 'undef' || v.kind === 'poison') return [];
   const def = v.kind === 'local' ? L.definition(v.name) : undefined;
   const t = def?.opcode === 'alloca' ? def.elementType : undefined;

@@ -7,7 +7,7 @@ import { WARP, type Scope } from '../../ir/ir';
 import { box, isBoxed, unbox } from '../../values/wide';
 import type { LInstruction, LType } from '../llvm/module';
 import { LLVM_MATH, nvvmConversion } from './libdevice';
-import type { KernelLowering, Val } from './lowerer';
+import type { Lowering, Val } from './lowering';
 import { emitAtomic, emitCopy, emitFence, emitLoad, emitSet } from './memory';
 import { intNormalizer, normalizerOf, unsignedView } from './numbers';
 import { lowerWarpIntrinsic } from './warp';
@@ -17,7 +17,7 @@ const IGNORED = /^llvm\.(lifetime\.|dbg\.|assume$|experimental\.noalias\.scope\.
 const DIMS = ['x', 'y', 'z'];
 
 /** Lowers a call of an `llvm.*` intrinsic; false when the simulator does not know it. */
-export function lowerIntrinsic(L: KernelLowering, i: LInstruction, name: string): boolean {
+export function lowerIntrinsic(L: Lowering, i: LInstruction, name: string): boolean {
   if (IGNORED.test(name)) return true;
   if (name.startsWith('llvm.nvvm.read.ptx.sreg.')) return emitSpecialRegister(L, L.result(i).reg, name.slice('llvm.nvvm.read.ptx.sreg.'.length));
   if (name.startsWith('llvm.nvvm.barrier') || name.startsWith('llvm.nvvm.bar.sync')) return barrier(L, i, name);
@@ -119,7 +119,7 @@ function isTrue(v: LInstruction['operands'][number] | undefined): boolean {
   return v?.kind === 'int' && v.value !== 0n;
 }
 
-function sizeOperand(L: KernelLowering, v: LInstruction['operands'][number]): { constant: number } | { reg: number } {
+function sizeOperand(L: Lowering, v: LInstruction['operands'][number]): { constant: number } | { reg: number } {
   if (v.kind === 'int') return { constant: Number(v.value) };
   const bits = v.type.kind === 'int' ? v.type.bits : 32;
   // The length is unsigned: take its unsigned view once, into a register of its own.
@@ -135,7 +135,7 @@ function sizeOperand(L: KernelLowering, v: LInstruction['operands'][number]): { 
 }
 
 /** `result = f(operands…)` elementwise (vectors: per element), rounded to the result type. */
-function elementwise(L: KernelLowering, i: LInstruction, argc: number, f: (...xs: number[]) => number, norm: (x: number) => number): void {
+function elementwise(L: Lowering, i: LInstruction, argc: number, f: (...xs: number[]) => number, norm: (x: number) => number): void {
   const args: Val[] = i.operands.slice(0, argc).map((o) => L.val(o));
   const r = L.result(i);
   for (let k = 0; k < r.n; k++) {
@@ -244,7 +244,7 @@ function bitOperation(base: string, t: LType): ((...xs: number[]) => number) | u
 }
 
 /** `{sadd,uadd,ssub,usub,smul,umul}.with.overflow`: { result, overflowed }. */
-function withOverflow(L: KernelLowering, i: LInstruction, base: string): boolean {
+function withOverflow(L: Lowering, i: LInstruction, base: string): boolean {
   const t = i.operands[0].type;
   if (t.kind !== 'int') return false;
   const bits = t.bits;
@@ -269,7 +269,7 @@ function withOverflow(L: KernelLowering, i: LInstruction, base: string): boolean
 }
 
 /** Reads PTX special register `reg` (`tid.x`, `laneid`, `clock64`, …) into register `dst`; false when unknown. */
-export function emitSpecialRegister(L: KernelLowering, dst: number, reg: string): boolean {
+export function emitSpecialRegister(L: Lowering, dst: number, reg: string): boolean {
   const ro = dst * WARP;
   const m = /^(tid|ntid|ctaid|nctaid)\.([xyz])$/.exec(reg);
   if (m) {
@@ -359,7 +359,7 @@ export function emitSpecialRegister(L: KernelLowering, dst: number, reg: string)
 }
 
 /** __syncthreads and its _count/_and/_or forms: the block's 'barrier' terminator. */
-function barrier(L: KernelLowering, i: LInstruction, name: string): boolean {
+function barrier(L: Lowering, i: LInstruction, name: string): boolean {
   const n = name.slice('llvm.nvvm.'.length);
   const ops = i.operands;
   let reduce: 'count' | 'and' | 'or' | undefined;
@@ -383,7 +383,7 @@ function barrier(L: KernelLowering, i: LInstruction, name: string): boolean {
  * `llvm.nvvm.atomic.<op>.gen.<i|f>.<cta|sys>.<type>.<ptr>` (the _block and _system atomics) and
  * `llvm.nvvm.atomic.load.{inc,dec}.32` (atomicInc/atomicDec on older LLVMs).
  */
-function nvvmAtomic(L: KernelLowering, i: LInstruction, name: string): boolean {
+function nvvmAtomic(L: Lowering, i: LInstruction, name: string): boolean {
   const ops = i.operands;
   const m = /^llvm\.nvvm\.atomic\.(add|exch|max|min|inc|dec|and|or|xor|cas)\.gen\.(i|ui|f)\.(cta|sys)(?:\.(acquire|release|acq\.rel))?\./.exec(name);
   const old = /^llvm\.nvvm\.atomic\.load\.(inc|dec)\.32/.exec(name);

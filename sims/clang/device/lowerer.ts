@@ -31,12 +31,8 @@ import { lowerAsm } from './asm';
 import { lowerBinary, lowerCast, lowerCompare, lowerExtractElement, lowerGep, lowerInsertElement, lowerSelect, lowerShuffleVector, lowerUnary } from './values';
 import { analyseFunction, localPointers, writesThrough, type FunctionInfo } from './analysis';
 import type { Symbols } from './symbols';
+import type { Lowering, Val } from './lowering';
 
-/** A value in registers: `n` consecutive registers from `reg` (one for a scalar). */
-export interface Val {
-  reg: number;
-  n: number;
-}
 
 export interface LoweringOptions {
   symbols: Symbols;
@@ -74,7 +70,7 @@ interface Instance {
 
 const MAX_INLINE_DEPTH = 48;
 
-export class KernelLowering {
+export class KernelLowering implements Lowering {
   readonly blocks: Block[] = [];
   cur!: Block;
   private prologue!: Block;

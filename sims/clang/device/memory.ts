@@ -20,7 +20,7 @@ import { unbox } from '../../values/wide';
 import type { LInstruction, LType } from '../llvm/module';
 import { pointerFlat } from './arith';
 import { leavesOf, scalarKindOf, typeName } from './layout';
-import type { KernelLowering } from './lowerer';
+import type { Lowering } from './lowering';
 import { fromBfloatBits, fromHalfBits, intNormalizer, normalizerOf, toBfloatBits, toHalfBits, unsignedView } from './numbers';
 
 /** The memory order LLVM names (`unordered` reads like a relaxed atomic access). */
@@ -57,7 +57,7 @@ function converters(t: LType, flat: FlatAddresses): { toMemory?: (x: number) => 
   return {};
 }
 
-function kindOf(L: KernelLowering, t: LType): ScalarKind {
+function kindOf(L: Lowering, t: LType): ScalarKind {
   const kind = scalarKindOf(t);
   if (!kind) L.fail(`not supported: memory access of type ${typeName(t)}`);
   return kind;
@@ -67,7 +67,7 @@ function kindOf(L: KernelLowering, t: LType): ScalarKind {
  * One scalar load into register `dst` from the address in register `ptr` plus `offset`.
  * `local`: the pointer is known to point into the thread's local memory.
  */
-export function emitLoad(L: KernelLowering, dst: number, ptr: number, offset: number, t: LType, strong: boolean, ordered: Ordered | undefined, local: boolean): void {
+export function emitLoad(L: Lowering, dst: number, ptr: number, offset: number, t: LType, strong: boolean, ordered: Ordered | undefined, local: boolean): void {
   const kind = kindOf(L, t);
   const { fromMemory } = converters(t, L.flat);
   const range = L.range;
@@ -96,7 +96,7 @@ export function emitLoad(L: KernelLowering, dst: number, ptr: number, offset: nu
 }
 
 /** One scalar store of register `src` to the address in register `ptr` plus `offset`. */
-export function emitStore(L: KernelLowering, src: number, ptr: number, offset: number, t: LType, strong: boolean, ordered: Ordered | undefined, local: boolean): void {
+export function emitStore(L: Lowering, src: number, ptr: number, offset: number, t: LType, strong: boolean, ordered: Ordered | undefined, local: boolean): void {
   const kind = kindOf(L, t);
   const { toMemory } = converters(t, L.flat);
   const range = L.range;
@@ -131,7 +131,7 @@ function accessOrder(i: LInstruction): Ordered | undefined {
   return scope === 'thread' ? undefined : { order, scope };
 }
 
-export function lowerLoad(L: KernelLowering, i: LInstruction): void {
+export function lowerLoad(L: Lowering, i: LInstruction): void {
   const p = L.reg(i.operands[0]);
   const r = L.result(i);
   const local = L.isLocal(i.operands[0]);
@@ -140,7 +140,7 @@ export function lowerLoad(L: KernelLowering, i: LInstruction): void {
   leavesOf(i.type).forEach((leaf, k) => emitLoad(L, r.reg + k, p, leaf.offset, leaf.type, strong, ordered, local));
 }
 
-export function lowerStore(L: KernelLowering, i: LInstruction): void {
+export function lowerStore(L: Lowering, i: LInstruction): void {
   const v = L.val(i.operands[0]);
   const p = L.reg(i.operands[1]);
   const local = L.isLocal(i.operands[1]);
@@ -154,7 +154,7 @@ export function lowerStore(L: KernelLowering, i: LInstruction): void {
  * the one in `dst`, as 4-byte words when both allow it, else 2-byte halves, else bytes: one access each,
  * each an event of its own (local memory aside), and one switch point after the copy.
  */
-export function emitCopy(L: KernelLowering, dst: number, src: number, size: { constant: number } | { reg: number }, dstLocal: boolean, srcLocal: boolean, volatile = false): void {
+export function emitCopy(L: Lowering, dst: number, src: number, size: { constant: number } | { reg: number }, dstLocal: boolean, srcLocal: boolean, volatile = false): void {
   const d = dst * WARP;
   const s = src * WARP;
   const range = L.range;
@@ -186,7 +186,7 @@ export function emitCopy(L: KernelLowering, dst: number, src: number, size: { co
 }
 
 /** memset: `size` bytes of the address in `dst` set to the low byte of register `value`. */
-export function emitSet(L: KernelLowering, dst: number, value: number, size: { constant: number } | { reg: number }, dstLocal: boolean, volatile = false): void {
+export function emitSet(L: Lowering, dst: number, value: number, size: { constant: number } | { reg: number }, dstLocal: boolean, volatile = false): void {
   const d = dst * WARP;
   const vo = value * WARP;
   const range = L.range;
@@ -230,7 +230,7 @@ export interface AtomicSpec {
   success?: number;
 }
 
-export function emitAtomic(L: KernelLowering, a: AtomicSpec): void {
+export function emitAtomic(L: Lowering, a: AtomicSpec): void {
   const t = a.type;
   const bits = t.kind === 'int' ? t.bits : 32;
   const isFloat = t.kind === 'float';
@@ -297,14 +297,14 @@ function rmwScope(i: LInstruction): { scope: Scope | undefined; order?: MemoryOr
   return { scope: s, ...(order ? { order } : {}) };
 }
 
-export function lowerAtomicRmw(L: KernelLowering, i: LInstruction): void {
+export function lowerAtomicRmw(L: Lowering, i: LInstruction): void {
   const op = RMW_OPS[i.atomicOp ?? ''];
   if (!op) L.fail(`not supported: atomicrmw ${i.atomicOp}`);
   const { scope, order } = rmwScope(i);
   emitAtomic(L, { ...op, type: i.operands[1].type, scope, ...(order ? { order } : {}), ptr: L.reg(i.operands[0]), value: L.reg(i.operands[1]), dst: L.result(i).reg });
 }
 
-export function lowerCmpxchg(L: KernelLowering, i: LInstruction): void {
+export function lowerCmpxchg(L: Lowering, i: LInstruction): void {
   const { scope, order } = rmwScope(i);
   const r = L.result(i);
   const failure = order ? memoryOrder(i.failureOrdering) : undefined;
@@ -314,7 +314,7 @@ export function lowerCmpxchg(L: KernelLowering, i: LInstruction): void {
   });
 }
 
-export function lowerFence(L: KernelLowering, i: LInstruction): void {
+export function lowerFence(L: Lowering, i: LInstruction): void {
   const scope = syncScope(i.syncScope, 'device');
   const order = memoryOrder(i.ordering) ?? 'seq_cst';
   // A relaxed or thread-scope fence orders nothing another thread can see.
@@ -322,7 +322,7 @@ export function lowerFence(L: KernelLowering, i: LInstruction): void {
   emitFence(L, scope, order);
 }
 
-export function emitFence(L: KernelLowering, scope: Scope, order: MemoryOrder): void {
+export function emitFence(L: Lowering, scope: Scope, order: MemoryOrder): void {
   L.emitMemory(fenceStep(scope, order, L.range, L.events));
 }
 

@@ -6,10 +6,10 @@ import type { LInstruction } from '../llvm/module';
 import { conversion, fastBinary, fcmp, floatBinary, icmp, intBinary, pointerCompare, reinterpret, type Binary } from './arith';
 import { ConstantError, gepOffsets } from './constants';
 import { isAggregate, leavesOf, typeName } from './layout';
-import type { KernelLowering, Val } from './lowerer';
+import type { Lowering, Val } from './lowering';
 
 /** Applies `f` to each scalar (vectors: each element) of operand 0 into the result. */
-export function lowerUnary(L: KernelLowering, i: LInstruction, f: (x: number) => number): void {
+export function lowerUnary(L: Lowering, i: LInstruction, f: (x: number) => number): void {
   const a = L.val(i.operands[0]);
   const r = L.result(i);
   for (let k = 0; k < r.n; k++) {
@@ -22,7 +22,7 @@ export function lowerUnary(L: KernelLowering, i: LInstruction, f: (x: number) =>
 }
 
 /** Emits `result = f(a, b)` elementwise over registers. */
-export function emitBinary(L: KernelLowering, r: Val, a: Val, b: Val, f: Binary, fast?: (ro: number, ao: number, bo: number) => Step | undefined): void {
+export function emitBinary(L: Lowering, r: Val, a: Val, b: Val, f: Binary, fast?: (ro: number, ao: number, bo: number) => Step | undefined): void {
   for (let k = 0; k < r.n; k++) {
     const ao = (a.reg + k) * WARP;
     const bo = (b.reg + k) * WARP;
@@ -38,13 +38,13 @@ export function emitBinary(L: KernelLowering, r: Val, a: Val, b: Val, f: Binary,
   }
 }
 
-export function lowerBinary(L: KernelLowering, i: LInstruction): void {
+export function lowerBinary(L: Lowering, i: LInstruction): void {
   const t = i.type.kind === 'vector' ? i.type.of : i.type;
   const f = t.kind === 'float' ? floatBinary(i.opcode, t) : t.kind === 'int' ? intBinary(i.opcode, t.bits, L.range) : L.fail(`not supported: '${i.opcode}' on ${typeName(i.type)}`);
   emitBinary(L, L.result(i), L.val(i.operands[0]), L.val(i.operands[1]), f, (ro, ao, bo) => fastBinary(i.opcode, t, undefined, ro, ao, bo));
 }
 
-export function lowerCompare(L: KernelLowering, i: LInstruction): void {
+export function lowerCompare(L: Lowering, i: LInstruction): void {
   const ot = i.operands[0].type;
   const t = ot.kind === 'vector' ? ot.of : ot;
   const pred = i.predicate ?? 'eq';
@@ -52,7 +52,7 @@ export function lowerCompare(L: KernelLowering, i: LInstruction): void {
   emitBinary(L, L.result(i), L.val(i.operands[0]), L.val(i.operands[1]), f, (ro, ao, bo) => (i.opcode === 'icmp' ? fastBinary('icmp', t, pred, ro, ao, bo) : undefined));
 }
 
-export function lowerCast(L: KernelLowering, i: LInstruction): void {
+export function lowerCast(L: Lowering, i: LInstruction): void {
   const from = i.operands[0].type;
   const to = i.type;
   if (i.opcode === 'bitcast' && (isAggregate(from) || isAggregate(to))) {
@@ -74,7 +74,7 @@ export function lowerCast(L: KernelLowering, i: LInstruction): void {
   lowerUnary(L, i, f);
 }
 
-export function lowerGep(L: KernelLowering, i: LInstruction): void {
+export function lowerGep(L: Lowering, i: LInstruction): void {
   if (i.type.kind === 'vector') L.fail('not supported: getelementptr over a vector of pointers');
   let offsets;
   try {
@@ -110,7 +110,7 @@ export function lowerGep(L: KernelLowering, i: LInstruction): void {
   }
 }
 
-export function lowerSelect(L: KernelLowering, i: LInstruction): void {
+export function lowerSelect(L: Lowering, i: LInstruction): void {
   const c = L.val(i.operands[0]);
   const a = L.val(i.operands[1]);
   const b = L.val(i.operands[2]);
@@ -128,7 +128,7 @@ export function lowerSelect(L: KernelLowering, i: LInstruction): void {
   }
 }
 
-export function lowerExtractElement(L: KernelLowering, i: LInstruction): void {
+export function lowerExtractElement(L: Lowering, i: LInstruction): void {
   const v = L.val(i.operands[0]);
   const idx = i.operands[1];
   const r = L.result(i);
@@ -147,7 +147,7 @@ export function lowerExtractElement(L: KernelLowering, i: LInstruction): void {
   });
 }
 
-export function lowerInsertElement(L: KernelLowering, i: LInstruction): void {
+export function lowerInsertElement(L: Lowering, i: LInstruction): void {
   const v = L.val(i.operands[0]);
   const e = L.val(i.operands[1]);
   const idx = i.operands[2];
@@ -168,7 +168,7 @@ export function lowerInsertElement(L: KernelLowering, i: LInstruction): void {
   });
 }
 
-export function lowerShuffleVector(L: KernelLowering, i: LInstruction): void {
+export function lowerShuffleVector(L: Lowering, i: LInstruction): void {
   const a = L.val(i.operands[0]);
   const b = L.val(i.operands[1]);
   const mask = i.operands[2];

@@ -4,12 +4,12 @@
 import { WARP, type Lanes, type SimEvent } from '../../ir/ir';
 import { unbox } from '../../values/wide';
 import type { LInstruction } from '../llvm/module';
-import type { KernelLowering } from './lowerer';
+import type { Lowering } from './lowering';
 
 type Run = (w: Lanes, lanes: number[]) => void;
 
 /** Ends the block with a warp-wide operation; code after it runs when the warp has done it. */
-export function emitCollective(L: KernelLowering, run: Run, mask: number | undefined): void {
+export function emitCollective(L: Lowering, run: Run, mask: number | undefined): void {
   const next = L.newBlock();
   L.terminate({ kind: 'collective', to: next.id, range: L.range, run, ...(mask !== undefined ? { mask } : {}) }, next);
 }
@@ -60,7 +60,7 @@ function shuffle(mode: string, ao: number, bo: number, co: number, ro: number, p
 }
 
 /** Lowers `llvm.nvvm.{shfl,vote,match,redux,bar.warp.sync,activemask}…`; false when not one. */
-export function lowerWarpIntrinsic(L: KernelLowering, i: LInstruction, name: string): boolean {
+export function lowerWarpIntrinsic(L: Lowering, i: LInstruction, name: string): boolean {
   const ops = i.operands;
   const shfl = /^llvm\.nvvm\.shfl\.(sync\.)?(idx|up|down|bfly)\.(i32|f32)(p)?$/.exec(name);
   if (shfl) {
@@ -147,7 +147,7 @@ export function lowerWarpIntrinsic(L: KernelLowering, i: LInstruction, name: str
 }
 
 /** __syncwarp(mask): the lanes of the mask meet; a detector hears that their accesses are ordered. */
-export function emitWarpSync(L: KernelLowering, mask: number): void {
+export function emitWarpSync(L: Lowering, mask: number): void {
   const range = L.range;
   const event: Extract<SimEvent, { kind: 'warp-sync' }> = { kind: 'warp-sync', block: 0, warp: 0, range };
   emitCollective(L, L.events ? (w) => {
@@ -160,7 +160,7 @@ export function emitWarpSync(L: KernelLowering, mask: number): void {
 }
 
 /** __activemask(): the lanes that arrive together. */
-export function emitActiveMask(L: KernelLowering, dst: number): void {
+export function emitActiveMask(L: Lowering, dst: number): void {
   const ro = dst * WARP;
   emitCollective(L, (w, lanes) => {
     const m = laneMask(lanes);
