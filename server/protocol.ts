@@ -1,13 +1,16 @@
 // The language server's extensions to LSP, typed once for both sides: the client sends these
-// requests and the server answers them. Nothing here imports the engine at run time.
+// requests and the server answers them. What they carry is in ./wire.ts. Nothing here imports
+// the engine at run time.
 import { NotificationType, ProtocolRequestType } from 'vscode-languageserver-protocol';
 import type { CheckDiagnostic, CheckReport, Engine, PublicFinding } from '../sims/check';
-import type { DetectorState } from '../sims/detect/detector';
 import type { LaunchDescription } from '../sims/host/launchDescription';
 import type { PointerArgument } from '../sims/host/run';
 import type { Fairness } from '../sims/idioms/schedulers';
 import type { LitmusReport } from '../sims/litmus/types';
 import type { MemoryModelName } from '../sims/gpu/memoryModels';
+import type { InspectorState } from './wire';
+
+export * from './wire';
 
 /** Every setting of the `scord` section, as the server reads it for one document. */
 export interface ScordSettings {
@@ -145,7 +148,7 @@ export interface InspectResult {
   uri: string;
   /** Document version the state belongs to; null when there is no run yet. */
   version: number | null;
-  state: DetectorState | null;
+  state: InspectorState | null;
   findings: PublicFinding[];
   stats: (CheckReport['stats'] & { elapsedMs: number }) | null;
   /** When that run ended (epoch milliseconds); null when there is no run yet. */

@@ -30,7 +30,7 @@ import { kernelsOf } from './features/kernels';
 import { litmusHandler } from './features/litmus';
 import { editedDiagnostics, reportedDiagnostics, type DocumentView, type Misreadings } from './features/shownDiagnostics';
 import { beginProgress, listenForProgressCancel } from './features/progress';
-import { AnalysisStateNotification, InspectRequest, KernelsRequest, LitmusRequest, RunRequest, VisibleDocumentsNotification, WorkspaceTrustNotification, type InspectResult, type RunResult, type ScordSettings } from './protocol';
+import { AnalysisStateNotification, InspectRequest, inspectorState, KernelsRequest, LitmusRequest, RunRequest, VisibleDocumentsNotification, WorkspaceTrustNotification, type InspectResult, type RunResult, type ScordSettings } from './protocol';
 import { SettingsStore } from './settings';
 import { IncludeFiles } from './includeFiles';
 import { asSourceText } from '../sims/files/policy';
@@ -362,7 +362,7 @@ connection.onRequest(RunRequest, async (params, token): Promise<RunResult> => {
 connection.onRequest(InspectRequest, async (params, token): Promise<InspectResult> => {
   const doc = documents.get(params.uri);
   const run = scheduler.lastRun(params.uri);
-  const base: InspectResult = { uri: params.uri, version: run?.version ?? null, state: run?.report.state ?? null, findings: run ? publicReport(run.report).findings : [], stats: run ? { ...run.report.stats, elapsedMs: run.elapsedMs } : null, finishedAt: run?.finishedAt ?? null };
+  const base: InspectResult = { uri: params.uri, version: run?.version ?? null, state: run?.report.state ? inspectorState(run.report.state) : null, findings: run ? publicReport(run.report).findings : [], stats: run ? { ...run.report.stats, elapsedMs: run.elapsedMs } : null, finishedAt: run?.finishedAt ?? null };
   if (!params.address || !doc) return base;
   // The accesses to one address: a run with that address traced.
   const s = await settings.get(params.uri);
@@ -372,7 +372,7 @@ connection.onRequest(InspectRequest, async (params, token): Promise<InspectResul
   const outcome = await handle.outcome;
   onCancel.dispose();
   if (outcome.kind !== 'report') throw outcomeFailure('scord/inspect', outcome);
-  return { uri: params.uri, version: doc.version, state: outcome.report.state ?? null, findings: publicReport(outcome.report).findings, stats: { ...outcome.report.stats, elapsedMs: outcome.elapsedMs }, finishedAt: Date.now() };
+  return { uri: params.uri, version: doc.version, state: outcome.report.state ? inspectorState(outcome.report.state) : null, findings: publicReport(outcome.report).findings, stats: { ...outcome.report.stats, elapsedMs: outcome.elapsedMs }, finishedAt: Date.now() };
 });
 
 connection.onRequest(KernelsRequest, async (params) => {

@@ -2,8 +2,7 @@
 // outcome, its count and share, whether the model allows it, and the verdict the file
 // declares for the model (`// verdict <model>: allowed|forbidden`) beside what the run found.
 // No 'vscode' import, so the tests can check it against a real report.
-import type { LitmusOutcome, LitmusReport } from '../../sims/litmus/types';
-import type { MemoryModelName } from '../../sims/gpu/memoryModels';
+import type { LitmusOutcome, LitmusReport, MemoryModelName } from '../../server/protocol';
 
 /** Width of the longest bar, in characters. */
 const BAR_WIDTH = 30;

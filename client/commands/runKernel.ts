@@ -8,10 +8,7 @@
 // result line names the launch: `countEvents<<<4,128>>>(values: int[512], n = 512)`. From a
 // code lens above `main` it runs the program.
 import * as vscode from 'vscode';
-import { KernelsRequest, RunRequest, type LaunchParams, type RunResult } from '../../server/protocol';
-import { parseDim3 } from '../../sims/host/kernelHeader';
-import { dimText, launchText, type LaunchDescription } from '../../sims/host/launchDescription';
-import type { PointerArgument } from '../../sims/host/run';
+import { dimText, KernelsRequest, launchText, parseDim3, RunRequest, type LaunchDescription, type LaunchParams, type PointerArgument, type RunResult } from '../../server/protocol';
 import type { ScordContext } from '../context';
 import { cudaDocumentUri } from './activeCuda';
 import { runProgram } from './runProgram';

@@ -3,8 +3,7 @@
 // progress notification; the histogram goes to the "ScoRD Program Output" channel and to the
 // metadata inspector's Litmus tab.
 import * as vscode from 'vscode';
-import { LitmusRequest, type LitmusResult } from '../../server/protocol';
-import type { MemoryModelName } from '../../sims/gpu/memoryModels';
+import { LitmusRequest, type LitmusResult, type MemoryModelName } from '../../server/protocol';
 import type { ScordContext } from '../context';
 import { cudaDocumentUri } from './activeCuda';
 import { declaredVerdict, litmusHistogramText, outcomeLine } from './litmusText';

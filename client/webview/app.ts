@@ -3,11 +3,9 @@
 // and barrier IDs, and the histogram of the last litmus run when there is one. Everything it
 // shows comes from ToWebview messages; everything it asks goes out as FromWebview messages;
 // what it shows and how survives a reload via setState.
-import type { PublicFinding } from '../../sims/check';
-import type { DetectorState } from '../../sims/detect/detector';
 import { h } from './dom';
 import { basename, clockTime } from './format';
-import { launchText } from '../../sims/host/launchDescription';
+import { launchText, type InspectorEntry, type InspectorState, type PublicFinding } from '../../server/wire';
 import type { FromWebview, RevealTarget, ToWebview } from './messages';
 import { isToWebview, restore, type Persisted, type StateMessage, type TabId, type TablePrefs } from './model';
 import { Tabs, type TabSpec } from './tabs';
@@ -30,7 +28,7 @@ export class InspectorApp {
   private readonly main = h('main', { class: 'content' });
   private tabs: Tabs<TabId> | null = null;
   private races: RacesView | null = null;
-  private metadata: DataTable<DetectorState['entries'][number]> | null = null;
+  private metadata: DataTable<InspectorEntry> | null = null;
   private timelineHost: HTMLElement | null = null;
   /** The address an inspectAddress was posted for and not yet answered. */
   private pending: string | null = null;
@@ -57,8 +55,8 @@ export class InspectorApp {
     switch (msg.type) {
       case 'state': {
         const sameFile = this.ui.file === msg.file;
-        const { trace, ...state } = msg.state ?? ({} as DetectorState);
-        const message: StateMessage = { ...msg, state: msg.state ? (state as DetectorState) : null };
+        const { trace, ...state } = msg.state ?? ({} as InspectorState);
+        const message: StateMessage = { ...msg, state: msg.state ? (state as InspectorState) : null };
         if (!sameFile) {
           this.ui.selectedAddress = null;
           this.ui.selectedFinding = null;
@@ -239,7 +237,7 @@ export class InspectorApp {
     );
   }
 
-  private renderState(state: DetectorState, findings: PublicFinding[]): void {
+  private renderState(state: InspectorState, findings: PublicFinding[]): void {
     const races = new RacesView(findings, {
       reveal: this.reveal,
       inspect: (address) => {

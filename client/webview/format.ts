@@ -1,8 +1,6 @@
 // How the inspector words and converts the detector's data.
-import type { Location } from '../../sims/check';
-import type { Accessor } from '../../sims/detect/findings';
-import type { Range } from '../../sims/frontend/source';
 import type { RevealTarget } from './messages';
+import type { Location, Accessor, Range } from '../../server/wire';
 
 const CATEGORIES: Record<string, string> = {
   'missing-block-fence': 'Missing block fence',

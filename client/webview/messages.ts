@@ -1,8 +1,5 @@
 // What the extension and the metadata inspector webview say to each other (postMessage only).
-import type { PublicFinding } from '../../sims/check';
-import type { DetectorState } from '../../sims/detect/detector';
-import type { LaunchDescription } from '../../sims/host/launchDescription';
-import type { LitmusReport } from '../../sims/litmus/types';
+import type { InspectorState, InspectorTraceAccess, LaunchDescription, LitmusReport, PublicFinding } from '../../server/wire';
 
 /** A place in a file to reveal, 0-based like LSP. */
 export interface RevealTarget {
@@ -13,9 +10,9 @@ export interface RevealTarget {
 
 export type ToWebview =
   /** The detector's state after the last run of `file` (null: no run yet). */
-  | { type: 'state'; file: string; version: number | null; state: DetectorState | null; findings: PublicFinding[]; elapsedMs: number | null; finishedAt: number | null; launched?: LaunchDescription[] }
+  | { type: 'state'; file: string; version: number | null; state: InspectorState | null; findings: PublicFinding[]; elapsedMs: number | null; finishedAt: number | null; launched?: LaunchDescription[] }
   /** The accesses to one address, in order (the answer to `inspectAddress`). */
-  | { type: 'trace'; file: string; address: string; accesses: NonNullable<DetectorState['trace']>['accesses']; truncated: boolean }
+  | { type: 'trace'; file: string; address: string; accesses: InspectorTraceAccess[]; truncated: boolean }
   /**
    * The histogram of a litmus run of `file` (ScoRD: Run Litmus Test). `id` is new for each run,
    * so a message sent again (after a reload) does not take the reader back to the Litmus tab.

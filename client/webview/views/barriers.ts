@@ -1,12 +1,12 @@
 // Barrier IDs per block: how many __syncthreads() each block has passed.
-import type { DetectorState } from '../../../sims/detect/detector';
 import { h } from '../dom';
 import type { TablePrefs } from '../model';
 import { DataTable } from '../table';
+import type { InspectorState } from '../../../server/wire';
 
-type Barrier = DetectorState['barriers'][number];
+type Barrier = InspectorState['barriers'][number];
 
-export function barriersView(state: DetectorState, prefs: TablePrefs, onPrefs: (p: TablePrefs) => void): HTMLElement {
+export function barriersView(state: InspectorState, prefs: TablePrefs, onPrefs: (p: TablePrefs) => void): HTMLElement {
   const table = new DataTable<Barrier>({
     id: 'barriers',
     label: 'Barrier IDs per block',

@@ -1,19 +1,19 @@
 // The fence file: per thread (exact) or per warp (hardware-faithful), its block- and
 // device-scope fence IDs — only the threads or warps that have fenced (an ID of 0 everywhere is
 // what a program without fences has, and hundreds of such rows said nothing).
-import type { DetectorState } from '../../../sims/detect/detector';
 import { h } from '../dom';
 import type { TablePrefs } from '../model';
 import { DataTable, type Column } from '../table';
+import type { InspectorFenceFile, InspectorState } from '../../../server/wire';
 
-type FenceFile = DetectorState['fenceFiles'][number];
+type FenceFile = InspectorFenceFile;
 
 /** The threads or warps that have executed a fence: the rows the Fences tab lists (and counts). */
-export function fencedFiles(state: DetectorState): FenceFile[] {
+export function fencedFiles(state: InspectorState): FenceFile[] {
   return state.fenceFiles.filter((f) => f.blockFenceId !== 0 || f.deviceFenceId !== 0);
 }
 
-export function fencesView(state: DetectorState, prefs: TablePrefs, onPrefs: (p: TablePrefs) => void): HTMLElement {
+export function fencesView(state: InspectorState, prefs: TablePrefs, onPrefs: (p: TablePrefs) => void): HTMLElement {
   const perThread = state.fenceFiles.some((f) => f.lane !== undefined);
   const columns: Column<FenceFile>[] = [
     { id: 'block', label: 'Block', value: (f) => f.block, numeric: true },

@@ -2,11 +2,11 @@
 // from screen readers: each row says its count and share in words), with an allowed or
 // forbidden badge, the outcomes the file declares marked, and below it the witness of the
 // selected outcome, step by step, each step with a button that reveals its line.
-import type { LitmusOutcome, WitnessStep } from '../../../sims/litmus/types';
 import { h, svg } from '../dom';
 import { basename, rangeLabel, rangeTarget } from '../format';
 import type { RevealTarget } from '../messages';
 import type { LitmusMessage } from '../model';
+import type { LitmusOutcome, WitnessStep } from '../../../server/wire';
 
 /** Steps of a witness shown at most (a litmus witness is a few dozen). */
 const MAX_STEPS = 400;

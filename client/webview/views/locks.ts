@@ -1,20 +1,20 @@
 // Lock tables per thread: the locks each thread took (atomicCAS + fence) and whether it still
 // holds them; the acquire line can be revealed.
-import type { DetectorState } from '../../../sims/detect/detector';
 import { h } from '../dom';
 import { rangeLabel, rangeTarget } from '../format';
 import type { RevealTarget } from '../messages';
 import type { TablePrefs } from '../model';
 import { DataTable, type Column } from '../table';
+import type { InspectorLockTable, InspectorState } from '../../../server/wire';
 
-type LockTable = DetectorState['lockTables'][number];
+type LockTable = InspectorLockTable;
 interface LockRow {
   table: LockTable;
   lock: LockTable['locks'][number];
   index: number;
 }
 
-export function locksView(state: DetectorState, prefs: TablePrefs, onPrefs: (p: TablePrefs) => void, reveal: (t: RevealTarget) => void): HTMLElement {
+export function locksView(state: InspectorState, prefs: TablePrefs, onPrefs: (p: TablePrefs) => void, reveal: (t: RevealTarget) => void): HTMLElement {
   const rows: LockRow[] = state.lockTables.flatMap((table) => table.locks.map((lock, index) => ({ table, lock, index })));
   const columns: Column<LockRow>[] = [
     { id: 'block', label: 'Block', value: (r) => r.table.block, numeric: true },

@@ -1,14 +1,14 @@
 // The metadata table: one row per tracked address with its last access (kind, block, warp,
 // lane), barrier ID, block/device fence IDs, strong, lockset and, hardware-faithful, its flags.
 // Selecting a row asks the host for every access to that address (the timeline below).
-import type { DetectorState } from '../../../sims/detect/detector';
 import { h } from '../dom';
 import { rangeLabel, rangeTarget, threadLabel, yesNo } from '../format';
 import type { RevealTarget } from '../messages';
 import type { TablePrefs } from '../model';
 import { DataTable, type Column } from '../table';
+import type { InspectorEntry, InspectorState } from '../../../server/wire';
 
-type Entry = DetectorState['entries'][number];
+type Entry = InspectorEntry;
 
 export interface MetadataContext {
   prefs: TablePrefs;
@@ -29,7 +29,7 @@ function flagText(e: Entry): string {
   return e.flags ? FLAG_NAMES.filter(([k]) => e.flags![k]).map(([, name]) => name).join(' ') || '—' : '—';
 }
 
-export function metadataTable(state: DetectorState, ctx: MetadataContext): DataTable<Entry> {
+export function metadataTable(state: InspectorState, ctx: MetadataContext): DataTable<Entry> {
   const columns: Column<Entry>[] = [
     { id: 'address', label: 'Address', description: 'The word as the program names it', value: (e) => e.address, render: (e) => h('code', null, e.address) },
     { id: 'access', label: 'Last access', description: 'read, write or the atomic', value: (e) => e.last.access },

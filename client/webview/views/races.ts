@@ -1,10 +1,9 @@
 // The races of the last run, one card each: what raced, at which scope, and both accesses with
 // their threads (buttons that reveal the line); then the run's other findings.
-import type { Location, PublicFinding } from '../../../sims/check';
-import type { Accessor, MetadataSnapshot } from '../../../sims/detect/findings';
 import { h, richText } from '../dom';
 import { categoryLabel, locationLabel, locationTarget, threadLabel } from '../format';
 import type { RevealTarget } from '../messages';
+import type { Location, PublicFinding, Accessor, MetadataSnapshot } from '../../../server/wire';
 
 export interface RacesContext {
   reveal: (target: RevealTarget) => void;
