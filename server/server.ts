@@ -14,7 +14,6 @@ import {
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
-  type Diagnostic,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
@@ -24,11 +23,11 @@ import { analysisRequest, AnalysisScheduler, fileNameOf, includePolicyFor, notRu
 import { AnalysisWorkers, type AnalysisOutcome } from './analysis/workers';
 import { codeActions, FIX_ALL_KIND, type OwnerRun } from './features/codeActions';
 import { codeLenses } from './features/codeLens';
-import type { DiagnosticsByUri } from './features/diagnostics';
 import { hover } from './features/hover';
 import { kernelsOf } from './features/kernels';
 import { litmusHandler } from './features/litmus';
-import { editedDiagnostics, reportedDiagnostics, type DocumentView, type Misreadings } from './features/shownDiagnostics';
+import { editedDiagnostics, reportedDiagnostics, type DocumentView } from './features/shownDiagnostics';
+import { DiagnosticsPublisher } from './features/publisher';
 import { beginProgress, listenForProgressCancel } from './features/progress';
 import { AnalysisStateNotification, InspectRequest, inspectorState, KernelsRequest, LitmusRequest, RunRequest, VisibleDocumentsNotification, WorkspaceTrustNotification, type InspectResult, type RunResult, type ScordSettings } from './protocol';
 import { SettingsStore } from './settings';
@@ -59,69 +58,13 @@ function readFile(filePath: string): string | undefined {
 let visible: string[] = [];
 const includeFiles = new IncludeFiles((file) => scheduler.dependencyChanged(file));
 
-
-
-/**
- * What is on screen per document: its own diagnostics (front end, then the last run) and
- * those it contributes to headers. A header's list is the union over the files including it.
- */
-interface Shown {
-  own: Diagnostic[];
-  headers: Map<string, Diagnostic[]>;
-  /** A run that could not finish, said once. */
-  problem?: Diagnostic;
-  /**
-   * The hand-written front end's complaints about a text clang compiled without error: its
-   * misreadings of C++ it does not know, not shown again while the file is edited.
-   */
-  misreadings?: Misreadings;
-}
-const shown = new Map<string, Shown>();
-/** Diagnostics a header shows because of the files that include it: header → includer → list. */
-const headerFindings = new Map<string, Map<string, Diagnostic[]>>();
-
-function publish(uri: string): void {
-  const doc = documents.get(uri);
-  const own = shown.get(uri);
-  const fromIncluders = [...(headerFindings.get(uri)?.values() ?? [])].flat();
-  // Files of one program analysed each on its own find the same race (or error) in each other:
-  // shown once, the file's own first.
-  const seen = new Set<string>();
-  const once = (d: Diagnostic): boolean => {
-    const key = `${d.range.start.line}:${d.range.start.character}:${d.range.end.line}:${d.range.end.character}:${String(d.code)}:${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  };
-  const list = [...(own?.own ?? []), ...(own?.problem ? [own.problem] : []), ...fromIncluders].filter(once);
-  void connection.sendDiagnostics({ uri, ...(doc ? { version: doc.version } : {}), diagnostics: list });
-}
-
-/** Shows what a document contributes: its own diagnostics, and those for its headers. */
-function show(uri: string, byUri: DiagnosticsByUri): void {
-  const state: Shown = shown.get(uri) ?? { own: [], headers: new Map() };
-  shown.set(uri, state);
-  state.own = byUri.get(uri) ?? [];
-  const touched = new Set<string>(state.headers.keys());
-  for (const h of touched) headerFindings.get(h)?.delete(uri);
-  state.headers = new Map([...byUri].filter(([u]) => u !== uri));
-  for (const [h, list] of state.headers) {
-    if (!headerFindings.has(h)) headerFindings.set(h, new Map());
-    headerFindings.get(h)!.set(uri, list);
-    touched.add(h);
-  }
-  publish(uri);
-  for (const h of touched) if (h !== uri) publish(h);
-}
+const publisher = new DiagnosticsPublisher(
+  (params) => void connection.sendDiagnostics(params),
+  (uri) => documents.get(uri)?.version,
+);
 
 function viewOf(uri: string, settings: ScordSettings): DocumentView {
-  return { uri, fileName: fileNameOf(uri), settings, lastReport: scheduler.lastReport(uri), lastRun: scheduler.lastRun(uri), misreadings: shown.get(uri)?.misreadings };
-}
-
-function stateOf(uri: string): Shown {
-  const state: Shown = shown.get(uri) ?? { own: [], headers: new Map() };
-  shown.set(uri, state);
-  return state;
+  return { uri, fileName: fileNameOf(uri), settings, lastReport: scheduler.lastReport(uri), lastRun: scheduler.lastRun(uri), misreadings: publisher.misreadings(uri) };
 }
 
 const scheduler = new AnalysisScheduler(
@@ -144,14 +87,10 @@ const scheduler = new AnalysisScheduler(
     },
     // A new parse shows at once, beside the last report's diagnostics and the last run's
     // findings until the next report replaces them.
-    parsed: (doc, parsed, s) => show(doc.uri, editedDiagnostics(viewOf(doc.uri, s), parsed)),
+    parsed: (doc, parsed, s) => publisher.show(doc.uri, editedDiagnostics(viewOf(doc.uri, s), parsed)),
     // A report replaces what is shown; from clang, its diagnostics replace the front end's.
     ran: (doc, report, s) => {
-      const state = stateOf(doc.uri);
-      state.problem = undefined;
-      const shownNow = reportedDiagnostics(viewOf(doc.uri, s), report.parsed ?? scheduler.parsedNow(doc, s));
-      state.misreadings = shownNow.misreadings;
-      show(doc.uri, shownNow.diagnostics);
+      publisher.showReport(doc.uri, reportedDiagnostics(viewOf(doc.uri, s), report.parsed ?? scheduler.parsedNow(doc, s)));
       if (canRefreshLenses) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
     },
     runState: (uri, version, state, detail) => {
@@ -166,9 +105,7 @@ const scheduler = new AnalysisScheduler(
       });
     },
     runProblem: (doc, message) => {
-      const state = stateOf(doc.uri);
-      state.problem = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 3, source: 'scord', code: 'analysis-stopped', message };
-      publish(doc.uri);
+      publisher.showProblem(doc.uri, message);
       // window/showMessageRequest, as showWarningMessage sends it, but with its rejection
       // handled: a client may answer it with an error (or not implement it), and an unhandled
       // rejection would end the server (showWarningMessage is typed void, so it cannot be caught).
@@ -254,14 +191,7 @@ documents.onDidClose((e) => {
   const uri = e.document.uri;
   scheduler.closed(uri);
   settings.forget(uri);
-  const state = shown.get(uri);
-  shown.delete(uri);
-  // Nothing stays behind: its own list, and what it put in headers.
-  void connection.sendDiagnostics({ uri, diagnostics: [] });
-  for (const h of state?.headers.keys() ?? []) {
-    headerFindings.get(h)?.delete(uri);
-    publish(h);
-  }
+  publisher.forget(uri);
 });
 
 connection.onDidChangeWatchedFiles((e) => {
