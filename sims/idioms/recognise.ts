@@ -11,7 +11,7 @@
 //   spin lock + one-way PC         HSA+OBE  (neither HSA nor OBE alone)
 //
 // The recogniser reads shapes, not proofs: a wait loop (see waits.ts) is classified by what it
-// polls and who writes that. The fairness search (sims/gpu/fairness.ts) checks a schedule.
+// polls and who writes that. The fairness search (sims/fairness/fairness.ts) checks a schedule.
 import type * as A from '../frontend/ast';
 import { functionsOf } from '../frontend/index';
 import type { Range } from '../frontend/source';

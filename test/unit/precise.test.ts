@@ -7,15 +7,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Range } from '../../sims/frontend/source';
 import * as T from '../../sims/frontend/types';
-import { Memory } from '../../sims/gpu/memory';
-import type { MemoryOrder, Scope, SimEvent } from '../../sims/ir/ir';
+import type { MemoryOrder, Scope } from '../../sims/ir/ir';
 import { PreciseDetector } from '../../sims/detect/precise';
 import { ScordDetector } from '../../sims/detect/scord';
 import { type RaceFinding } from '../../sims/detect/findings';
 import { checkSource } from '../../sims/check';
 import { loadRaceCases } from '../support/raceCases';
+import { EventStream, type AccessOptions, type Thread } from '../support/eventStream';
 import { parse } from '../../sims/frontend/index';
 import { runProgram } from '../../sims/host/run';
 
@@ -24,61 +23,33 @@ const FILE = '/virtual/kernel.cu';
 /** A thread: block, warp of the block, lane. */
 type Who = [number, number, number?];
 
-interface AccessOptions {
-  strong?: boolean;
-  atomic?: { op: string; scope: Scope; changed?: boolean };
-  order?: MemoryOrder;
-  orderScope?: Scope;
-}
-
 /**
- * A kernel launch fed to both detectors event by event. Each source line is one instruction
- * (one range object, as the simulator shares a site's range between its events).
+ * A kernel launch fed to both detectors event by event (test/support/eventStream.ts), with the
+ * global variables `data`, `flag`, `flag2`, `x`, `lock` and a shared array `tile` of block 0.
  */
-class Stream {
-  readonly memory = new Memory();
+class Stream extends EventStream {
   readonly precise: PreciseDetector;
   readonly scord: ScordDetector;
-  private readonly sites = new Map<number, Range>();
   /** Addresses of the global variables, and a shared array of the first block. */
   readonly vars: Record<'data' | 'flag' | 'flag2' | 'x' | 'lock', number>;
   readonly tile: number;
 
   constructor(grid = 3, threads = 64) {
+    super((memory) => [new PreciseDetector(memory, { explain: true }), new ScordDetector(memory)], FILE);
+    [this.precise, this.scord] = this.detectors as [PreciseDetector, ScordDetector];
     const names = ['data', 'flag', 'flag2', 'x', 'lock'] as const;
     const base = this.memory.allocate('global', 4 * names.length, { label: 'globals', layout: names.map((name, i) => ({ name, offset: 4 * i, type: T.INT })) });
     this.vars = Object.fromEntries(names.map((n, i) => [n, base + 4 * i])) as Stream['vars'];
     this.tile = this.memory.allocate('shared', 64, { label: 'tile', owner: 0, layout: [{ name: 'tile', offset: 0, type: T.INT, unbounded: true }] });
-    this.precise = new PreciseDetector(this.memory, { explain: true });
-    this.scord = new ScordDetector(this.memory);
-    this.launch(grid, threads);
-  }
-
-  at(line: number): Range {
-    let r = this.sites.get(line);
-    if (!r) this.sites.set(line, (r = { file: FILE, start: { line: line - 1, character: 2, offset: line * 100 }, end: { line: line - 1, character: 20, offset: line * 100 + 18 } }));
-    return r;
-  }
-
-  private send(e: SimEvent): void {
-    this.precise.listener(e);
-    this.scord.listener(e);
+    this.launchEvent(grid, threads);
   }
 
   launch(grid: number, threads: number): this {
-    this.send({ kind: 'launch', kernel: 'k', grid: [grid, 1, 1], block: [threads, 1, 1], range: this.at(1) });
-    return this;
+    return this.launchEvent(grid, threads);
   }
 
   access(who: Who, write: boolean, address: number, line: number, o: AccessOptions = {}): this {
-    const strong = o.strong ?? !!(o.atomic || o.order);
-    this.send({
-      kind: 'access', write, address, size: 4, type: 'i32', strong,
-      ...(o.atomic ? { atomic: { op: o.atomic.op, scope: o.atomic.scope, changed: o.atomic.changed ?? true } } : {}),
-      ...(o.order ? { order: o.order, orderScope: o.orderScope ?? 'system' } : {}),
-      space: 'device', block: who[0], warp: who[1], lane: who[2] ?? 0, range: this.at(line),
-    });
-    return this;
+    return this.accessEvent(thread(who), write, address, line, o);
   }
 
   write(who: Who, address: number, line: number, o?: AccessOptions): this {
@@ -95,23 +66,19 @@ class Stream {
   }
 
   fence(who: Who, scope: Scope, line: number, order?: MemoryOrder): this {
-    this.send({ kind: 'fence', scope, ...(order ? { order } : {}), block: who[0], warp: who[1], lane: who[2] ?? 0, range: this.at(line) });
-    return this;
+    return this.fenceEvent(thread(who), scope, line, order);
   }
 
   barrier(block: number, line: number): this {
-    this.send({ kind: 'barrier', block, range: this.at(line) });
-    return this;
+    return this.barrierEvent(block, line);
   }
 
   syncwarp(block: number, warp: number, line: number): this {
-    this.send({ kind: 'warp-sync', block, warp, range: this.at(line) });
-    return this;
+    return this.syncwarpEvent(block, warp, line);
   }
 
   diverge(block: number, warp: number): this {
-    this.send({ kind: 'diverge', block, warp, paths: 2 });
-    return this;
+    return this.divergeEvent(block, warp);
   }
 
   /** `category line/previous line` of each race the happens-before engine found. */
@@ -128,6 +95,10 @@ class Stream {
     assert.ok(f, `a race at line ${line}`);
     return f;
   }
+}
+
+function thread([block, warp, lane]: Who): Thread {
+  return { block, warp, lane: lane ?? 0 };
 }
 
 function show(findings: RaceFinding[]): string[] {

@@ -9,37 +9,27 @@ import * as path from 'node:path';
 import { checkSource } from '../../sims/check';
 import { ScordDetector } from '../../sims/detect/scord';
 import { type RaceFinding } from '../../sims/detect/findings';
-import { Memory, pointerAllocation, pointerOffset } from '../../sims/gpu/memory';
-import type { Range } from '../../sims/frontend/source';
 import { INT } from '../../sims/frontend/types';
-import type { MemoryOrder, Scope, SimEvent } from '../../sims/ir/ir';
-
-interface Thread {
-  block: number;
-  warp: number;
-  lane?: number;
-}
-
-type Access = Extract<SimEvent, { kind: 'access' }>;
+import type { MemoryOrder, Scope } from '../../sims/ir/ir';
+import { EventStream, type AccessOptions, type Thread } from '../support/eventStream';
 
 /**
  * A global allocation holding `data`, `flag`, `flag2` and `lock`, 64 bytes apart so that the
  * hardware-faithful metadata (one entry per 16 words) gives each its own entry, then `spare`
- * words; and a detector watching it.
+ * words; and a ScoRD detector watching it (test/support/eventStream.ts).
  */
-class Stream {
-  readonly memory = new Memory();
+class Stream extends EventStream {
   readonly detector: ScordDetector;
   readonly data: number;
   readonly flag: number;
   readonly flag2: number;
   readonly lock: number;
   readonly spare: number;
-  private readonly ranges = new Map<number, Range>();
-  private stored = 0;
 
   /** `shared`: one block's __shared__ memory (three warps of block 0) instead. */
   constructor(hardwareFaithful: boolean, space: 'global' | 'shared' = 'global') {
+    super((memory) => [new ScordDetector(memory, { hardwareFaithful })], 'k.cu');
+    this.detector = this.detectors[0] as ScordDetector;
     const base = this.memory.allocate(space, 2048, {
       label: space === 'shared' ? 'shared' : 'globals',
       layout: [
@@ -52,22 +42,11 @@ class Stream {
     });
     [this.data, this.flag, this.flag2, this.lock] = [base, base + 64, base + 128, base + 192];
     this.spare = base + 256;
-    this.detector = new ScordDetector(this.memory, { hardwareFaithful });
-    this.detector.listener({ kind: 'launch', kernel: 'k', grid: space === 'shared' ? [1, 1, 1] : [2, 1, 1], block: space === 'shared' ? [96, 1, 1] : [64, 1, 1], range: this.at(100) });
+    this.launchEvent(space === 'shared' ? 1 : 2, space === 'shared' ? 96 : 64, 100);
   }
 
-  /** One range object per line, shared like the simulator's per-site ranges. */
-  at(line: number): Range {
-    let r = this.ranges.get(line);
-    if (!r) this.ranges.set(line, (r = { file: 'k.cu', start: { line: line - 1, character: 0, offset: 0 }, end: { line: line - 1, character: 1, offset: 1 } }));
-    return r;
-  }
-
-  private emit(t: Thread, line: number, fields: Partial<Access> & Pick<Access, 'write' | 'address'>): void {
-    // As the simulator does, the access is reported once it is done: a write has stored its
-    // value (each write here a new one, so no race looks like a benign same-value write).
-    if (fields.write && (!fields.atomic || fields.atomic.changed)) this.memory.allocation(pointerAllocation(fields.address))!.view.setUint32(pointerOffset(fields.address), ++this.stored, true);
-    this.detector.listener({ kind: 'access', size: 4, type: 'i32', strong: false, space: 'device', block: t.block, warp: t.warp, lane: t.lane ?? 0, range: this.at(line), ...fields });
+  private emit(t: Thread, line: number, fields: AccessOptions & { write: boolean; address: number }): void {
+    this.accessEvent(t, fields.write, fields.address, line, fields);
   }
 
   /** A plain (weak) store or load. */
@@ -97,16 +76,16 @@ class Stream {
   }
   /** `__threadfence*` (order undefined) or `atomic_thread_fence(order, scope)`. */
   fence(t: Thread, line: number, scope: Scope, order?: MemoryOrder): void {
-    this.detector.listener({ kind: 'fence', scope, ...(order ? { order } : {}), block: t.block, warp: t.warp, lane: t.lane ?? 0, range: this.at(line) });
+    this.fenceEvent(t, scope, line, order);
   }
   barrier(block: number, line: number): void {
-    this.detector.listener({ kind: 'barrier', block, range: this.at(line) });
+    this.barrierEvent(block, line);
   }
   diverge(warp: number, block = 0): void {
-    this.detector.listener({ kind: 'diverge', block, warp, paths: 2 });
+    this.divergeEvent(block, warp);
   }
   syncwarp(warp: number, line: number, block = 0): void {
-    this.detector.listener({ kind: 'warp-sync', block, warp, range: this.at(line) });
+    this.syncwarpEvent(block, warp, line);
   }
 
   findings(): RaceFinding[] {

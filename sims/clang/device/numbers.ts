@@ -1,6 +1,6 @@
 // LLVM scalar values in registers. Integers are sign-agnostic in LLVM; registers keep them in one
 // canonical form, the signed one, wrapped to the type's width (i1 is 0 or 1, i64 beyond 2^53 is a
-// box of sims/ir/wide), and operations that read them unsigned take the unsigned view. Floats are
+// box of sims/values/wide), and operations that read them unsigned take the unsigned view. Floats are
 // rounded to their format (float with Math.fround, half and bfloat to their 16-bit formats).
 import type { LType } from '../llvm/module';
 import { box, isBoxed, plain, unbox } from '../../values/wide';
