@@ -42,9 +42,11 @@ export class LspTestClient {
 
   /**
    * Starts the server. `workspaceFolder` (an absolute path) is announced as the workspace's
-   * folder; `env` is the server process's environment (default: this process's).
+   * folder; `env` is the server process's environment (default: this process's);
+   * `capabilities` replaces the client capabilities announced (`{}`: a minimal client, which
+   * answers no configuration request and takes no progress or lens refresh).
    */
-  static async start(settings: Record<string, unknown> = {}, options: { workspaceFolder?: string; env?: NodeJS.ProcessEnv } = {}): Promise<LspTestClient> {
+  static async start(settings: Record<string, unknown> = {}, options: { workspaceFolder?: string; env?: NodeJS.ProcessEnv; capabilities?: object } = {}): Promise<LspTestClient> {
     const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], ...(options.env ? { env: options.env } : {}) });
     const conn = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspTestClient(child, conn, settings);
@@ -73,7 +75,7 @@ export class LspTestClient {
       processId: process.pid,
       rootUri: folder,
       ...(folder ? { workspaceFolders: [{ uri: folder, name: path.basename(options.workspaceFolder!) }] } : {}),
-      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, codeLens: { refreshSupport: true } }, window: { workDoneProgress: true } },
+      capabilities: options.capabilities ?? { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, codeLens: { refreshSupport: true } }, window: { workDoneProgress: true } },
     });
     await conn.sendNotification('initialized', {});
     return client;
