@@ -1,0 +1,343 @@
+// The ScoRD detector on two-thread microbenchmarks in the categories of the ScoR suite: each
+// racy variant must be reported with its category, scope and both lines; each correct one not.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ScordDetector, type DetectorOptions } from '../../../sims/detect/scord';
+import { type RaceFinding } from '../../../sims/detect/findings';
+import { Memory } from '../../../sims/gpu/memory';
+import { runProgram } from '../../../sims/host/run';
+import { parseVirtual } from '../../support/parseFile';
+
+/** Runs a program with the detector attached and returns what it found. */
+function detect(source: string, options: DetectorOptions = {}, model?: 'lockstep' | 'independent'): RaceFinding[] {
+  const parsed = parseVirtual({ 'main.cu': source });
+  assert.deepEqual(parsed.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+  let detector: ScordDetector | undefined;
+  const result = runProgram(parsed, {
+    ...(model ? { model } : {}),
+    events: (e) => detector!.listener(e),
+    attach: (memory: Memory) => {
+      detector = new ScordDetector(memory, { perThreadWhenDiverged: model !== 'lockstep', ...options });
+    },
+  });
+  assert.deepEqual(result.findings, []);
+  return detector!.findings();
+}
+
+/** `category/scope@line/previousLine` per race. */
+function races(source: string, options: DetectorOptions = {}, model?: 'lockstep' | 'independent'): string[] {
+  return detect(source, options, model).map((f) => `${f.category}/${f.scope}@${f.range.start.line + 1}/${f.previous.start.line + 1}`);
+}
+
+const messagePassing = (fence: string, data: string) => `
+__device__ ${data} int data;
+__device__ volatile int flag;
+__global__ void mp() {
+  if (blockIdx.x == 0) {
+    data = 42;
+    ${fence};
+    atomicExch((int *)&flag, 1);
+  } else {
+    while (flag == 0) {}
+    int v = data;
+    (void)v;
+  }
+}
+int main() { mp<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }`;
+
+describe('fences', () => {
+  test('a block-scope fence does not order a consumer in another block', () => {
+    assert.deepEqual(races(messagePassing('__threadfence_block()', 'volatile')), ['missing-device-fence/device@11/6']);
+  });
+  test('a device-scope fence does', () => {
+    assert.deepEqual(races(messagePassing('__threadfence()', 'volatile')), []);
+  });
+  test('no fence at all', () => {
+    assert.deepEqual(races(messagePassing('(void)0', 'volatile')), ['missing-device-fence/device@11/6']);
+  });
+  test('fences order only strong accesses', () => {
+    assert.deepEqual(races(messagePassing('__threadfence()', '')), ['non-strong-access/device@11/6']);
+  });
+  test('warps of one block: lanes 0 and 32 need a block fence', () => {
+    const src = (fence: string) => `
+__device__ volatile int data;
+__device__ volatile int flag;
+__global__ void k() {
+  if (threadIdx.x == 0) { data = 1; ${fence}; atomicExch((int *)&flag, 1); }
+  if (threadIdx.x == 32) { while (flag == 0) {} int v = data; (void)v; }
+}
+int main() { k<<<1, 33>>>(); return 0; }`;
+    assert.deepEqual(races(src('(void)0')), ['missing-block-fence/block@6/5']);
+    assert.deepEqual(races(src('__threadfence_block()')), []);
+  });
+});
+
+describe('atomics', () => {
+  const counter = (op: string) => `
+__device__ int counter;
+__global__ void k() { ${op}(&counter, 1); }
+int main() { k<<<2, 1>>>(); return 0; }`;
+  test('a block-scope atomic shared by two blocks is a scoped race', () => {
+    assert.deepEqual(races(counter('atomicAdd_block')), ['scoped-atomic/device@3/3']);
+  });
+  test('device and system scope atomics are fine', () => {
+    assert.deepEqual(races(counter('atomicAdd')), []);
+    assert.deepEqual(races(counter('atomicAdd_system')), []);
+  });
+  test('a block-scope atomic inside one block is fine', () => {
+    assert.deepEqual(races(`__device__ int counter;
+__global__ void k() { atomicAdd_block(&counter, 1); }
+int main() { k<<<1, 64>>>(); return 0; }`), []);
+  });
+});
+
+describe('locks', () => {
+  const locked = (cas: string, fence: string) => `
+__device__ int lock;
+__device__ volatile int shared;
+__global__ void k() {
+  while (${cas}(&lock, 0, 1) != 0) {}
+  ${fence};
+  shared = shared + 1;
+  ${fence};
+  atomicExch(&lock, 0);
+}
+int main() { k<<<2, 1>>>(); return 0; }`;
+  test('a device-scope lock protects data shared by blocks', () => {
+    assert.deepEqual(races(locked('atomicCAS', '__threadfence()')), []);
+  });
+  test('a block-scope lock is a different lock in each block', () => {
+    assert.deepEqual(races(locked('atomicCAS_block', '__threadfence_block()')), ['lock-scope/device@7/7']);
+  });
+});
+
+describe('atomic reads', () => {
+  test('a CAS that cannot change memory polls a flag; it is not a lock', () => {
+    // The consumer polls with atomicCAS(&flag, 1, 1); were that an acquire, the read of
+    // `data` would be "under a lock" the producer never held and be reported as missing-lock.
+    const src = `
+__device__ volatile int data;
+__device__ int flag;
+__global__ void k() {
+  if (blockIdx.x == 0) { data = 7; __threadfence(); atomicExch(&flag, 1); }
+  else { while (atomicCAS(&flag, 1, 1) != 1) {} __threadfence(); int v = data; (void)v; }
+}
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }`;
+    assert.deepEqual(races(src), []);
+    assert.deepEqual(races(src.replace('__threadfence(); atomicExch', 'atomicExch')), ['missing-device-fence/device@6/5']);
+  });
+});
+
+describe('reports', () => {
+  test('name the address as the program does and say what to change', () => {
+    const [f] = detect(`
+struct Stack { int items[4]; int top; };
+__device__ Stack stack;
+__device__ volatile int payload[8];
+__device__ int flag;
+__global__ void k() {
+  if (blockIdx.x == 0) { payload[3] = 1; __threadfence_block(); atomicExch(&flag, 1); }
+  else { while (atomicAdd(&flag, 0) == 0) {} int v = payload[3]; (void)v; }
+}
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }`);
+    assert.equal(f.address, 'payload[3]');
+    assert.equal(f.message, 'read of `payload[3]` in block 1 races with the write at line 7 in block 0: `__threadfence_block()` at line 7 orders it only for block 0; use `__threadfence()`');
+    assert.equal(f.previousMessage, 'the write of `payload[3]` in block 0 that it races with');
+    assert.deepEqual([f.accessor.block, f.previousAccessor.block], [1, 0]);
+    assert.equal(f.narrowFence?.start.line, 6);
+    // The entry still holds the producer's fence IDs; its fence file has moved on only at block scope.
+    assert.deepEqual(f.metadata, {
+      accessor: { block: 0, warp: 0, lane: 0 }, barrierId: 0, blockFenceId: 0, deviceFenceId: 0, write: true, atomic: null, strong: true, locks: [],
+      fenceFileNow: { blockFenceId: 1, deviceFenceId: 0 }, barrierIdNow: 0,
+    });
+  });
+  test('struct fields and cudaMalloc arrays', () => {
+    const names = detect(`
+struct Stack { int items[4]; int top; };
+__device__ Stack stack;
+__global__ void k(int *buf) { stack.top = blockIdx.x; buf[5] = blockIdx.x; }
+int main() { int *d; cudaMalloc(&d, 64); k<<<2, 1>>>(d); cudaDeviceSynchronize(); return 0; }`).map((f) => f.address);
+    assert.deepEqual(names.sort(), ['d[5]', 'stack.top']);
+  });
+  test('one finding per pair of instructions and category, with a count', () => {
+    const found = detect(`
+__device__ int hits;
+__global__ void k() { hits = hits + 1; }
+int main() { k<<<4, 1>>>(); cudaDeviceSynchronize(); return 0; }`);
+    assert.deepEqual(found.map((f) => f.category), ['missing-device-fence']);
+    assert.ok(found[0].count >= 3, String(found[0].count));
+  });
+});
+
+describe('granularity', () => {
+  // Two blocks write neighbouring words: no race, unless entries are wider than a word.
+  const neighbours = `
+__device__ int a[16];
+__global__ void k() { a[blockIdx.x] = 1; }
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }`;
+  test('one entry per word tells neighbours apart', () => {
+    assert.deepEqual(races(neighbours), []);
+  });
+  test('wider entries report false sharing as races, as in the paper\'s Table VII', () => {
+    assert.deepEqual(races(neighbours, { granularity: 8 }), ['missing-device-fence/device@3/3']);
+    assert.deepEqual(races(neighbours.replace('a[blockIdx.x]', 'a[blockIdx.x * 4]'), { granularity: 8 }), []);
+    assert.deepEqual(races(neighbours.replace('a[blockIdx.x]', 'a[blockIdx.x * 4]'), { granularity: 32 }), ['missing-device-fence/device@3/3']);
+  });
+});
+
+describe('hardware-faithful', () => {
+  test('6-bit fence IDs wrap: 64 fences look like none', () => {
+    const src = (n: number) => `
+__device__ volatile int data;
+__device__ int flag;
+__global__ void k() {
+  if (blockIdx.x == 0) { data = 1; for (int i = 0; i < ${n}; i++) __threadfence(); atomicExch(&flag, 1); }
+  else { while (atomicAdd(&flag, 0) == 0) {} int v = data; (void)v; }
+}
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }`;
+    assert.deepEqual(races(src(1), { hardwareFaithful: true }), []);
+    assert.deepEqual(races(src(64), { hardwareFaithful: true }), ['missing-device-fence/device@6/5']);
+    assert.deepEqual(races(src(64)), []);
+  });
+  test('one entry per 16 words: another word of the entry evicts the race', () => {
+    const src = `
+__device__ int a[32];
+__global__ void k() {
+  a[0] = blockIdx.x;
+  a[1 + blockIdx.x] = 1;
+}
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }`;
+    assert.deepEqual(races(src), ['missing-device-fence/device@4/4']);
+    assert.deepEqual(races(src, { hardwareFaithful: true }), []);
+  });
+  test('metadata size: 8 bytes per 16 words against 40 bytes per word', () => {
+    const measure = (hardwareFaithful: boolean): number => {
+      const parsed = parseVirtual({ 'main.cu': `
+__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }
+int main() { int *d; cudaMalloc(&d, 1024 * sizeof(int)); k<<<8, 128>>>(d); cudaDeviceSynchronize(); return 0; }` });
+      let detector: ScordDetector | undefined;
+      runProgram(parsed, { events: (e) => detector!.listener(e), attach: (m) => { detector = new ScordDetector(m, { hardwareFaithful, measureMetadata: true }); } });
+      return detector!.metadataBytesPerTrackedByte();
+    };
+    assert.equal(measure(true), 0.125);
+    assert.equal(measure(false), 10);
+  });
+});
+
+describe('independent thread scheduling', () => {
+  const diverged = (sync: string) => `
+__device__ int data;
+__global__ void k() {
+  if (threadIdx.x == 0) data = 1;
+  ${sync}
+  if (threadIdx.x == 1) { int v = data; (void)v; }
+}
+int main() { k<<<1, 32>>>(); cudaDeviceSynchronize(); return 0; }`;
+  test('diverged lanes of one warp race', () => {
+    assert.deepEqual(races(diverged('')), ['missing-block-fence/block@6/4']);
+  });
+  test('__syncwarp orders them', () => {
+    assert.deepEqual(races(diverged('__syncwarp();')), []);
+  });
+  test('lockstep execution orders a warp\'s lanes', () => {
+    assert.deepEqual(races(diverged(''), {}, 'lockstep'), []);
+  });
+});
+
+describe('shared memory', () => {
+  const neighbour = (sync: string) => `
+__global__ void k(int *out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  ${sync}
+  out[threadIdx.x] = s[(threadIdx.x + 32) % 64];
+}
+int main() { int *d; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaDeviceSynchronize(); return 0; }`;
+  test('reading another warp\'s element without a barrier races (read after write)', () => {
+    const found = detect(neighbour(''));
+    // Warp 1's write after warp 0's read and warp 1's read after warp 0's write: one pair of
+    // instructions, so one finding.
+    assert.deepEqual(found.map((f) => `${f.category}@${f.range.start.line + 1}/${f.previous.start.line + 1}`), ['shared-memory@4/6']);
+    assert.ok(found[0].count > 1);
+    assert.ok(found.every((f) => f.space === 'shared' && f.scope === 'block'));
+  });
+  test('a barrier between them orders them', () => {
+    assert.deepEqual(races(neighbour('__syncthreads();')), []);
+  });
+  test('a write and another warp\'s read of it in one interval race, whichever comes first', () => {
+    assert.deepEqual(races(`
+__global__ void k(int *out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = 0;
+  __syncthreads();
+  out[threadIdx.x] = s[63 - threadIdx.x];
+  s[threadIdx.x] = 1;
+}
+int main() { int *d; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaDeviceSynchronize(); return 0; }`), ['shared-memory/block@6/7']);
+  });
+  test('shared atomics do not race with each other', () => {
+    assert.deepEqual(races(`
+__global__ void k(int *out) {
+  __shared__ int count;
+  if (threadIdx.x == 0) count = 0;
+  __syncthreads();
+  atomicAdd(&count, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) *out = count;
+}
+int main() { int *d; cudaMalloc(&d, 4); k<<<1, 64>>>(d); cudaDeviceSynchronize(); return 0; }`), []);
+  });
+});
+
+describe('a write after reads of two threads', () => {
+  // Each thread reads its neighbour's word, then adds it to its own: thread 32 (warp 1) reads
+  // and writes A[32], which thread 31 (warp 0) read first. The writer's own read is the last
+  // access; the other warp's read before it must still be checked.
+  const neighbours = (before: string) => `
+__global__ void k(int *A) {
+  int t = threadIdx.x;
+  ${before}
+  int temp = A[t + 1];
+  A[t] += temp;
+}
+int main() { int *a; cudaMalloc(&a, 256 * sizeof(int)); k<<<1, 64>>>(a); cudaDeviceSynchronize(); return 0; }
+`;
+  test('of a word nothing had written: the first write races with the other warp\'s read', () => {
+    assert.deepEqual(races(neighbours('')), ['missing-block-fence/block@6/5']);
+  });
+  test('of a word written before a barrier: the same race', () => {
+    assert.deepEqual(races(neighbours('A[t] = t;\n  __syncthreads();')), ['missing-block-fence/block@7/6']);
+  });
+  test('with a barrier between the reads and the writes: ordered', () => {
+    assert.deepEqual(races(neighbours('').replace('  A[t] += temp;', '  __syncthreads();\n  A[t] += temp;')), []);
+  });
+});
+
+describe('state for the inspector', () => {
+  test('entries, fence files, lock tables, barrier IDs and a trace of one address', () => {
+    const parsed = parseVirtual({ 'main.cu': `
+__device__ int lock, kept;
+__device__ volatile int total[2];
+__global__ void k() {
+  while (atomicCAS(&lock, 0, 1) != 0) {}
+  __threadfence();
+  total[1] = total[1] + 1;
+  __threadfence();
+  atomicExch(&lock, 0);
+  if (blockIdx.x == 0) { atomicCAS_block(&kept, 0, 1); __threadfence_block(); }
+  __syncthreads();
+}
+int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }` });
+    let detector: ScordDetector | undefined;
+    const run = runProgram(parsed, { events: (e) => detector!.listener(e), attach: (m) => { detector = new ScordDetector(m, { trace: 'total[1]' }); } });
+    assert.deepEqual(run.findings, []);
+    const state = detector!.state();
+    assert.deepEqual(state.entries.map((e) => e.address), ['total[1]']);
+    assert.deepEqual(state.entries[0].last.locks, ['lock']);
+    assert.deepEqual(state.barriers, [{ block: 0, barrierId: 1 }, { block: 1, barrierId: 1 }]);
+    assert.deepEqual(state.lockTables.map((t) => [t.block, t.locks.map((l) => `${l.name} ${l.scope} ${l.held}`)]), [[0, ['kept (block 0) block true']]]);
+    assert.deepEqual(state.fenceFiles.map((f) => `${f.block}:${f.blockFenceId}/${f.deviceFenceId}`).sort(), ['0:1/2', '1:0/2']);
+    assert.deepEqual(state.trace?.accesses.map((a) => a.access), ['read', 'write', 'read', 'write']);
+    assert.deepEqual(detector!.findings(), []);
+  });
+});
