@@ -4,7 +4,6 @@
 // findings: faults, deadlocks, runaway loops, misuse of the runtime API.
 import type * as A from '../frontend/ast';
 import { functionsOf, type ParseResult } from '../frontend/index';
-import type { Range } from '../frontend/source';
 import { evalConst, type ConstEnv } from '../frontend/sema/constEval';
 import * as T from '../frontend/types';
 import { DeviceFault } from '../gpu/access';
@@ -120,14 +119,10 @@ export function launchCheckSetup(device: DeviceConfig, stepBudget: number, optio
   };
 }
 
-export interface RunFinding {
+/** A launch's finding (GridFinding), or the host program's, with how serious it is. */
+export interface RunFinding extends GridFinding {
   /** Undefined operations the run survives are warnings; faults, hangs and misuse are errors. */
   severity: 'error' | 'warning';
-  kind: string;
-  message: string;
-  range?: Range;
-  block?: [number, number, number];
-  thread?: [number, number, number];
 }
 
 export interface RunResult {
