@@ -12,37 +12,22 @@
 // Beyond the paper: a CAS that does not change memory is an atomic read, not an acquire, and
 // __shared__ memory is checked with barrier intervals (HAccRG, seed 002 §6.2).
 //
-// Explicit acquire/release (libcu++ memory orders, PTX .acquire/.release, §VI's sketch): a
-// release — an ordered store or RMW with release semantics, or an ordered strong store after a
-// release fence — writes the releasing warp's release state into a release file keyed by the
-// location; an acquire — an ordered read with acquire semantics, or a strong read of a released
-// location followed by an acquire fence — reads it, and the acquiring warp's later accesses
-// are ordered after the releaser's earlier ones, weak or strong, provided each side's scope
-// includes the other. Fence-based code with volatile or legacy atomic flags keeps the paper's
-// rules (fences order only strong accesses).
+// Explicit acquire/release (libcu++ memory orders, PTX .acquire/.release, §VI's sketch) is the
+// release file's (./releaseFile.ts); fence-based code with volatile or legacy atomic flags keeps
+// the paper's rules (fences order only strong accesses). What the detector remembers is in
+// ./scordRecords.ts, how it reports in ./scordReport.ts and ./scordMessages.ts.
 import type { Range } from '../frontend/source';
 import type { Allocation, Memory } from '../gpu/memory';
 import { makePointer, pointerAllocation, pointerOffset } from '../gpu/memory';
-import { isRelease, type EventListener, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
+import { isRelease, type EventListener, type SimEvent } from '../ir/ir';
 import { unorderedLanes, warpKey, WARPS_PER_BLOCK } from './lanes';
 import { nameAddress } from '../gpu/lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
-import { accessName, accessorName, atomicName, PairIndex, type AccessSummary, type Accessor, type HeldLock, type LockFault, type MetadataSnapshot, type OrderHint, type RaceCategory, type RaceFinding } from './findings';
+import { accessName, type RaceCategory, type RaceFinding } from './findings';
 import type { AccessView, Detector, DetectorState } from './detector';
-import { brokenLockMessage, raceMessage } from './scordMessages';
-import { ReleaseFile, scopeRank, type WarpOrder } from './releaseFile';
-
-/**
- * Races that a lock both sides take would have prevented had its fences been right: a missing
- * lock, or the fence rules the accesses fell back to because neither held it.
- */
-const BROKEN_LOCK_CAN_REPLACE: ReadonlySet<RaceCategory> = new Set(['missing-lock', 'missing-block-fence', 'missing-device-fence', 'non-strong-access']);
-
-/**
- * Races whose writes leave the word as it was become `benign-same-value` (every thread storing
- * the same value): the race categories of unordered plain accesses, not those of scopes.
- */
-const BENIGN_CAN_REPLACE: ReadonlySet<RaceCategory> = new Set(['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'missing-lock', 'shared-memory', 'intra-warp']);
+import { ScordReporter } from './scordReport';
+import type { AccessRecord, FenceFile, LockEntry, LockTable, Meta } from './scordRecords';
+import { ReleaseFile, scopeRank } from './releaseFile';
 
 export interface DetectorOptions {
   /** Bytes per metadata entry: 4 is one word (the paper's design); 8–64 for its Table VII. */
@@ -59,122 +44,6 @@ export interface DetectorOptions {
    * --warp-sync): they are one accessor, and conflicts between them are not reported.
    */
   warpSync?: boolean;
-}
-
-/** One access as the metadata remembers it. */
-interface AccessRecord {
-  block: number;
-  warp: number;
-  lane: number;
-  /** The warp's divergence epoch when the access was made while diverged, else -1. */
-  divergence: number;
-  barrier: number;
-  blkFence: number;
-  devFence: number;
-  isAtom: boolean;
-  atomic: { op: string; scope: Scope } | undefined;
-  strong: boolean;
-  /** Exact: the lock keys held; hardware-faithful: a 16-bit Bloom filter of them. */
-  locks: Set<string> | number;
-  range: Range;
-  write: boolean;
-  /** A strong write right after a fence: publishing a flag (`__threadfence(); flag = 1;`). */
-  release: boolean;
-  /** The warp's release counter at the access: releases after it have higher values. */
-  rel: number;
-  /** The memory order the access named, if any, and its scope. */
-  order: MemoryOrder | undefined;
-  orderScope: Scope | undefined;
-  /** A lock held at the access that was released with no fence after it (it protected nothing). */
-  lostLock: LockEntry | undefined;
-  /** A lock the thread had taken with atomicCAS but no fence of its scope had completed yet. */
-  pendingLock: LockEntry | undefined;
-  /** Exact mode: the locks held (their entries), for fixes that take the same lock elsewhere. */
-  heldBy: readonly LockEntry[] | undefined;
-  /** The warp's __syncwarp count at the access: lanes of one warp are ordered only by one. */
-  sync: number;
-  /** The word's value after the access, and (writes) whether it was the value before. */
-  value: number;
-  silent: boolean;
-  /** Exact mode with 4-byte entries: the bytes of the word the access touched (0b1111 for all). */
-  bytes: number;
-}
-
-/**
- * A metadata entry. Exact mode compares an access with the last write (a load) or the last
- * access (a store), so reads never race with reads. Hardware-faithful mode keeps the paper's
- * 8-byte entry: the last accessor and the Modified, BlkShared, DevShared and Strong flags.
- */
-interface Meta {
-  /** Hardware-faithful: which of the entry's 16 words it describes. */
-  tag: number;
-  last: AccessRecord;
-  lastWrite?: AccessRecord;
-  /** Exact mode: a record no longer in use, for the next read to fill. */
-  spare?: AccessRecord;
-  /**
-   * Exact mode: since the last write, the read of another thread that `last` (a read too)
-   * replaced. A write is checked against it as well as against `last`: when the writer itself
-   * read the word just before (`x += …`), `last` is its own read, and the other thread's read
-   * would otherwise go unchecked.
-   */
-  otherRead?: AccessRecord;
-  modified: boolean;
-  blkShared: boolean;
-  devShared: boolean;
-  strong: boolean;
-  /** The launch (MetaTable generation) it belongs to: an entry of an earlier one is no entry. */
-  generation: number;
-}
-
-interface FenceFile {
-  blk: number;
-  dev: number;
-  /** The last block-scope fence, for "__threadfence_block() at line N orders it only…". */
-  lastBlockFence?: Range;
-  /** No global access since the last fence: the next strong write publishes (a release). */
-  fencedLast: boolean;
-  /** The same for fences of device scope or wider (what a device-scope unlock needs). */
-  fencedLastDev: boolean;
-  /** Hardware-faithful: a warp's lanes report one fence each; count it once. */
-  lastRange?: Range;
-  lastLane: number;
-  /** The release state of the thread's warp (shared by the lanes' files in exact mode). */
-  order: WarpOrder;
-}
-
-interface LockEntry {
-  key: string;
-  word: number;
-  scope: Scope;
-  active: boolean;
-  acquire: Range;
-  /** A fence narrower than the lock that followed the atomicCAS (it did not complete the acquire). */
-  narrowFence?: Range;
-  /** The atomicExch that released it, and whether a fence of the lock's scope came just before. */
-  release?: Range;
-  releaseFenced?: boolean;
-}
-
-/** A thread's inferred locks, and the set of those it holds (cached until the table changes). */
-interface LockTable {
-  entries: LockEntry[];
-  held?: Set<string> | number;
-  /** With `held`: the entries held, and the first taken but not yet completed by a fence. */
-  heldEntries?: readonly LockEntry[];
-  pending?: LockEntry;
-  /**
-   * Accesses made holding a lock, until it is released: an unlock with no fence before it
-   * (the release pattern is a fence, then the atomicExch) publishes none of them, so they lose
-   * the lock, and whoever takes it next races with them.
-   */
-  section?: SectionAccess[];
-}
-
-/** One access in a critical section: the entry whose record it is. */
-interface SectionAccess {
-  md: Meta;
-  range: Range;
 }
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
@@ -218,7 +87,7 @@ export class ScordDetector implements Detector {
   private shared: ShadowSharedMemory;
   /** Explicit acquire/release (§VI): the release file and what each warp has acquired. */
   private readonly ordering: ReleaseFile;
-  private readonly found = new PairIndex();
+  private readonly reporter: ScordReporter;
   /**
    * Exact mode: reads of words not yet written in this launch (or since its last grid
    * barrier), direct-mapped by word so that input data costs no metadata entry; a read whose
@@ -255,6 +124,7 @@ export class ScordDetector implements Detector {
     this.warpSync = !!options.warpSync || !this.perThread;
     if (options.measureMetadata) this.touched = new Set();
     if (options.trace) this.trace = options.trace;
+    this.reporter = new ScordReporter(memory, this.granularity, (block, warp, lane) => this.fenceFile(block, warp, lane), (block) => this.barrierId(block));
     this.shared = this.newShadow();
     this.ordering = new ReleaseFile(this.faithful, (block) => this.barrierId(block), BARRIER_BITS);
   }
@@ -334,7 +204,7 @@ export class ScordDetector implements Detector {
   }
 
   findings(): RaceFinding[] {
-    return this.found.all();
+    return this.reporter.found.all();
   }
 
   /**
@@ -351,7 +221,7 @@ export class ScordDetector implements Detector {
       blockFenceId: r.blkFence,
       deviceFenceId: r.devFence,
       strong: r.strong,
-      locks: this.lockNames(r.locks),
+      locks: this.reporter.lockNames(r.locks),
     });
     const entries: DetectorState['entries'] = [];
     for (const [allocation, key, md] of this.meta.all()) {
@@ -375,7 +245,7 @@ export class ScordDetector implements Detector {
       ),
       lockTables: [...this.locks]
         .filter(([, t]) => t.entries.length)
-        .map(([k, t]) => ({ block: Math.floor(k / (WARPS_PER_BLOCK * 32)), warp: Math.floor(k / 32) % WARPS_PER_BLOCK, lane: k % 32, locks: t.entries.map((l) => ({ name: this.lockName(l.key), scope: l.scope, held: l.active, acquire: l.acquire })) })),
+        .map(([k, t]) => ({ block: Math.floor(k / (WARPS_PER_BLOCK * 32)), warp: Math.floor(k / 32) % WARPS_PER_BLOCK, lane: k % 32, locks: t.entries.map((l) => ({ name: this.reporter.lockName(l.key), scope: l.scope, held: l.active, acquire: l.acquire })) })),
       barriers: [...this.barriers.keys()].filter((block) => this.barriers[block] !== undefined).map((block) => ({ block, barrierId: this.barrierId(block) })),
       ...(this.trace ? { trace: { address: this.trace, accesses: this.traced, truncated: this.traced.length >= TRACE_LIMIT } } : {}),
     };
@@ -820,8 +690,8 @@ export class ScordDetector implements Detector {
       if (hasCommonLock(prev.locks, held, sameBlock)) return;
       if (!write && !modified) return;
       const sameWord = sameBlock ? undefined : this.sameLockWord(prev.locks, held);
-      if (sameWord) this.report('lock-scope', 'device', prev, rec, e, sameWord);
-      else this.report('missing-lock', scope, prev, rec, e);
+      if (sameWord) this.reporter.report('lock-scope', 'device', prev, rec, e, sameWord);
+      else this.reporter.report('missing-lock', scope, prev, rec, e);
       return;
     }
     const f = this.fenceFile(prev.block, prev.warp, prev.lane);
@@ -829,7 +699,7 @@ export class ScordDetector implements Detector {
     // block-scope atomic after another block's access that was fenced at device scope since
     // (a hand-over through device-scope flags) is ordered after it.
     if (!sameBlock && ((prev.isAtom && prev.atomic?.scope === 'block') || (e.atomic?.scope === 'block' && (prev.isAtom || modified) && prev.devFence === f.dev))) {
-      this.report('scoped-atomic', 'device', prev, rec, e);
+      this.reporter.report('scoped-atomic', 'device', prev, rec, e);
       return;
     }
     // Ordered loads and stores (atomic_ref, ld.relaxed/acquire, st.release) are synchronisation,
@@ -855,9 +725,9 @@ export class ScordDetector implements Detector {
     // scope is a block fence to another block (missing-device-fence); an acquire of block scope,
     // a block-scope atomic used across blocks (scoped-atomic).
     const hint = this.ordering.ordering ? this.ordering.orderHint(prev, rec) : undefined;
-    if (hint) this.report(sameBlock ? 'missing-block-fence' : hint.kind === 'narrow-scope' && !hint.release ? 'scoped-atomic' : 'missing-device-fence', scope, prev, rec, e, undefined, undefined, hint);
-    else if (category === 'missing-device-fence') this.report(category, 'device', prev, rec, e, undefined, prev.blkFence !== f.blk ? f.lastBlockFence : undefined);
-    else this.report(category, scope, prev, rec, e);
+    if (hint) this.reporter.report(sameBlock ? 'missing-block-fence' : hint.kind === 'narrow-scope' && !hint.release ? 'scoped-atomic' : 'missing-device-fence', scope, prev, rec, e, undefined, undefined, hint);
+    else if (category === 'missing-device-fence') this.reporter.report(category, 'device', prev, rec, e, undefined, prev.blkFence !== f.blk ? f.lastBlockFence : undefined);
+    else this.reporter.report(category, scope, prev, rec, e);
   }
 
   /**
@@ -870,7 +740,7 @@ export class ScordDetector implements Detector {
     if (!prev.write && !rec.write) return;
     if (prev.isAtom ? rec.isAtom || !rec.write : rec.isAtom && !prev.write) return;
     if ((!isEmpty(prev.locks) || !isEmpty(rec.locks)) && hasCommonLock(prev.locks, rec.locks, true)) return;
-    this.report('intra-warp', 'block', prev, rec, e);
+    this.reporter.report('intra-warp', 'block', prev, rec, e);
   }
 
   /** Notes an access to `md` in the thread's critical section, while it holds a lock. */
@@ -921,144 +791,8 @@ export class ScordDetector implements Detector {
     return acquires;
   }
 
-  private report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, rec: AccessRecord, e: Access, lockAcquires?: Range[], narrowFence?: Range, orderHint?: OrderHint): void {
-    if (BENIGN_CAN_REPLACE.has(category) && !md.isAtom && !rec.isAtom && sameValue(md, rec)) category = 'benign-same-value';
-    // Both sides take one lock, but a fence it needs is missing or too narrow on one of them:
-    // the fault is that fence (or its absence), not the data access.
-    if (BROKEN_LOCK_CAN_REPLACE.has(category) && (md.pendingLock || rec.pendingLock || md.lostLock || rec.lostLock)) {
-      const faults = lockFaults(md, rec);
-      if (faults) {
-        this.reportBrokenLock(faults, scope, md, rec, e);
-        return;
-      }
-    }
-    if (this.counted(category, e.range, md.range)) return;
-    const write = rec.write;
-    const earlier: AccessSummary = {
-      range: md.range, write: md.write, strong: md.strong,
-      ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}),
-      ...(md.order !== undefined ? { order: { order: md.order, scope: md.orderScope ?? 'device' } } : {}),
-    };
-    this.add(category, scope, e, write, earlier, { block: md.block, warp: md.warp, lane: md.lane }, 'global', category === 'benign-same-value' ? rec.value : undefined, {
-      ...(narrowFence ? { narrowFence } : {}),
-      ...(orderHint ? { orderHint } : {}),
-      ...(lockAcquires ? { lockAcquires } : {}),
-      ...(category === 'missing-lock' && (md.heldBy?.length || rec.heldBy?.length) ? { heldLocks: { current: lockSites(rec), earlier: lockSites(md) } } : {}),
-      metadata: this.snapshot(md, e),
-    });
-  }
-
-  /**
-   * A race between accesses that both meant to hold one lock: reported once per broken lock,
-   * at the fence (or the atomicCAS that no fence followed) or at the unlock, with the atomicCAS
-   * and the two accesses as related locations.
-   */
-  private reportBrokenLock(faults: LockFault[], scope: 'block' | 'device', md: AccessRecord, rec: AccessRecord, e: Access): void {
-    const first = faults[0];
-    const category: RaceCategory = first.kind === 'acquire' ? 'lock-fence-scope' : 'lock-release-fence';
-    const at = first.kind === 'acquire' ? (first.fence ?? first.acquire) : first.release!;
-    if (this.counted(category, at, first.acquire)) return;
-    const earlier: AccessSummary = {
-      range: md.range, write: md.write, strong: md.strong,
-      ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}),
-    };
-    const current: AccessSummary = { range: e.range, write: rec.write, strong: e.strong, ...(e.atomic ? { atomic: e.atomic } : {}) };
-    const me: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
-    const them: Accessor = { block: md.block, warp: md.warp, lane: md.lane };
-    const address = nameAddress(this.memory, e.address);
-    const of = address ? ` of \`${address}\`` : '';
-    this.found.add({
-      kind: 'race',
-      category,
-      scope,
-      message: brokenLockMessage(faults, current, earlier, me, them, address),
-      previousMessage: `the lock is taken here (\`${first.scope === 'block' ? 'atomicCAS_block' : 'atomicCAS'}\`, ${first.scope} scope)`,
-      range: at,
-      previous: first.acquire,
-      current,
-      earlier,
-      accessor: me,
-      previousAccessor: them,
-      ...(address ? { address } : {}),
-      space: 'global',
-      lockFaults: faults,
-      also: [
-        { range: e.range, message: `the ${accessName(current)}${of} ${accessorName(me, them)}` },
-        { range: md.range, message: `the ${accessName(earlier)}${of} ${accessorName(them, me)} that it races with` },
-        ...faults.slice(1).map((f) => ({ range: f.kind === 'acquire' ? (f.fence ?? f.acquire) : f.release!, message: f.kind === 'acquire' ? 'this acquire needs a fence of the lock\'s scope too' : 'this unlock needs a fence of the lock\'s scope before it too' })),
-      ],
-      metadata: this.snapshot(md, e),
-      count: 1,
-    });
-  }
-
-  /** A race seen before: count it. */
-  private counted(category: RaceCategory, at: Range, earlier: Range): boolean {
-    const existing = this.found.get(category, at, earlier);
-    if (existing) existing.count++;
-    return !!existing;
-  }
-
-  /** A new finding: the racing access `e` and the earlier access it races with. */
-  private add(category: RaceCategory, scope: 'block' | 'device', e: Access, write: boolean, earlier: AccessSummary, them: Accessor, space: RaceFinding['space'], value: number | undefined, extra: Partial<RaceFinding>): void {
-    const address = nameAddress(this.memory, e.address);
-    const current: AccessSummary = {
-      range: e.range, write, strong: e.strong,
-      ...(e.atomic ? { atomic: e.atomic } : {}),
-      ...(e.order !== undefined ? { order: { order: e.order, scope: e.orderScope ?? e.atomic?.scope ?? 'device' } } : {}),
-      ...(value !== undefined ? { value } : {}),
-    };
-    const me: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
-    this.found.add({
-      kind: 'race',
-      category,
-      scope,
-      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence, extra.orderHint, extra.heldLocks),
-      previousMessage: `the ${accessName(earlier)}${address ? ` of \`${address}\`` : ''} ${accessorName(them, me)} that it races with`,
-      range: e.range,
-      previous: earlier.range,
-      current,
-      earlier,
-      accessor: me,
-      previousAccessor: them,
-      ...(address ? { address } : {}),
-      space,
-      ...extra,
-      count: 1,
-    });
-  }
-
-  private snapshot(md: AccessRecord, e: Access): MetadataSnapshot {
-    const f = this.fenceFile(md.block, md.warp, md.lane);
-    return {
-      accessor: { block: md.block, warp: md.warp, lane: md.lane },
-      barrierId: md.barrier,
-      blockFenceId: md.blkFence,
-      deviceFenceId: md.devFence,
-      write: md.write,
-      atomic: md.atomic && md.isAtom ? atomicName(md.atomic) : null,
-      strong: md.strong,
-      locks: this.lockNames(md.locks),
-      fenceFileNow: { blockFenceId: f.blk, deviceFenceId: f.dev },
-      barrierIdNow: this.barrierId(e.block),
-    };
-  }
-
-  /** A lockset as names; a hardware-faithful Bloom filter as its bits. */
-  private lockNames(locks: Set<string> | number): string[] {
-    if (typeof locks === 'number') return locks ? [`bloom 0x${locks.toString(16).padStart(8, '0')}`] : [];
-    return [...locks].map((k) => this.lockName(k));
-  }
-
-  /** `mutex`, or `mutex (block 0)` for a block-scope lock. */
-  lockName(key: string): string {
-    const [word, block] = key.split('@');
-    const name = nameAddress(this.memory, Number(word) * this.granularity) ?? `the lock at word ${word}`;
-    return block === undefined ? name : `${name} (block ${block})`;
-  }
-
   private newShadow(): ShadowSharedMemory {
-    return new ShadowSharedMemory((e, write, earlier, category, value) => this.reportShared(e, write, earlier, category, value), (p) => this.wordAt(p), this.warpSync);
+    return new ShadowSharedMemory((e, write, earlier, category, value) => this.reporter.reportShared(e, write, earlier, category, value), (p) => this.wordAt(p), this.warpSync);
   }
 
   /** The 4-byte word at `p` (0 outside its allocation). */
@@ -1068,11 +802,7 @@ export class ScordDetector implements Detector {
     return view && at + 4 <= view.byteLength ? view.getUint32(at, true) : 0;
   }
 
-  private reportShared(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }, category: RaceCategory, value: number): void {
-    if (this.counted(category, e.range, earlier.summary.range)) return;
-    // The shadow memory reuses its records: keep copies.
-    this.add(category, 'block', e, write, { ...earlier.summary }, { ...earlier.who }, 'shared', category === 'benign-same-value' ? value : undefined, {});
-  }
+
 }
 
 /**
@@ -1249,45 +979,6 @@ function hash(s: string): number {
 }
 
 /**
- * The two accesses leave the word as it would be in either order: two writes of one value, or
- * a read and a write that stored what an earlier write had stored.
- */
-function sameValue(a: AccessRecord, b: AccessRecord): boolean {
-  if (a.write && b.write) return a.value === b.value;
-  return a.write ? a.silent : b.silent;
-}
-
-/**
- * What kept a lock from protecting `a` and `b`: an atomicCAS that no fence of the lock's scope
- * completed before the access, an unlock with no such fence before it. Only when both sides
- * meant the same lock word — each held it, or took it with one of these faults.
- */
-function lockFaults(a: AccessRecord, b: AccessRecord): LockFault[] | undefined {
-  const faults: LockFault[] = [];
-  const words = new Set<number>();
-  const add = (f: LockFault) => {
-    const site = (x: LockFault) => (x.kind === 'acquire' ? (x.fence ?? x.acquire) : x.release);
-    if (!faults.some((x) => x.kind === f.kind && site(x) === site(f))) faults.push(f);
-  };
-  for (const s of [a, b]) {
-    const p = s.pendingLock;
-    if (p) {
-      words.add(p.word);
-      add({ kind: 'acquire', acquire: p.acquire, scope: p.scope, ...(p.narrowFence ? { fence: p.narrowFence } : {}) });
-      if (p.release && !p.releaseFenced) add({ kind: 'release', acquire: p.acquire, scope: p.scope, release: p.release });
-    }
-    const l = s.lostLock;
-    if (l?.release) {
-      words.add(l.word);
-      add({ kind: 'release', acquire: l.acquire, scope: l.scope, release: l.release });
-    }
-  }
-  if (!faults.length) return undefined;
-  for (const s of [a, b]) if (!s.pendingLock && !s.lostLock && !s.heldBy?.some((l) => words.has(l.word))) return undefined;
-  return faults.sort((x, y) => (x.kind === y.kind ? 0 : x.kind === 'acquire' ? -1 : 1));
-}
-
-/**
  * Both accesses were made under one lock word, held or taken without its fence, and it is a
  * lock: one side's was released with atomicExch (an atomicCAS loop that computes an atomic
  * maximum is never released, and is no lock).
@@ -1298,11 +989,6 @@ function meanSameLock(a: AccessRecord, b: AccessRecord): boolean {
   const words = (r: AccessRecord) => [r.pendingLock?.word, ...(r.heldBy ?? []).map((l) => l.word)];
   const wa = words(a);
   return words(b).some((w) => w !== undefined && wa.includes(w));
-}
-
-/** The locks an access was made holding, as fixes need them. */
-function lockSites(r: AccessRecord): HeldLock[] {
-  return (r.heldBy ?? []).map((l) => ({ acquire: l.acquire, scope: l.scope, ...(l.release ? { release: l.release } : {}) }));
 }
 
 function isEmpty(l: Set<string> | number): boolean {
