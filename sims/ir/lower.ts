@@ -15,6 +15,7 @@ import { copyBytes, DeviceFault, load, readCString, store } from '../gpu/access'
 import { SCALAR_SIZE, type Memory, type NamedRegion, type ScalarKind } from '../gpu/memory';
 import { occupancy } from '../gpu/devices';
 import { cudaErrorString } from '../runtime/cudaErrors';
+import { deviceAttribute, deviceProperties } from '../runtime/deviceProperties';
 import { box, isBoxed, plain, unbox } from '../values/wide';
 import { formatPrintf, parseFormat, type PrintfArg } from '../printf/format';
 import { WARP, LowerError, type Block, type CompiledFunction, type Lanes, type MemoryOrder, type Scope, type Step, type Terminator } from './ir';
@@ -1518,13 +1519,16 @@ export class FunctionLowerer {
         return this.answer(argRegs(), result, range, (_w, arg) => [[arg(0), 'f32', 0]]);
       case 'cudaGetDeviceProperties':
         return this.deviceProperties(e, result);
-      case 'cudaDeviceGetAttribute':
-        return this.answer(argRegs(), result, range, (w, arg) => {
-          const d = w.ctx.device;
-          const attr = arg(1);
-          const value = attr === 1 ? d.maxThreadsPerBlock : attr === 8 ? d.sharedMemPerBlock : attr === 10 ? 32 : attr === 16 ? d.smCount : attr === 75 ? d.computeCapability[0] : attr === 76 ? d.computeCapability[1] : attr === 13 ? 1_500_000 : 1;
-          return [[arg(0), 'i32', value]];
-        });
+      case 'cudaDeviceGetAttribute': {
+        // The runtime's answer (sims/runtime/deviceProperties.ts), as on the clang path.
+        const [out, attr, dev] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          const value = w.regs[dev + l] === 0 ? deviceAttribute(w.ctx.device, w.ctx.runtime.memoryLimit, w.regs[attr + l]) : undefined;
+          if (value !== undefined) store(w.ctx, w.regs[out + l], 'i32', value, range);
+          w.regs[ro + l] = value !== undefined ? 0 : w.ctx.runtime.status(w.regs[dev + l] === 0 ? 'cudaErrorInvalidValue' : 'cudaErrorInvalidDevice');
+        }, range);
+        return result;
+      }
       case 'cudaGetDeviceCount':
       case 'cudaGetDevice':
       case 'cudaRuntimeGetVersion':
@@ -1714,36 +1718,25 @@ export class FunctionLowerer {
     const decl = propType.kind === 'pointer' && propType.to.kind === 'struct' ? propType.to.decl : undefined;
     const layout = decl ? T.structLayout(decl) : undefined;
     if (!layout) throw new LowerError('cudaGetDeviceProperties needs a cudaDeviceProp', range);
-    const field = (n: string) => layout.fields.find((f) => f.name === n)!;
     const p = this.rv(e.args[0]) * WARP;
     const ro = result * WARP;
     this.emit((w, l) => {
-      const d = w.ctx.device;
+      // The runtime's answers (sims/runtime/deviceProperties.ts), as on the clang path, into the
+      // fields this program's cudaDeviceProp declares.
       const base = w.regs[p + l];
-      const put = (n: string, v: number): void => {
-        const f = field(n);
-        store(w.ctx, base + f.offset, scalarKind(f.type.kind === 'array' ? f.type.of : f.type), v, range);
-      };
-      const label = `Simulated GPU (${d.name})`;
-      for (let i = 0; i < 256; i++) store(w.ctx, base + field('name').offset + i, 'u8', i < label.length ? label.charCodeAt(i) : 0, range);
-      put('totalGlobalMem', 1 << 30);
-      put('sharedMemPerBlock', d.sharedMemPerBlock);
-      put('regsPerBlock', d.registersPerSM);
-      put('warpSize', 32);
-      put('maxThreadsPerBlock', d.maxThreadsPerBlock);
-      d.maxBlockDim.forEach((v, i) => store(w.ctx, base + field('maxThreadsDim').offset + 4 * i, 'i32', v, range));
-      d.maxGridDim.forEach((v, i) => store(w.ctx, base + field('maxGridSize').offset + 4 * i, 'i32', v, range));
-      put('clockRate', 1_500_000);
-      put('totalConstMem', 65536);
-      put('major', d.computeCapability[0]);
-      put('minor', d.computeCapability[1]);
-      put('multiProcessorCount', d.smCount);
-      put('maxThreadsPerMultiProcessor', d.maxThreadsPerSM);
-      put('sharedMemPerMultiprocessor', d.sharedMemPerSM);
-      put('regsPerMultiprocessor', d.registersPerSM);
-      put('maxBlocksPerMultiProcessor', d.maxBlocksPerSM);
-      put('sharedMemPerBlockOptin', d.sharedMemPerBlock);
-      for (const n of ['concurrentKernels', 'unifiedAddressing', 'managedMemory', 'canMapHostMemory', 'cooperativeLaunch', 'concurrentManagedAccess', 'deviceOverlap']) put(n, 1);
+      const values = deviceProperties(w.ctx.device, w.ctx.runtime.memoryLimit);
+      for (const f of layout.fields) {
+        const v = values[f.name];
+        if (v === undefined) continue;
+        const elem = f.type.kind === 'array' ? f.type.of : f.type;
+        if (typeof v === 'string') {
+          const size = T.sizeOf(f.type) ?? 0;
+          for (let i = 0; i < size; i++) store(w.ctx, base + f.offset + i, 'u8', i < v.length ? v.charCodeAt(i) : 0, range);
+        } else if (Array.isArray(v)) {
+          const step = T.sizeOf(elem) ?? 4;
+          v.forEach((x, i) => store(w.ctx, base + f.offset + step * i, scalarKind(elem), x, range));
+        } else store(w.ctx, base + f.offset, scalarKind(elem), v, range);
+      }
       w.regs[ro + l] = 0;
     }, range);
     return result;

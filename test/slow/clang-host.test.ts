@@ -12,7 +12,7 @@ import { checkWithClang, compileProgram, type CompiledProgram } from '../../sims
 import { readKernelHeader } from '../../sims/host/kernelHeader';
 import { scord } from '../../sims/cli';
 import { unsupportedFeature } from '../../sims/clang/host/cudaImports';
-import { DEVICE_PROP_FIELDS, devicePropLayout } from '../../sims/clang/host/deviceProperties';
+import { DEVICE_PROP_FIELDS, devicePropLayout } from '../../sims/runtime/deviceProperties';
 import { SandboxFiles } from '../../sims/clang/host/sandboxFiles';
 import { runClangProgram, type ClangRunOptions, type ClangRunResult } from '../../sims/clang/host/runProgram';
 import { SourceRanges } from '../../sims/clang/ranges';

@@ -3,7 +3,7 @@
 // only a handle and synchronising is immediate; an event records the simulated clock, so
 // cudaEventElapsedTime measures the simulated work between two records (reproducibly).
 import { cudaErrorName, cudaErrorString } from '../../runtime/cudaErrors';
-import { deviceAttribute, writeDeviceProp, devicePropLayout } from './deviceProperties';
+import { deviceAttribute, writeDeviceProp, devicePropLayout } from '../../runtime/deviceProperties';
 import type { HostContext } from './hostContext';
 
 type Fn = (...args: number[]) => number;

@@ -1,5 +1,5 @@
 // Device presets and occupancy: the numbers that decide which blocks run at once.
-import { deviceProperties } from '../../../sims/clang/host/deviceProperties';
+import { deviceProperties } from '../../../sims/runtime/deviceProperties';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset, occupancy } from '../../../sims/gpu/devices';

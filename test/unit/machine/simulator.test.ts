@@ -11,6 +11,9 @@ import { functionsOf } from '../../../sims/frontend/index';
 import { VOID } from '../../../sims/frontend/types';
 import { Memory } from '../../../sims/gpu/memory';
 import { runProgram } from '../../../sims/host/run';
+import { DEFAULT_DEVICE, devicePreset } from '../../../sims/gpu/devices';
+import { DEFAULT_MEMORY_LIMIT } from '../../../sims/gpu/memory';
+import { deviceAttribute, deviceProperties } from '../../../sims/runtime/deviceProperties';
 import { FunctionLowerer } from '../../../sims/ir/lower';
 import { immediatePostDominators } from '../../../sims/ir/postdominators';
 import { FIXTURES, parseFixture, parseVirtual } from '../../support/parseFile';
@@ -419,7 +422,7 @@ int main() {
   return 0;
 }`);
   assert.deepEqual(r.findings, []);
-  assert.equal(r.stdout, 'Simulated GPU (scord-paper): sm_70, 15 SMs (15), 1 device(s), 1024 threads/block\n5.50|2147483659 15 41 256 0.0\n');
+  assert.equal(r.stdout, 'ScoRD simulated GPU (scord-paper): sm_70, 15 SMs (15), 1 device(s), 1024 threads/block\n5.50|2147483659 15 41 256 0.0\n');
 });
 
 test('runtime queries answer through their pointer arguments', () => {
@@ -453,4 +456,29 @@ int main() { int *d; int h[4]; cudaMalloc(&d, 16); k<<<1, 4>>>(d); cudaMemcpy(h,
   printf("%d %d %d %d %d\\n", h[0], h[1], h[2], h[3], hostValue); return 0; }`);
   assert.deepEqual(r.findings, []);
   assert.equal(r.stdout, '16 8 2 11 -7\n');
+});
+
+test('cudaDeviceGetAttribute and cudaGetDeviceProperties answer as the runtime does on the clang path', () => {
+  // Attributes 1, 8, 10, 13, 16, 75, 76, 81 (shared memory per SM) and 999, which no runtime knows.
+  const r = run(`#include <stdio.h>
+int main() {
+  int attrs[9] = {1, 8, 10, 13, 16, 75, 76, 81, 999};
+  for (int i = 0; i < 9; i++) {
+    int v = -1;
+    cudaError_t e = cudaDeviceGetAttribute(&v, (cudaDeviceAttr)attrs[i], 0);
+    printf("%d=%d/%d ", attrs[i], v, (int)e);
+  }
+  int v = -1;
+  printf("dev1=%d ", (int)cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, 1));
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  printf("%s %zu %zu %d\\n", prop.name, prop.totalGlobalMem, prop.sharedMemPerBlock, prop.clockRate);
+  return 0;
+}`);
+  assert.deepEqual(r.findings, []);
+  const device = devicePreset(DEFAULT_DEVICE)!;
+  const expected = [1, 8, 10, 13, 16, 75, 76, 81].map((a) => `${a}=${deviceAttribute(device, DEFAULT_MEMORY_LIMIT, a)}/0 `).join('');
+  const props = deviceProperties(device, DEFAULT_MEMORY_LIMIT);
+  // 1: cudaErrorInvalidValue for the unknown attribute, 101: cudaErrorInvalidDevice for device 1.
+  assert.equal(r.stdout, `${expected}999=-1/1 dev1=101 ${props.name} ${props.totalGlobalMem} ${props.sharedMemPerBlock} ${props.clockRate}\n`);
 });

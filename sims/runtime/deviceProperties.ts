@@ -3,7 +3,7 @@
 // device preset (sims/gpu/devices.ts). The struct is laid out here as a wasm32 C compiler lays
 // out the declaration in sims/clang/include/driver_types.h (size_t is 4 bytes): the field list
 // below must follow that declaration's order (a unit test compares them).
-import type { DeviceConfig } from '../../gpu/devices';
+import type { DeviceConfig } from '../gpu/devices';
 
 type FieldKind = 'char' | 'int' | 'uint' | 'size_t';
 
