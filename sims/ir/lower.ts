@@ -1537,17 +1537,33 @@ export class FunctionLowerer {
         return this.answer(argRegs(), result, range, (_w, arg) => [[arg(0), 'i32', value]]);
       }
       case 'cudaMemGetInfo':
-        return this.answer(argRegs(), result, range, (_w, arg) => [[arg(0), 'u64', 1 << 30], [arg(1), 'u64', 1 << 30]]);
+        return this.answer(argRegs(), result, range, (w, arg) => {
+          const { free, total } = w.ctx.runtime.memInfo();
+          return [[arg(0), 'u64', free], [arg(1), 'u64', total]];
+        });
       case 'cudaOccupancyMaxActiveBlocksPerMultiprocessor':
         return this.answer(argRegs(), result, range, (w, arg) => [[arg(0), 'i32', occupancy(w.ctx.device, arg(2), arg(3))?.blocksPerSM ?? 0]]);
       case 'cudaFuncGetAttributes':
         // maxThreadsPerBlock sits after three size_t fields.
         return this.answer(argRegs(), result, range, (w, arg) => [[arg(0) + 24, 'i32', w.ctx.device.maxThreadsPerBlock]]);
-      case 'cudaDeviceGetLimit':
-        return this.answer(argRegs(), result, range, (_w, arg) => [[arg(0), 'u64', 8 << 20]]);
+      case 'cudaDeviceGetLimit': {
+        const [out, limit] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          const value = w.ctx.runtime.limit(w.regs[limit + l]);
+          if (value !== undefined) store(w.ctx, w.regs[out + l], 'u64', value, range);
+          w.regs[ro + l] = w.ctx.runtime.status(value === undefined ? 'cudaErrorInvalidValue' : 'cudaSuccess');
+        }, range);
+        return result;
+      }
+      case 'cudaDeviceSetLimit': {
+        const [limit, value] = argRegs().map((r) => r * WARP);
+        this.emit((w, l) => {
+          w.regs[ro + l] = w.ctx.runtime.status(w.ctx.runtime.setLimit(w.regs[limit + l], w.regs[value + l]) ? 'cudaSuccess' : 'cudaErrorInvalidValue');
+        }, range);
+        return result;
+      }
       case 'cudaSetDevice':
       case 'cudaSetDeviceFlags':
-      case 'cudaDeviceSetLimit':
       case 'cudaStreamDestroy':
       case 'cudaStreamSynchronize':
       case 'cudaStreamQuery':
@@ -1563,17 +1579,18 @@ export class FunctionLowerer {
       case 'cudaHostUnregister':
       case 'cudaDeviceCanAccessPeer':
       case 'cudaDeviceEnablePeerAccess':
-        // Everything is synchronous and in order on one simulated device: nothing to wait for.
+        // Everything is synchronous and in order on one simulated device: nothing to wait for;
+        // a broken context (a kernel faulted) answers with its sticky error.
         argRegs();
         this.emit((w, l) => {
-          w.regs[ro + l] = w.ctx.runtime.peekAtLastError() >= 700 ? w.ctx.runtime.peekAtLastError() : 0;
+          w.regs[ro + l] = w.ctx.runtime.status('cudaSuccess');
         }, range);
         return result;
       case 'cudaDeviceSynchronize':
       case 'cudaThreadSynchronize':
       case 'cudaDeviceReset':
         this.emit((w, l) => {
-          w.regs[ro + l] = w.ctx.runtime.peekAtLastError() >= 700 ? w.ctx.runtime.peekAtLastError() : 0;
+          w.regs[ro + l] = w.ctx.runtime.status('cudaSuccess');
         }, range);
         return result;
       case 'cudaGetLastError':

@@ -51,6 +51,13 @@ const deviceSpaces: ReadonlySet<MemorySpace> = new Set(['global', 'managed', 'co
  */
 export const DEFAULT_DEVICE_MEMORY_LIMIT = DEFAULT_MEMORY_LIMIT;
 
+/**
+ * The limits cudaDeviceGetLimit reports until the program sets them, by cudaLimit value: stack
+ * size, printf FIFO, malloc heap, device-runtime sync depth and pending launches, max L2 fetch
+ * granularity, persisting L2 cache size.
+ */
+const DEFAULT_LIMITS: Record<number, number> = { 0: 1024, 1: 1 << 20, 2: 8 << 20, 3: 2, 4: 2048, 5: 64, 6: 0 };
+
 export class CudaRuntime {
   readonly findings: RuntimeFinding[] = [];
   readonly output: OutputChunk[] = [];
@@ -59,6 +66,8 @@ export class CudaRuntime {
 
   /** Bytes of device memory the program holds through cudaMalloc and its kin. */
   private allocatedBytes = 0;
+  /** Limits the program set with cudaDeviceSetLimit (cudaLimit values). */
+  private readonly limits = new Map<number, number>();
 
   constructor(
     readonly memory: Memory,
@@ -93,6 +102,23 @@ export class CudaRuntime {
 
   get memoryLimit(): number {
     return this.deviceMemoryLimit;
+  }
+
+  /** cudaMemGetInfo: what the program could still allocate, and the most it may hold. */
+  memInfo(): { free: number; total: number } {
+    return { free: Math.max(0, this.deviceMemoryLimit - this.allocatedBytes), total: this.deviceMemoryLimit };
+  }
+
+  /** cudaDeviceSetLimit: false for a limit the runtime does not know. */
+  setLimit(limit: number, value: number): boolean {
+    if (!(limit in DEFAULT_LIMITS)) return false;
+    this.limits.set(limit, value);
+    return true;
+  }
+
+  /** cudaDeviceGetLimit: the limit as set, or its default; undefined for one the runtime does not know. */
+  limit(limit: number): number | undefined {
+    return this.limits.get(limit) ?? DEFAULT_LIMITS[limit];
   }
 
   /** A launch that could not start (bad configuration): a non-sticky error. */

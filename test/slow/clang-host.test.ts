@@ -10,6 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkWithClang, compileProgram, type CompiledProgram } from '../../sims/clang/check';
 import { readKernelHeader } from '../../sims/host/kernelHeader';
+import { checkSource } from '../../sims/check';
+import { DEFAULT_MEMORY_LIMIT } from '../../sims/gpu/memory';
 import { scord } from '../../sims/cli';
 import { unsupportedFeature } from '../../sims/clang/host/cudaImports';
 import { DEVICE_PROP_FIELDS, devicePropLayout } from '../../sims/runtime/deviceProperties';
@@ -236,6 +238,40 @@ int main() {
       // device code refuses its nested launch before it runs.
       assert.deepEqual(r.findings.map((f) => [f.kind, f.range?.start.line]), [['not-supported', 4]]);
       assert.match(r.findings[0].message, /^not supported: dynamic parallelism/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the runtime answers as on the built-in path', () => {
+  test('memory info, limits and device attributes come from the one runtime', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-runtime-'));
+    try {
+      const file = path.join(dir, 'queries.cu');
+      const text = `#include <cstdio>
+int main() {
+  char *held; cudaMalloc(&held, 1 << 20);
+  size_t freeB = 0, totalB = 0; cudaMemGetInfo(&freeB, &totalB);
+  size_t heap = 0, stack = 0; cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 22);
+  cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize); cudaDeviceGetLimit(&stack, cudaLimitStackSize);
+  int unknown = (int)cudaDeviceSetLimit((cudaLimit)99, 1);
+  int clock = 0, sms = 0; cudaDeviceGetAttribute(&clock, cudaDevAttrClockRate, 0); cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  printf("%zu %zu %zu %zu %d %d %d\\n", totalB - freeB, totalB, heap, stack, unknown, clock, sms);
+  return 0;
+}
+`;
+      fs.writeFileSync(file, text);
+      const compiled = await compileProgram([{ file, defines: [], includeDirs: [] }]);
+      if ('failed' in compiled) throw new Error(compiled.failed.map((d) => d.message).join('\n'));
+      const clang = runClangProgram({ wasm: compiled.wasm!, device: compiled.device }, {});
+      const builtin = checkSource({ fileName: file, text: text.replace('<cstdio>', '<stdio.h>'), detect: false });
+      assert.deepEqual(clang.findings, []);
+      // The MiB held, the whole memory limit (it fits the clang side's 32-bit size_t), the heap
+      // limit as set, the stack limit's default, cudaErrorInvalidValue for an unknown limit, the
+      // clock in kHz and the SM count: the same on both paths.
+      assert.match(clang.stdout, new RegExp(`^1048576 ${DEFAULT_MEMORY_LIMIT} 4194304 1024 1 1000000 \\d+\n$`));
+      assert.equal(clang.stdout, builtin.output);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

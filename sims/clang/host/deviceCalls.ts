@@ -10,8 +10,6 @@ type Fn = (...args: number[]) => number;
 
 /** cudaRuntimeGetVersion and cudaDriverGetVersion (the headers present CUDA 12.8). */
 const CUDA_VERSION = 12080;
-/** The limits cudaDeviceGetLimit reports until the program sets them (cudaLimit values). */
-const DEFAULT_LIMITS: Record<number, number> = { 0: 1024, 1: 1 << 20, 2: 8 << 20, 3: 2, 4: 2048, 5: 64, 6: 0 };
 /** cudaDeviceGetStreamPriorityRange: least and greatest priority. */
 const STREAM_PRIORITIES = [0, -5];
 
@@ -40,7 +38,6 @@ export function deviceCalls(ctx: HostContext): Record<string, Fn> {
   let nextHandle = 0x100;
   const streams = new Map<number, { flags: number; priority: number }>();
   const events = new Map<number, { time?: bigint }>();
-  const limits = new Map<number, number>();
   let deviceFlags = 0;
 
   const createStream = (out: number, flags: number, priority: number): number => {
@@ -117,20 +114,14 @@ export function deviceCalls(ctx: HostContext): Record<string, Fn> {
       if (greatest && linear.contains(greatest, 4)) linear.setU32(greatest, STREAM_PRIORITIES[1]);
       return ok();
     },
-    cudaDeviceSetLimit: (limit, value) => {
-      if (!(limit in DEFAULT_LIMITS)) return runtime.status('cudaErrorInvalidValue');
-      limits.set(limit, value);
-      return ok();
-    },
+    cudaDeviceSetLimit: (limit, value) => (runtime.setLimit(limit, value) ? ok() : invalid()),
     cudaDeviceGetLimit: (out, limit) => {
-      if (!(limit in DEFAULT_LIMITS)) return runtime.status('cudaErrorInvalidValue');
-      return writeInt(out, limits.get(limit) ?? DEFAULT_LIMITS[limit]);
+      const value = runtime.limit(limit);
+      return value === undefined ? invalid() : writeInt(out, value);
     },
-    cudaThreadSetLimit: (limit, value) => {
-      limits.set(limit, value);
-      return ok();
-    },
-    cudaThreadGetLimit: (out, limit) => writeInt(out, limits.get(limit) ?? DEFAULT_LIMITS[limit] ?? 0),
+    // The deprecated forms do not check the limit.
+    cudaThreadSetLimit: (limit, value) => (runtime.setLimit(limit, value), ok()),
+    cudaThreadGetLimit: (out, limit) => writeInt(out, runtime.limit(limit) ?? 0),
     cudaDeviceSetCacheConfig: ok,
     cudaDeviceGetCacheConfig: (out) => writeInt(out, 0),
     cudaDeviceSetSharedMemConfig: ok,

@@ -189,9 +189,10 @@ export function memoryCalls(ctx: HostContext, reg: Registrations): Record<string
     cudaMemset2DAsync: set2D,
     cudaMemGetInfo: (freeOut, totalOut) => {
       if (!linear.contains(freeOut, 4) || !linear.contains(totalOut, 4)) return invalid();
-      const total = Math.min(0xffff_ffff, runtime.memoryLimit);
-      linear.setU32(freeOut, Math.max(0, total - runtime.heldBytes));
-      linear.setU32(totalOut, total);
+      // size_t is 32 bits on this side.
+      const { free, total } = runtime.memInfo();
+      linear.setU32(freeOut, Math.min(0xffff_ffff, free));
+      linear.setU32(totalOut, Math.min(0xffff_ffff, total));
       return runtime.status('cudaSuccess');
     },
     // Hints about where managed memory should live: host and device share one memory here.

@@ -430,7 +430,11 @@ test('runtime queries answer through their pointer arguments', () => {
 __global__ void k(int *p) { p[0] = 1; }
 int main() {
   size_t freeB = 0, totalB = 0; int blocks = -1, version = 0; cudaFuncAttributes attr; int *h, *d = 0;
+  char *held; cudaMalloc(&held, 1 << 20);
   cudaMemGetInfo(&freeB, &totalB);
+  size_t heap = 0, stack = 0; cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 22);
+  cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize); cudaDeviceGetLimit(&stack, cudaLimitStackSize);
+  int unknown = (int)cudaDeviceSetLimit((cudaLimit)99, 1);
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, 256, 0);
   cudaFuncGetAttributes(&attr, k);
   cudaDriverGetVersion(&version);
@@ -438,11 +442,13 @@ int main() {
   cudaHostGetDevicePointer(&d, h, 0);
   k<<<1, 1>>>(d);
   cudaDeviceSynchronize();
-  printf("%zu %zu %d %d %d %d %d\\n", freeB, totalB, blocks, attr.maxThreadsPerBlock, version, d == h, h[0]);
+  printf("%zu %zu %d %d %d %d %d %zu %zu %d\\n", freeB, totalB, blocks, attr.maxThreadsPerBlock, version, d == h, h[0], heap, stack, unknown);
   return 0;
 }`);
   assert.deepEqual(r.findings, []);
-  assert.equal(r.stdout, '1073741824 1073741824 4 1024 12000 1 1\n');
+  // The runtime's own account: the whole memory limit, less the MiB the program holds; the heap
+  // limit as set, the stack limit's default, and cudaErrorInvalidValue (1) for a limit nobody knows.
+  assert.equal(r.stdout, `${DEFAULT_MEMORY_LIMIT - (1 << 20)} ${DEFAULT_MEMORY_LIMIT} 4 1024 12000 1 1 ${1 << 22} 1024 1\n`);
 });
 
 test('global initializers are constant expressions, evaluated as the front end does', () => {
