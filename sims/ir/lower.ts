@@ -1741,14 +1741,17 @@ export class FunctionLowerer {
       // The runtime's answers (sims/runtime/deviceProperties.ts), as on the clang path, into the
       // fields this program's cudaDeviceProp declares.
       const base = w.regs[p + l];
+      // Fields the runtime does not name are 0, as it writes them on the clang path.
+      for (let i = 0; i < layout.size; i++) store(w.ctx, base + i, 'u8', 0, range);
       const values = deviceProperties(w.ctx.device, w.ctx.runtime.memoryLimit);
       for (const f of layout.fields) {
         const v = values[f.name];
         if (v === undefined) continue;
         const elem = f.type.kind === 'array' ? f.type.of : f.type;
         if (typeof v === 'string') {
+          // The name, cut to leave its terminating NUL.
           const size = T.sizeOf(f.type) ?? 0;
-          for (let i = 0; i < size; i++) store(w.ctx, base + f.offset + i, 'u8', i < v.length ? v.charCodeAt(i) : 0, range);
+          for (let i = 0; i < Math.min(v.length, size - 1); i++) store(w.ctx, base + f.offset + i, 'u8', v.charCodeAt(i), range);
         } else if (Array.isArray(v)) {
           const step = T.sizeOf(elem) ?? 4;
           v.forEach((x, i) => store(w.ctx, base + f.offset + step * i, scalarKind(elem), x, range));
