@@ -12,3 +12,8 @@ export const WARPS_PER_BLOCK = 64;
 export function warpKey(block: number, warp: number): number {
   return block * WARPS_PER_BLOCK + warp;
 }
+
+/** Two accesses (or an access and a record) of one thread. */
+export function sameThread(a: { block: number; warp: number; lane: number }, b: { block: number; warp: number; lane: number }): boolean {
+  return a.block === b.block && a.warp === b.warp && a.lane === b.lane;
+}

@@ -20,7 +20,7 @@ import type { Range } from '../frontend/source';
 import type { Allocation, Memory } from '../gpu/memory';
 import { makePointer, pointerAllocation, pointerOffset } from '../gpu/memory';
 import { isRelease, type EventListener, type SimEvent } from '../ir/ir';
-import { unorderedLanes, warpKey, WARPS_PER_BLOCK } from './lanes';
+import { sameThread, unorderedLanes, warpKey, WARPS_PER_BLOCK } from './lanes';
 import { nameAddress } from '../gpu/lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
 import { accessName, type RaceCategory, type RaceFinding } from './findings';
@@ -503,9 +503,9 @@ export class ScordDetector implements Detector {
       const slot = reads?.find(allocation, word, this.readGeneration) ?? -1;
       if (slot >= 0) {
         const read = reads!.rec[slot]!;
-        if (!(read.block === e.block && read.warp === e.warp && read.lane === e.lane)) this.compare(read, rec, e);
+        if (!sameThread(read, e)) this.compare(read, rec, e);
         const other = reads!.hasOther[slot] ? reads!.other[slot]! : undefined;
-        if (other && !(other.block === e.block && other.warp === e.warp && other.lane === e.lane)) this.compare(other, rec, e);
+        if (other && !sameThread(other, e)) this.compare(other, rec, e);
       }
       return;
     }
@@ -516,8 +516,8 @@ export class ScordDetector implements Detector {
     const silent = write && md.lastWrite !== undefined && md.lastWrite.value === value;
     // The same thread again is program order (the common case: no comparison to make).
     const other = write ? md.otherRead : undefined;
-    const againstPrev = prev !== undefined && !(prev.block === e.block && prev.warp === e.warp && prev.lane === e.lane);
-    const againstOther = other !== undefined && !(other.block === e.block && other.warp === e.warp && other.lane === e.lane);
+    const againstPrev = prev !== undefined && !sameThread(prev, e);
+    const againstOther = other !== undefined && !sameThread(other, e);
     if (againstPrev || againstOther) {
       const rec = this.record(this.scratch, e, write, fence, release);
       rec.value = value;
@@ -528,7 +528,7 @@ export class ScordDetector implements Detector {
     // Sub-word accesses of one thread to one word with nothing between them (no fence or
     // barrier) count as one access to all their bytes: a byte-wise copy keeps every byte it wrote.
     const last = md.last;
-    const carry = last.bytes !== 0b1111 && last.write === write && last.block === e.block && last.warp === e.warp && last.lane === e.lane && last.blkFence === fence.blk && last.devFence === fence.dev && last.barrier === this.barrierId(e.block) ? last.bytes : 0;
+    const carry = last.bytes !== 0b1111 && last.write === write && sameThread(last, e) && last.blkFence === fence.blk && last.devFence === fence.dev && last.barrier === this.barrierId(e.block) ? last.bytes : 0;
     // The last access and the last write, updated in place; a record a write frees is kept
     // for the next read, so alternating writes and reads allocate nothing.
     if (write) {
@@ -538,7 +538,7 @@ export class ScordDetector implements Detector {
         md.lastWrite = md.last = this.record(md.last, e, write, fence, release);
         md.spare = freed;
       } else md.lastWrite = md.last = this.record(md.lastWrite, e, write, fence, release);
-    } else if (md.last !== md.lastWrite && !(last.block === e.block && last.warp === e.warp && last.lane === e.lane)) {
+    } else if (md.last !== md.lastWrite && !sameThread(last, e)) {
       // A read after another thread's read: that one is kept for the next write to check.
       const replaced = md.otherRead;
       md.otherRead = last;
@@ -581,7 +581,7 @@ export class ScordDetector implements Detector {
     t.generation[slot] = this.readGeneration;
     t.key[slot] = key;
     const r = t.rec[slot];
-    if (same && r !== undefined && !(r.block === e.block && r.warp === e.warp && r.lane === e.lane)) {
+    if (same && r !== undefined && !sameThread(r, e)) {
       // Another thread's read of the same word: kept too, for the first write to check (as Meta.otherRead).
       const replaced = t.other[slot];
       t.other[slot] = r;
@@ -764,7 +764,7 @@ export class ScordDetector implements Detector {
     const without = (locks: Set<string> | number) => (typeof locks === 'number' ? (locks & ~lockBits(lock.key)) >>> 0 : new Set([...locks].filter((k) => k !== lock.key)));
     for (const s of table.section ?? []) {
       for (const r of [s.md.last, s.md.lastWrite, s.md.otherRead]) {
-        if (!r || r.range !== s.range || r.block !== e.block || r.warp !== e.warp || r.lane !== e.lane || !holds(r.locks)) continue;
+        if (!r || r.range !== s.range || !sameThread(r, e) || !holds(r.locks)) continue;
         r.locks = without(r.locks);
         r.lostLock = lock;
       }

@@ -534,14 +534,6 @@ function mayWait(unit: A.TranslationUnit, kernel: A.FunctionDecl): boolean {
  */
 export function fairnessLaunchCheck(fairness: Fairness | undefined): LaunchCheckFactory | undefined {
   if (!fairness || fairness === 'fair') return undefined;
-  return (run) =>
-    fairnessChecker({
-      fairness,
-      device: run.device,
-      stepBudget: Math.min(DEFAULT_SEARCH_STEPS, Math.floor(run.stepBudget / 4)),
-      ...(run.unit ? { unit: run.unit } : {}),
-      ...(run.model ? { model: run.model } : {}),
-      ...(run.seed !== undefined ? { seed: run.seed } : {}),
-      ...(run.maxThreads !== undefined ? { maxThreads: run.maxThreads } : {}),
-    });
+  // The run's setup is the search's options, with a quarter of its step budget to search in.
+  return (run) => fairnessChecker({ ...run, fairness, stepBudget: Math.min(DEFAULT_SEARCH_STEPS, Math.floor(run.stepBudget / 4)) });
 }

@@ -32,6 +32,7 @@ import type { AccessContext } from './access';
 import { nameAddress } from './lvalue';
 import { DeviceFault, readResolved, writeResolved } from './access';
 import { pointerOffset, SCALAR_SIZE, type Allocation, type Memory, type ScalarKind } from './memory';
+import type { WeakModelSwitches } from './memoryModels';
 
 /** What the model needs of the warp a thread runs in: which warp of which block, and its context. */
 export interface ThreadWarp {
@@ -60,7 +61,7 @@ export interface WeakModelConfig {
   cumulativeFences: boolean;
 }
 
-export function weakModelConfig(model: WeakModelConfig['model'], switches: { loadReordering?: boolean; cumulativeFences?: boolean } = {}): WeakModelConfig {
+export function weakModelConfig(model: WeakModelConfig['model'], switches: WeakModelSwitches = {}): WeakModelConfig {
   const weak = model === 'gpu-weak';
   return { model, borrowing: weak, loadReordering: weak && (switches.loadReordering ?? true), cumulativeFences: switches.cumulativeFences ?? false };
 }

@@ -207,10 +207,7 @@ export interface GridFinding {
 }
 
 /** What a check made before a launch sees: the memory and the program's globals as they are. */
-export interface LaunchEnvironment {
-  memory: Memory;
-  globals: RunContext['globals'];
-}
+export type LaunchEnvironment = Pick<GridEnvironment, 'memory' | 'globals'>;
 
 /**
  * A check a launch goes through before it runs, which may find that it would never end (the
