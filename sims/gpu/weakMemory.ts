@@ -118,12 +118,15 @@ interface AddressState {
   latest?: { value: number; range: Range };
 }
 
-/** A thread entry to share, or a block entry to push to the other blocks. */
-interface Pending {
-  level: 'thread' | 'block';
-  address: number;
-  who: number;
-}
+/**
+ * A thread entry to share, or a block entry to push to the other blocks, queued when the entry
+ * was made. A later value of the same thread (or block) at the address updates the entry in
+ * place, so an entry is queued once; an item whose entry is gone (propagated by a fence, a
+ * barrier or another thread's access) is dead and skipped.
+ */
+type Pending =
+  | { level: 'thread'; address: number; who: number; entry: ThreadEntry }
+  | { level: 'block'; address: number; who: number; entry: BlockEntry };
 
 const STALE_LIMIT = 4;
 /**
@@ -138,7 +141,6 @@ export class WeakMemory {
   private readonly threadAddresses = new Map<number, Set<number>>();
   private readonly ownedBlockAddresses = new Map<number, Set<number>>();
   private pending: Pending[] = [];
-  private readonly pendingKeys = new Set<string>();
   /** Per thread and address: values its view held since its last fence (the load pool). */
   private readonly stale = new Map<number, Map<number, number[]>>();
   private threadsPerBlock = 1;
@@ -205,7 +207,6 @@ export class WeakMemory {
     this.ownedBlockAddresses.clear();
     this.stale.clear();
     this.pending = [];
-    this.pendingKeys.clear();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -225,7 +226,7 @@ export class WeakMemory {
       // many addresses big programs only read.)
       const value = readResolved(a, pointerOffset(p), kind);
       if (isAcquire(order)) this.fence(w, l, orderScope ?? 'system', range, true);
-      this.step(w, l, `reads ${this.name(p)} → ${show(value)}`, range);
+      if (this.trace) this.step(w, l, `reads ${this.name(p)} → ${show(value)}`, range);
       return value;
     }
     const st = existing;
@@ -263,7 +264,7 @@ export class WeakMemory {
     }
     if (isAcquire(order)) this.fence(w, l, orderScope ?? 'system', range, true);
     if (st.latest && st.latest.value !== value) this.observe('stale-read', range, p, value, st.latest.value, st.latest.range);
-    this.step(w, l, `reads ${this.name(p)} → ${show(value)}${how}`, range);
+    if (this.trace) this.step(w, l, `reads ${this.name(p)} → ${show(value)}${how}`, range);
     return value;
   }
 
@@ -285,7 +286,7 @@ export class WeakMemory {
     if (strong || order || this.config.model === 'sc') {
       // Volatile and ordered stores write through to the level the scope names.
       const scope = order && this.config.model !== 'sc' ? (orderScope ?? 'system') : 'system';
-      this.step(w, l, `writes ${this.name(p)} = ${show(value)} through to ${scope === 'block' && !st.shared ? 'its block' : 'memory'}`, range);
+      if (this.trace) this.step(w, l, `writes ${this.name(p)} = ${show(value)} through to ${scope === 'block' && !st.shared ? 'its block' : 'memory'}`, range);
       this.mutate(st, p, () => {
         this.dropThreadEntry(st, p, t);
         if (scope === 'block' && !st.shared) this.setBlockEntry(st, p, b, { value, owner: t, range, atomic: false });
@@ -293,14 +294,22 @@ export class WeakMemory {
       });
       return;
     }
-    this.step(w, l, `writes ${this.name(p)} = ${show(value)}`, range);
+    if (this.trace) this.step(w, l, `writes ${this.name(p)} = ${show(value)}`, range);
     // The value this store replaces may have propagated first.
     const previous = st.threads.get(t);
     if (previous?.own && previous.value !== value && this.pick(2, 1, t) === 1) this.propagateThreadEntry(st, p, t, previous);
     this.mutate(st, p, () => {
-      st.threads.set(t, { value, own: true, block: b, range });
+      const current = st.threads.get(t);
+      if (current?.own) {
+        // Still held back: the queued entry takes the new value.
+        current.value = value;
+        current.range = range;
+        return;
+      }
+      const entry: ThreadEntry = { value, own: true, block: b, range };
+      st.threads.set(t, entry);
       this.index(this.threadAddresses, t, p);
-      this.addPending({ level: 'thread', address: p, who: t });
+      this.addPending({ level: 'thread', address: p, who: t, entry });
     });
   }
 
@@ -346,7 +355,7 @@ export class WeakMemory {
       }
     });
     st.latest = { value: next, range };
-    this.step(w, l, `${scope === 'block' ? 'block-scope ' : ''}atomic on ${this.name(p)}: ${show(old)} → ${show(next)}`, range);
+    if (this.trace) this.step(w, l, `${scope === 'block' ? 'block-scope ' : ''}atomic on ${this.name(p)}: ${show(old)} → ${show(next)}`, range);
     if (isAcquire(order)) this.fence(w, l, scope, range, true);
     return [old, next];
   }
@@ -357,7 +366,7 @@ export class WeakMemory {
    */
   fence(w: ThreadWarp, l: number, scope: Scope, range: Range, implied = false): void {
     const t = this.thread(w, l);
-    if (!implied) this.step(w, l, scope === 'block' ? '__threadfence_block()' : scope === 'system' ? '__threadfence_system()' : '__threadfence()', range);
+    if (!implied && this.trace) this.step(w, l, scope === 'block' ? '__threadfence_block()' : scope === 'system' ? '__threadfence_system()' : '__threadfence()', range);
     // A fence with nothing of its own to push changes only its thread's load-pool window.
     const pushes = this.threadAddresses.has(t) || (scope !== 'block' && this.ownedBlockAddresses.has(t));
     if (!implied) this.lastAccessPrivate = !pushes;
@@ -403,7 +412,6 @@ export class WeakMemory {
         else groups.set(x.address, [x]);
       }
       this.pending = [];
-      this.pendingKeys.clear();
       for (const items of groups.values()) {
         let live = items.filter((x) => this.isLive(x));
         while (live.length > 0) {
@@ -418,12 +426,9 @@ export class WeakMemory {
   private propagateItem(x: Pending): void {
     const st = this.addresses.get(x.address);
     if (!st) return;
-    if (x.level === 'thread') {
-      const e = st.threads.get(x.who);
-      if (e?.own) this.propagateThreadEntry(st, x.address, x.who, e);
-    } else {
-      const e = st.blocks.get(x.who);
-      if (e) this.propagateBlockEntry(st, x.address, x.who, e);
+    if (this.isCurrent(st, x)) {
+      if (x.level === 'thread') this.propagateThreadEntry(st, x.address, x.who, x.entry);
+      else this.propagateBlockEntry(st, x.address, x.who, x.entry);
     }
     this.forgetIfIdle(x.address, st);
   }
@@ -441,13 +446,13 @@ export class WeakMemory {
         } else if (st.shared) this.writeWithinBlock(st, x.address, e.value);
         else this.writeEverywhere(st, x.address, e.value, e.range);
       });
-      this.memoryStep(`${this.name(x.address)} = ${show(e.value)} from ${this.actorOfThread(x.who)} ${this.config.model === 'gpu-strong' ? (st.shared ? 'reaches its block' : 'reaches its block’s view') : st.shared ? 'reaches the block' : 'reaches every thread'}`, e.range);
+      if (this.trace) this.memoryStep(`${this.name(x.address)} = ${show(e.value)} from ${this.actorOfThread(x.who)} ${this.config.model === 'gpu-strong' ? (st.shared ? 'reaches its block' : 'reaches its block’s view') : st.shared ? 'reaches the block' : 'reaches every thread'}`, e.range);
     }
   }
 
   private propagateBlockEntry(st: AddressState, p: number, b: number, e: BlockEntry): void {
     this.mutate(st, p, () => this.shareBlockEntry(st, p, b, e));
-    this.memoryStep(`${this.name(p)} = ${show(e.value)} from block ${b} reaches the other blocks`, e.range);
+    if (this.trace) this.memoryStep(`${this.name(p)} = ${show(e.value)} from block ${b} reaches the other blocks`, e.range);
   }
 
   /**
@@ -572,9 +577,14 @@ export class WeakMemory {
     if (replaced && replaced.value !== e.value && this.pick(2, 2, e.owner) === 1) this.shareBlockEntry(st, p, b, replaced);
     const old = st.blocks.get(b);
     if (old && old.owner !== e.owner) this.unindex(this.ownedBlockAddresses, old.owner, p);
-    st.blocks.set(b, e);
     this.index(this.ownedBlockAddresses, e.owner, p);
-    this.addPending({ level: 'block', address: p, who: b });
+    if (old) {
+      // Still held back: the queued entry takes the new value.
+      Object.assign(old, e);
+      return;
+    }
+    st.blocks.set(b, e);
+    this.addPending({ level: 'block', address: p, who: b, entry: e });
   }
 
   private dropBlockEntry(st: AddressState, p: number, b: number): void {
@@ -647,9 +657,6 @@ export class WeakMemory {
   }
 
   private addPending(x: Pending): void {
-    const key = pendingKey(x);
-    if (this.pendingKeys.has(key)) return;
-    this.pendingKeys.add(key);
     this.pending.push(x);
     if (this.pending.length > PENDING_LIMIT) this.propagateOldest();
   }
@@ -658,10 +665,7 @@ export class WeakMemory {
   private propagateOldest(): void {
     const oldest = this.pending.slice(0, this.pending.length >> 1);
     this.pending = this.pending.slice(oldest.length);
-    for (const x of oldest) {
-      this.pendingKeys.delete(pendingKey(x));
-      this.propagateItem(x);
-    }
+    for (const x of oldest) this.propagateItem(x);
   }
 
   /** An address with nothing unpropagated and nobody's view followed needs no state. */
@@ -671,8 +675,12 @@ export class WeakMemory {
 
   private isLive(x: Pending): boolean {
     const st = this.addresses.get(x.address);
-    if (!st) return false;
-    return x.level === 'thread' ? !!st.threads.get(x.who)?.own : st.blocks.has(x.who);
+    return !!st && this.isCurrent(st, x);
+  }
+
+  /** The queued entry still holds its value back (not propagated, dropped nor replaced). */
+  private isCurrent(st: AddressState, x: Pending): boolean {
+    return x.level === 'thread' ? st.threads.get(x.who) === x.entry && x.entry.own : st.blocks.get(x.who) === x.entry;
   }
 
   private index(m: Map<number, Set<number>>, who: number, p: number): void {
@@ -704,18 +712,15 @@ export class WeakMemory {
     return `block ${b} thread ${t - b * this.threadsPerBlock}`;
   }
 
+  // Callers test `this.trace` before describing a step: naming an address costs a lookup in
+  // the program's variables, which a run without a trace must not pay on every access.
   private step(w: ThreadWarp, l: number, action: string, range: Range): void {
-    if (!this.trace) return;
-    this.trace.push({ actor: `block ${w.ctx.blockLinear} thread ${w.warp * 32 + l}`, action, range });
+    this.trace?.push({ actor: `block ${w.ctx.blockLinear} thread ${w.warp * 32 + l}`, action, range });
   }
 
   private memoryStep(action: string, range: Range): void {
     this.trace?.push({ actor: 'memory', action, range });
   }
-}
-
-function pendingKey(x: Pending): string {
-  return `${x.level}:${x.address}:${x.who}`;
 }
 
 function show(v: number): string {
