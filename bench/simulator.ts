@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { parse } from '../sims/frontend/index';
 import { runProgram } from '../sims/host/run';
+import type { MemoryModelName } from '../sims/gpu/memoryModels';
 
 export interface Metric {
   name: string;
@@ -146,4 +147,52 @@ export function simulatorMetrics(runs: number): Metric[] {
     out.push({ name: `sim.slowdown_vs_js.${k.name}`, value: +(sim / js).toFixed(1), unit: 'ratio' });
   }
   return out;
+}
+
+/**
+ * What the weak memory model costs: a grid-stride SAXPY (every thread stores values nobody else
+ * reads, four times more than the model holds back at once) under gpu-weak beside sc, the two
+ * runs interleaved so that the machine's drift falls on both. The ratio is the median of the
+ * runs' ratios.
+ */
+const SAXPY_N = 1 << 18;
+const SAXPY = `__global__ void saxpy(int n, float a, const float *x, float *y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    y[i] = a * x[i] + y[i];
+}
+int main() {
+  float *x, *y;
+  cudaMallocManaged(&x, ${SAXPY_N} * sizeof(float));
+  cudaMallocManaged(&y, ${SAXPY_N} * sizeof(float));
+  for (int i = 0; i < ${SAXPY_N}; i++) { x[i] = 1.0f; y[i] = 2.0f; }
+  saxpy<<<32, 256>>>(${SAXPY_N}, 2.0f, x, y);
+  cudaDeviceSynchronize();
+  for (int i = 0; i < ${SAXPY_N}; i++) if (y[i] != 4.0f) return 1;
+  return 0;
+}`;
+
+export function weakMemoryMetrics(runs: number): Metric[] {
+  const parsed = parse(SAXPY, { fileName: '/bench/saxpy.cu' });
+  const time = (memoryModel: MemoryModelName): number => {
+    const t0 = performance.now();
+    const result = runProgram(parsed, { memoryModel });
+    const ms = performance.now() - t0;
+    if (result.findings.length || result.exitCode !== 0) throw new Error(`bench saxpy under ${memoryModel}: ${result.findings[0]?.message ?? `exit ${result.exitCode}`}`);
+    return ms;
+  };
+  time('sc');
+  time('gpu-weak');
+  const sc: number[] = [];
+  const weak: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    sc.push(time('sc'));
+    weak.push(time('gpu-weak'));
+    ratios.push(weak[r] / sc[r]);
+  }
+  return [
+    { name: 'sim.ms.saxpy.sc', value: +median(sc).toFixed(1), unit: 'ms' },
+    { name: 'sim.ms.saxpy.gpu_weak', value: +median(weak).toFixed(1), unit: 'ms' },
+    { name: 'sim.weak_over_sc.saxpy', value: +median(ratios).toFixed(2), unit: 'ratio' },
+  ];
 }

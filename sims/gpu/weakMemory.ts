@@ -111,11 +111,16 @@ interface AddressState {
   kind: ScalarKind;
   shared: boolean;
   threads: Map<number, ThreadEntry>;
+  /** NO_BLOCKS until a block holds a value here. */
   blocks: Map<number, BlockEntry>;
   /** Threads that loaded this address: their views are followed for the load pool. */
   readers?: Set<number>;
-  /** The last value written in real time, and where (what an SC memory would hold). */
-  latest?: { value: number; range: Range };
+  /**
+   * The last value written in real time, and where (what an SC memory would hold); two fields
+   * rather than an object, as every store sets them.
+   */
+  latestValue: number;
+  latestRange?: Range;
 }
 
 /**
@@ -127,6 +132,12 @@ interface AddressState {
 type Pending =
   | { level: 'thread'; address: number; who: number; entry: ThreadEntry }
   | { level: 'block'; address: number; who: number; entry: BlockEntry };
+
+/**
+ * The block entries of an address no block holds a value of (most addresses, under gpu-weak):
+ * shared and never written, so a plain store costs no map of its own. setBlockEntry replaces it.
+ */
+const NO_BLOCKS = new Map<number, BlockEntry>();
 
 const STALE_LIMIT = 4;
 /**
@@ -263,7 +274,7 @@ export class WeakMemory {
       }
     }
     if (isAcquire(order)) this.fence(w, l, orderScope ?? 'system', range, true);
-    if (st.latest && st.latest.value !== value) this.observe('stale-read', range, p, value, st.latest.value, st.latest.range);
+    if (st.latestRange && st.latestValue !== value) this.observe('stale-read', range, p, value, st.latestValue, st.latestRange);
     if (this.trace) this.step(w, l, `reads ${this.name(p)} → ${show(value)}${how}`, range);
     return value;
   }
@@ -279,7 +290,8 @@ export class WeakMemory {
     const b = w.ctx.blockLinear;
     this.touch(p, t);
     const st = this.state(p, a, kind);
-    st.latest = { value, range };
+    st.latestValue = value;
+    st.latestRange = range;
     this.stale.get(t)?.delete(p);
     if (isRelease(order)) this.fence(w, l, orderScope ?? 'system', range, true);
     this.settle(st, p, t, b);
@@ -354,7 +366,8 @@ export class WeakMemory {
         if (next !== old) this.writeEverywhere(st, p, next, range);
       }
     });
-    st.latest = { value: next, range };
+    st.latestValue = next;
+    st.latestRange = range;
     if (this.trace) this.step(w, l, `${scope === 'block' ? 'block-scope ' : ''}atomic on ${this.name(p)}: ${show(old)} → ${show(next)}`, range);
     if (isAcquire(order)) this.fence(w, l, scope, range, true);
     return [old, next];
@@ -382,7 +395,7 @@ export class WeakMemory {
     this.stale.delete(t);
     const mine = this.threadAddresses.get(t);
     if (!mine) return;
-    for (const p of [...mine]) {
+    for (const p of mine) {
       const st = this.addresses.get(p)!;
       if (st.threads.get(t)?.own === false) this.dropThreadEntry(st, p, t);
       st.readers?.delete(t);
@@ -460,6 +473,8 @@ export class WeakMemory {
    * may propagate now, one at a time, in an order the chooser picks (or none).
    */
   private settle(st: AddressState, p: number, t: number, b: number): void {
+    // Nothing of another thread or block held back here (the common case): no decision.
+    if (st.blocks.size === 0 && (st.threads.size === 0 || (st.threads.size === 1 && st.threads.has(t)))) return;
     for (;;) {
       const threads: number[] = [];
       for (const [u, e] of st.threads) if (u !== t && e.own) threads.push(u);
@@ -522,7 +537,7 @@ export class WeakMemory {
             } else this.writeWithinBlock(st, p, e.value);
           } else if (scope === 'block') {
             // Shared within the block only: other blocks still need it (LS = 1, GS = 0).
-            if (this.config.model === 'gpu-weak') for (const [u, o] of [...st.threads]) if (u !== t && o.block === b) this.dropThreadEntry(st, p, u);
+            if (this.config.model === 'gpu-weak') for (const [u, o] of st.threads) if (u !== t && o.block === b) this.dropThreadEntry(st, p, u);
             this.dropThreadEntry(st, p, t);
             this.setBlockEntry(st, p, b, { value: e.value, owner: t, range: e.range, atomic: false });
           } else this.writeEverywhere(st, p, e.value, e.range);
@@ -543,28 +558,28 @@ export class WeakMemory {
   /** Block `b`'s value reaches the other blocks: theirs are overwritten (coherence order). */
   private shareBlockEntry(st: AddressState, p: number, b: number, e: BlockEntry): void {
     writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
-    for (const [ob, o] of [...st.blocks]) {
+    for (const [ob, o] of st.blocks) {
       if (ob !== b) this.lose(p, o, e.value, e.range);
       this.dropBlockEntry(st, p, ob);
     }
-    if (this.config.model === 'gpu-weak') for (const [u, o] of [...st.threads]) if (o.block !== b) this.dropThreadEntry(st, p, u);
+    if (this.config.model === 'gpu-weak') for (const [u, o] of st.threads) if (o.block !== b) this.dropThreadEntry(st, p, u);
   }
 
   /** A value every thread now sees: memory takes it, and every other copy is overwritten. */
   private writeEverywhere(st: AddressState, p: number, value: number, range: Range): void {
     writeResolved(this.memory, st.allocation, st.offset, st.kind, value);
-    for (const [ob, o] of [...st.blocks]) {
+    for (const [ob, o] of st.blocks) {
       this.lose(p, o, value, range);
       this.dropBlockEntry(st, p, ob);
     }
     // gpu-strong's store buffers are not views: others' shares do not overwrite them.
-    for (const [u, o] of [...st.threads]) if (this.config.model === 'gpu-weak' || !o.own) this.dropThreadEntry(st, p, u);
+    for (const [u, o] of st.threads) if (this.config.model === 'gpu-weak' || !o.own) this.dropThreadEntry(st, p, u);
   }
 
   /** Shared memory: the block's memory takes the value, the block's threads see it. */
   private writeWithinBlock(st: AddressState, p: number, value: number): void {
     writeResolved(this.memory, st.allocation, st.offset, st.kind, value);
-    for (const u of [...st.threads.keys()]) this.dropThreadEntry(st, p, u);
+    for (const u of st.threads.keys()) this.dropThreadEntry(st, p, u);
   }
 
   private lose(p: number, lost: BlockEntry, by: number, range: Range): void {
@@ -583,6 +598,7 @@ export class WeakMemory {
       Object.assign(old, e);
       return;
     }
+    if (st.blocks === NO_BLOCKS) st.blocks = new Map();
     st.blocks.set(b, e);
     this.addPending({ level: 'block', address: p, who: b, entry: e });
   }
@@ -631,7 +647,7 @@ export class WeakMemory {
   private state(p: number, a: Allocation, kind: ScalarKind): AddressState {
     let st = this.addresses.get(p);
     if (!st) {
-      st = { allocation: a, offset: pointerOffset(p), kind, shared: a.space === 'shared', threads: new Map(), blocks: new Map() };
+      st = { allocation: a, offset: pointerOffset(p), kind, shared: a.space === 'shared', threads: new Map(), blocks: NO_BLOCKS, latestValue: 0 };
       this.addresses.set(p, st);
     }
     return st;

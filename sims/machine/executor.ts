@@ -29,11 +29,24 @@ export const DEFAULT_MAX_THREADS = 1 << 22;
 /** Thread-steps between checks for a repeated state while nothing else changes. */
 const LIVELOCK_WINDOW = 1_000_000;
 
-/** The warps that have a lane ready to run. */
-function readyWarps(resident: BlockState[]): { block: BlockState; warp: WarpState }[] {
-  const ready: { block: BlockState; warp: WarpState }[] = [];
-  for (const block of resident) for (const warp of block.warps) if (warp.status.some((st) => st === READY)) ready.push({ block, warp });
-  return ready;
+function hasReadyLane(w: WarpState): boolean {
+  const status = w.status;
+  for (let l = 0; l < WARP; l++) if (status[l] === READY) return true;
+  return false;
+}
+
+/**
+ * The random scheduler's turn: one of the warps that have a lane ready, the `choose`n one of
+ * however many there are. Counted, then walked to, rather than listed: it runs before every
+ * block of the CFG a random schedule executes.
+ */
+function pickReadyWarp(resident: BlockState[], choose: (n: number) => number): { block: BlockState; warp: WarpState } | undefined {
+  let n = 0;
+  for (const block of resident) for (const warp of block.warps) if (hasReadyLane(warp)) n++;
+  if (n === 0) return undefined;
+  let k = choose(n);
+  for (const block of resident) for (const warp of block.warps) if (hasReadyLane(warp) && k-- === 0) return { block, warp };
+  return undefined;
 }
 
 /**
@@ -364,6 +377,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   admit();
   weak?.beginLaunch(threads, options.onDecision ? (n, what) => decide(n, resident, what) : undefined);
   let rr = 0;
+  const chooseWarp = (n: number): number => decide(n, resident, 0);
   // Progress monitor: memory that changes, threads that finish, barriers that open. Without
   // any of these for a long stretch, every running thread is spinning on memory nobody
   // changes: a deadlock, however busy it looks.
@@ -378,10 +392,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     // The random scheduler runs one randomly chosen warp per turn, for one block of the CFG
     // (which ends at every memory access), so seeds change who reads and writes first.
     let pick: { block: BlockState; warp: WarpState } | undefined;
-    if (scheduler === 'random') {
-      const ready = readyWarps(resident);
-      pick = ready[decide(ready.length, resident, 0)];
-    }
+    if (scheduler === 'random') pick = pickReadyWarp(resident, chooseWarp);
     const visit = pick ? [pick.block] : scheduler === 'greedy-then-oldest' ? resident : resident.map((_, k) => resident[(rr + k) % resident.length]);
     for (const b of visit) {
       const warps = pick ? [pick.warp] : b.warps;
