@@ -14,7 +14,16 @@ export function statusOf(s: AnalysisStateParams | undefined): { text: string; to
   }
   const races = s.races ?? 0;
   const others = (s.findings ?? 0) - races;
-  const text = races ? `$(bug) ScoRD: ${plural(races, 'race')}` : '$(check) ScoRD: no races';
+  const counted = races ? `$(bug) ScoRD: ${plural(races, 'race')}` : '$(check) ScoRD: no races';
   const found = races || others ? `${plural(races, 'race')}${others ? ` and ${plural(others, 'other finding')}` : ''}` : 'no races or other findings';
-  return { text, tooltip: `ScoRD: ${found} in ${(s.elapsedMs ?? 0).toFixed(1)} ms — click for the metadata inspector` };
+  const tooltip = `ScoRD: ${found} in ${(s.elapsedMs ?? 0).toFixed(1)} ms — click for the metadata inspector`;
+  const sampled = s.sampled;
+  if (!sampled) return { text: counted, tooltip };
+  // A sampled run saw only some blocks: the count alone would claim more than it checked.
+  const blocks = `simulated ${sampled.simulated.toLocaleString('en-US')} of ${sampled.blocks.toLocaleString('en-US')} blocks`;
+  const more = sampled.launches > 1 ? ` (${sampled.launches} launches sampled)` : '';
+  return {
+    text: `${counted} · ${blocks}`,
+    tooltip: `${tooltip}\n${blocks} of ${sampled.kernel}${more}: the grid would not finish within the step budget (scord.simulator.stepBudget), so races that need one of the other blocks are not seen`,
+  };
 }

@@ -45,6 +45,11 @@ export interface ScordSettings {
     schedules: number;
     seed: number;
     stepBudget: number;
+    /**
+     * A launch that would not finish within the step budget runs this many of its blocks (the
+     * first, the last, a seeded random set); 0: never sample, report the budget instead.
+     */
+    sampleBlocks: number;
     /** The memory model device code runs under (weak ones make races observable). */
     memoryModel: MemoryModelName;
   };
@@ -91,7 +96,7 @@ export const DEFAULT_SETTINGS: ScordSettings = {
   analysis: { trigger: 'onType', debounceMs: 300, timeBudgetMs: 10_000, memoryLimitMb: 1024, maxParallelRuns: 0, schedules: 8 },
   limits: { maxFileMb: 8 },
   preprocessor: { defines: [], includePaths: [] },
-  simulator: { device: 'scord-paper', scheduling: 'independent', schedules: 1, seed: 1, stepBudget: 50_000_000, memoryModel: 'sc' },
+  simulator: { device: 'scord-paper', scheduling: 'independent', schedules: 1, seed: 1, stepBudget: 50_000_000, sampleBlocks: 32, memoryModel: 'sc' },
   detector: { hardwareFaithful: false, initCheck: false, warpSync: false, reportBenign: true },
   engine: 'scord',
   fairness: 'fair',
@@ -189,6 +194,11 @@ export interface AnalysisStateParams {
   races?: number;
   findings?: number;
   elapsedMs?: number;
+  /**
+   * With `done`: the run simulated a sample of a big grid's blocks (the first sampled launch),
+   * and how many launches were sampled in all.
+   */
+  sampled?: { kernel: string; simulated: number; blocks: number; launches: number };
   /** With `stopped`: why (cancelled by an edit, over budget, crashed). */
   reason?: string;
 }

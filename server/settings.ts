@@ -48,6 +48,7 @@ export function normalizeSettings(raw: Raw): ScordSettings {
       schedules: pick(s.schedules, isNumberIn(1, 1000), D.simulator.schedules),
       seed: pick(s.seed, isNumberIn(0, 2 ** 31), D.simulator.seed),
       stepBudget: pick(s.stepBudget, isNumberIn(1000, 2_000_000_000), D.simulator.stepBudget),
+      sampleBlocks: pick(s.sampleBlocks, (v): v is number => v === 0 || (isNumberIn(2, 65_536)(v) && Number.isInteger(v)), D.simulator.sampleBlocks),
       memoryModel: pick(s.memoryModel, isOneOf('sc', 'gpu-weak', 'gpu-strong'), D.simulator.memoryModel),
     },
     detector: {

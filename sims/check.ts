@@ -9,6 +9,7 @@ import { DEFAULT_DEVICE } from './gpu/devices';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { headerDefines, readKernelHeader, type KernelHeader } from './host/kernelHeader';
 import type { SchedulerKind } from './machine/executor';
+import type { BlockSampling, SampledLaunch } from './machine/blockSample';
 import { fairnessLaunchCheck } from './fairness/fairness';
 import type { Fairness } from './idioms/schedulers';
 import { ScordDetector, type DetectorOptions } from './detect/scord';
@@ -100,6 +101,8 @@ export interface CheckReport {
     memoryModel?: Exclude<MemoryModelName, 'sc'>;
     /** The run's first launches with their arguments in words (Run Kernel starts from them). */
     launched?: LaunchDescription[];
+    /** Launches that ran a sample of their blocks (CheckOptions.sampleBlocks). */
+    sampled?: { kernel: string; simulated: number; blocks: number }[];
   };
   /** With `inspect`: the detector's state after the run (its last launch). */
   state?: DetectorState;
@@ -118,6 +121,8 @@ export interface CheckOptions {
   seed?: number;
   /** Run this many seeded random interleavings and report the union of their findings. */
   schedules?: number;
+  /** Simulate a sample of a big grid's blocks: always (`--sample-blocks N`) or when the grid would not fit the step budget (the editor). */
+  sampleBlocks?: BlockSampling;
   maxSteps?: number;
   /** Bytes of device memory the program may hold at once (cudaMalloc fails beyond, as on a full GPU). */
   deviceMemoryLimit?: number;
@@ -271,6 +276,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     ...(options.model ? { model: options.model } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.maxSteps !== undefined ? { stepBudget: options.maxSteps } : {}),
+    ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
     ...(options.deviceMemoryLimit !== undefined ? { deviceMemoryLimit: options.deviceMemoryLimit } : {}),
     ...(options.initCheck ? { initCheck: true } : {}),
     ...(options.entry ? { entry: options.entry } : {}),
@@ -294,8 +300,21 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     return made;
   };
   const withDetector: Partial<RunOptions> = detect ? { listen: (memory) => listenAll(engines(memory)) } : {};
-  const many = stats.schedules > 1 ? runSchedules(runOnce, stats.schedules, { ...runOptions, ...withDetector }) : undefined;
-  const run = many ? { ...many.runs[0], findings: many.findings } : runOnce({ ...runOptions, ...withDetector });
+  // Sampling when over budget decides once a block has finished; a grid whose first resident
+  // blocks alone use up the budget never gets there. Such a run is run again with its big
+  // grids sampled from the start, and the stopped run's detectors are dropped.
+  const runSampled: ProgramRunner = (o) => {
+    const made = [detectors.length, precise.length];
+    const r = runOnce(o);
+    const s = o.sampleBlocks;
+    const big = (l: LaunchDescription): boolean => l.grid[0] * l.grid[1] * l.grid[2] > (s?.blocks ?? Infinity);
+    if (!s?.whenOverBudget || !r.findings.some((f) => f.kind === 'step-budget') || !r.launched.some(big)) return r;
+    detectors.length = made[0];
+    precise.length = made[1];
+    return runOnce({ ...o, sampleBlocks: { blocks: s.blocks } });
+  };
+  const many = stats.schedules > 1 ? runSchedules(runSampled, stats.schedules, { ...runOptions, ...withDetector }) : undefined;
+  const run = many ? { ...many.runs[0], findings: many.findings } : runSampled({ ...runOptions, ...withDetector });
   // A kernel run on its own stands for every value of the scalars nobody gave (GPUVerify checks
   // them all): 0 hides what any other offset or count shows (`A[tid + offset]`), so the races
   // of a second run with those integers at 1 join the report. Only its races: what else it meets
@@ -305,6 +324,13 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;
   if (run.launched.length) stats.launched = run.launched;
+  const sampleNote = sampledNote(run.sampled);
+  if (run.sampled) {
+    stats.sampled = run.sampled.map(({ kernel, simulated, blocks }) => ({ kernel, simulated, blocks }));
+    for (const s of run.sampled.slice(0, MAX_SAMPLED_DIAGNOSTICS)) {
+      diagnostics.push({ severity: 'information', code: 'sampled-blocks', message: `${sampledWords(s)}: a race that needs one of the other blocks is not seen`, location: location(s.range), range: s.range });
+    }
+  }
   stats.steps = many ? many.runs.reduce((s, r) => s + r.steps, 0) : run.steps;
 
   for (const f of run.findings) {
@@ -335,6 +361,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
         ...(f.range ? { range: f.range } : {}),
       })),
   ];
+  if (sampleNote) for (const f of findings) f.note = f.note ? `${f.note}; ${sampleNote}` : sampleNote;
   const last = detectors[detectors.length - 1];
   return {
     file: options.fileName,
@@ -345,6 +372,21 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     stats,
     ...(options.inspect && last ? { state: last.state() } : {}),
   };
+}
+
+/** Sampled launches told one by one; a program that samples more is told in one note. */
+const MAX_SAMPLED_DIAGNOSTICS = 4;
+
+function sampledWords(s: SampledLaunch & { kernel: string }): string {
+  return `simulated ${s.simulated.toLocaleString('en-US')} of ${s.blocks.toLocaleString('en-US')} blocks of ${s.kernel}`;
+}
+
+/** What every finding of a sampled run says: it saw only some blocks. */
+function sampledNote(sampled: RunResult['sampled']): string | undefined {
+  if (!sampled?.length) return undefined;
+  const first = sampled[0];
+  const more = sampled.length > 1 ? ` (and ${sampled.length - 1} more sampled launch${sampled.length === 2 ? '' : 'es'})` : '';
+  return `${sampledWords(first)}${more}: races with the blocks left out are not seen`;
 }
 
 /** Races of several schedules: one per pair of instructions and category, counts added. */

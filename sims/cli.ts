@@ -66,7 +66,7 @@ const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format t
                    [--engine scord|precise|both] [--hardware-faithful] [--granularity 4|8|16|32|64]
                    [--warp-sync] [--no-benign] [--device ${PRESETS}]
                    [--scheduling independent|lockstep] [--seed N] [--schedules N] [--max-steps N]
-                   [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
+                   [--sample-blocks N] [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
                    [--memory-model sc|gpu-weak|gpu-strong] [--fairness ${FAIRNESS_KINDS.join('|')}]
                    [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
                    [--allow-read] [--args "ARGS"] [--program-arg ARG]... [-- ARG...]
@@ -115,6 +115,8 @@ interface Args {
   engine?: Engine;
   granularity?: number;
   maxSteps?: number;
+  /** --sample-blocks N: a grid of more blocks runs N of them (the first, the last, a seeded random set). */
+  sampleBlocks?: number;
   scheduler?: SchedulerKind;
   model?: 'independent' | 'lockstep';
   seed?: number;
@@ -264,6 +266,10 @@ function parseArgs(argv: string[]): Args {
       args.memoryLimit = Math.floor(bytes);
     } else if (flag === '--max-steps') {
       args.maxSteps = integer(1, 'positive');
+    } else if (flag === '--sample-blocks' && command !== 'run') {
+      const n = integer(1, 'positive');
+      if (n < 2) throw new UsageError(`--sample-blocks needs at least 2 blocks (the first and the last), not ${n}`);
+      args.sampleBlocks = n;
     } else if ((flag === '--model' && command === 'litmus') || flag === '--memory-model') {
       const v = optionValue();
       if (!(MEMORY_MODELS as readonly string[]).includes(v)) throw new UsageError(`unknown memory model '${v}'; choose ${MEMORY_MODELS.join(', ')}`);
@@ -490,6 +496,7 @@ function checkOptionsOf(args: Args, fileName: string, text: string): CheckOption
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.schedules !== undefined ? { schedules: args.schedules } : {}),
     ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+    ...(args.sampleBlocks !== undefined ? { sampleBlocks: { blocks: args.sampleBlocks } } : {}),
     ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
     hardwareFaithful: args.hardwareFaithful,
     ...(args.warpSync ? { warpSync: true } : {}),
@@ -675,10 +682,12 @@ function printCheck(report: CheckReport, args: Args, io: Output): number {
   } else if (args.format === 'sarif') {
     io.stdout(JSON.stringify(toSarif(report, { exitCode: status }), null, 2) + '\n');
   } else {
+    // Errors say why the file was not analysed; information says what the run left out (a
+    // sampled grid). The front end's warnings are for the editor.
     for (const d of report.diagnostics) {
-      if (d.severity !== 'error') continue;
+      if (d.severity === 'warning') continue;
       const l = d.location;
-      io.stdout(escapeControls(`${l ? `${l.file}:${l.line}:${l.column}` : args.file}: error: ${d.message} [scord/${d.code ?? 'error'}]\n`));
+      io.stdout(escapeControls(`${l ? `${l.file}:${l.line}:${l.column}` : args.file}: ${d.severity === 'error' ? 'error' : 'info'}: ${d.message} [scord/${d.code ?? 'error'}]\n`));
     }
     for (const f of report.findings) {
       const l = f.location;

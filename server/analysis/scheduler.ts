@@ -38,6 +38,9 @@ export interface LastRun {
 /** Codes that say why a program was not run (not that its code does not compile). */
 export const RUN_LEVEL_CODES: ReadonlySet<string> = new Set(['not-supported', 'no-main', 'no-kernel', 'launch', 'launch-header', 'program']);
 
+/** Codes of what a run says about itself beside its findings (it simulated a sample of a grid). */
+export const RUN_NOTE_CODES: ReadonlySet<string> = new Set(['sampled-blocks']);
+
 /**
  * The report is of a program that does not compile (errors from clang or the front end), not
  * of a run: the findings of the last run stay on screen beside its errors.
@@ -124,6 +127,7 @@ export function analysisRequest(uri: string, text: string, settings: ScordSettin
       schedules: settings.simulator.schedules,
       seed: settings.simulator.seed,
       maxSteps: settings.simulator.stepBudget,
+      ...(settings.simulator.sampleBlocks ? { sampleBlocks: { blocks: settings.simulator.sampleBlocks, whenOverBudget: true } } : {}),
       memoryModel: settings.simulator.memoryModel,
       deviceMemoryLimit: settings.analysis.memoryLimitMb * 2 ** 20,
       hardwareFaithful: settings.detector.hardwareFaithful,

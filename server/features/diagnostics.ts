@@ -12,7 +12,7 @@ import type { ParseResult } from '../../sims/frontend/index';
 import type { Diagnostic as FrontendDiagnostic } from '../../sims/frontend/diagnostics';
 import type { Range } from '../../sims/frontend/source';
 import { documentedAnchor } from '../../sims/report/sarif';
-import { RUN_LEVEL_CODES } from '../analysis/scheduler';
+import { RUN_LEVEL_CODES, RUN_NOTE_CODES } from '../analysis/scheduler';
 
 /**
  * The page of diagnostic codes beside the server's bundle (dist/../docs/diagnostic-codes.md:
@@ -105,7 +105,8 @@ export function runDiagnostics(ctx: RunContext, options: { notSupported?: boolea
   // The report starts with the front end's diagnostics (shown from its parse); the run's own come after them.
   const own = new Set(ctx.parsed?.diagnostics.map((d) => `${d.code}@${d.range.file}:${d.range.start.offset}:${d.message}`));
   for (const d of report.diagnostics) {
-    if (!d.range || !RUN_LEVEL_CODES.has(d.code ?? '') || (d.code === 'not-supported' && options.notSupported === false)) continue;
+    const code = d.code ?? '';
+    if (!d.range || !(RUN_LEVEL_CODES.has(code) || RUN_NOTE_CODES.has(code)) || (code === 'not-supported' && options.notSupported === false)) continue;
     if (own.has(`${d.code}@${d.range.file}:${d.range.start.offset}:${d.message}`)) continue;
     push(out, d.range.file === fileName ? uri : uriOf(d.range.file), { range: lspRange(d.range), severity: SEVERITY[d.severity], code: d.code ?? 'error', source: 'scord', message: d.message });
   }

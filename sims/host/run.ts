@@ -9,6 +9,7 @@ import * as T from '../frontend/types';
 import { DeviceFault } from '../gpu/access';
 import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../gpu/devices';
 import { runGrid, type GridFinding, type LaunchCheck, type SchedulerKind } from '../machine/executor';
+import type { BlockSampling, SampledLaunch } from '../machine/blockSample';
 import { seededRandom } from '../values/random';
 import { randomChooser, WeakMemory, weakModelConfig, type Chooser, type WeakObservation, type WeakStep } from '../gpu/weakMemory';
 import type { MemoryModelName, WeakModelSwitches } from '../gpu/memoryModels';
@@ -20,6 +21,7 @@ import { resetWide } from '../values/wide';
 import { CudaRuntime } from '../runtime/runtime';
 import { startLaunch, type UntilLaunch } from './describeLaunch';
 import type { LaunchDescription } from './launchDescription';
+import type { Range } from '../frontend/source';
 
 /** A kernel-only file: which kernel to run, its launch shape and its scalar arguments. */
 export interface KernelEntry {
@@ -75,6 +77,8 @@ export interface RunOptions {
   listen?: (memory: Memory) => EventListener;
   /** The memory model device code runs under (default `sc`); a weak one implies random scheduling. */
   memoryModel?: MemoryModelName;
+  /** Simulate a sample of a big grid's blocks (GridOptions.sampleBlocks). */
+  sampleBlocks?: BlockSampling;
   /** The weak model's open points (same-address load reordering, cumulative fences). */
   weakSwitches?: WeakModelSwitches;
   /** Where scheduling and memory-system decisions come from (default: seeded random). */
@@ -138,6 +142,14 @@ export interface RunResult {
   weakObservations?: WeakObservation[];
   /** The first launches, with their arguments in words (see startLaunch). */
   launched: LaunchDescription[];
+  /** Launches that ran a sample of their blocks (RunOptions.sampleBlocks). */
+  sampled?: SampledKernelLaunch[];
+}
+
+/** A launch that ran a sample of its blocks, and where the program launched it. */
+export interface SampledKernelLaunch extends SampledLaunch {
+  kernel: string;
+  range: Range;
 }
 
 const DEFAULT_STEP_BUDGET = 200_000_000;
@@ -165,6 +177,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   let steps = 0;
   let launches = 0;
   const launched: LaunchDescription[] = [];
+  const sampled: SampledKernelLaunch[] = [];
 
   const events = listener ?? options.events;
   // The fairness search names who last wrote what a block spins on: it needs access events.
@@ -211,6 +224,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     steps,
     launches,
     launched,
+    ...(sampled.length ? { sampled } : {}),
   });
 
   try {
@@ -243,8 +257,10 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
           ...(options.model ? { model: options.model } : {}),
           ...(options.seed !== undefined ? { seed: options.seed + launches } : {}),
           ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}),
+          ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
         });
         steps += outcome.steps;
+        if (outcome.sampled) sampled.push({ kernel: req.kernel.name, range: req.range, ...outcome.sampled });
         findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
         if (last) throw new ProgramExit(0);
       },

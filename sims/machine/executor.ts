@@ -12,6 +12,7 @@ import { pointerAllocation, type Memory } from '../gpu/memory';
 import { formatBytes, MemoryLimitExceeded } from '../gpu/memoryAccount';
 import { randomChooser, type Chooser, type WeakMemory } from '../gpu/weakMemory';
 import { seededRandom } from '../values/random';
+import { BlockQueue, type BlockSampling, type SampledLaunch } from './blockSample';
 
 const READY = 1;
 const AT_BARRIER = 2;
@@ -253,12 +254,16 @@ export interface GridOptions {
   onDecision?: (digest: () => number) => void;
   /** A launch of more threads than this is refused before it starts. */
   maxThreads?: number;
+  /** Simulate a sample of a big grid's blocks instead of all of them. */
+  sampleBlocks?: BlockSampling;
 }
 
 export interface GridOutcome {
   completed: boolean;
   steps: number;
   findings: GridFinding[];
+  /** The launch ran a sample of its blocks. */
+  sampled?: SampledLaunch;
 }
 
 type BarrierTerm = Extract<Block['term'], { kind: 'barrier' }>;
@@ -306,8 +311,11 @@ export interface GridEnvironment {
   weak?: WeakMemory;
 }
 
-/** Why a launch is refused up front, or the occupancy it gets. */
-function launchProblem(req: LaunchRequest, device: DeviceConfig, maxThreadsOption: number | undefined): string | NonNullable<ReturnType<typeof occupancy>> {
+/**
+ * Why a launch is refused up front, or the occupancy it gets. `simulatedBlocks`: the blocks it
+ * will run (fewer than the grid's when sampled), which is what the thread limit bounds.
+ */
+function launchProblem(req: LaunchRequest, device: DeviceConfig, maxThreadsOption: number | undefined, simulatedBlocks?: number): string | NonNullable<ReturnType<typeof occupancy>> {
   const { kernel, grid, block } = req;
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
@@ -323,7 +331,7 @@ function launchProblem(req: LaunchRequest, device: DeviceConfig, maxThreadsOptio
   const occ = occupancy(device, threads, sharedBytes);
   if (!occ) return `one block of ${threads} threads does not fit on an SM of ${device.name}`;
   const maxThreads = maxThreadsOption ?? DEFAULT_MAX_THREADS;
-  if (threads * blocks > maxThreads) return `the launch asks for ${threads * blocks} threads; the simulator's limit is ${maxThreads} (set a larger limit, or launch fewer blocks)`;
+  if (threads * (simulatedBlocks ?? blocks) > maxThreads) return `the launch asks for ${threads * blocks} threads; the simulator's limit is ${maxThreads} (set a larger limit, launch fewer blocks, or simulate a sample of them: --sample-blocks N)`;
   return occ;
 }
 
@@ -333,14 +341,20 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   const device = options.device;
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
-  const refused = launchProblem(req, device, options.maxThreads);
+  const queue = new BlockQueue(blocks);
+  const sampling = options.sampleBlocks;
+  const sampleSeed = ((options.seed ?? 1) * 0x9e3779b1) ^ 0x5bd1e995;
+  // Sampled from the start: always when asked so, and when the whole grid has more threads
+  // than the simulator runs (the only other answer would be to refuse it).
+  if (sampling && blocks > sampling.blocks && (!sampling.whenOverBudget || threads * blocks > (options.maxThreads ?? DEFAULT_MAX_THREADS))) queue.sampleRest(sampling.blocks, sampleSeed);
+  const refused = launchProblem(req, device, options.maxThreads, queue.simulated);
   if (typeof refused === 'string') {
     findings.push({ kind: 'launch-configuration', message: refused, range: req.range });
     env.runtime.launchFailed('cudaErrorInvalidConfiguration');
     return { completed: false, steps: 0, findings };
   }
   const occ = refused;
-  const tooBig = launchMemoryProblem(req, kernel, threads, Math.min(blocks, occ.residentBlocks), env.memory);
+  const tooBig = launchMemoryProblem(req, kernel, threads, Math.min(queue.simulated, occ.residentBlocks), env.memory);
   if (tooBig) {
     findings.push({ kind: 'memory-limit', message: tooBig, range: req.range });
     env.runtime.launchFailed('cudaErrorMemoryAllocation');
@@ -354,7 +368,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   // `what` tells apart the decisions taken in one state (propagate or not; which warp; what).
   const decide = (n: number, resident: BlockState[], what: number): number => {
     if (n <= 1) return 0;
-    options.onDecision?.(() => (launchDigest(resident, env, nextBlock) ^ Math.imul(what + 1, 0x9e3779b1)) >>> 0);
+    options.onDecision?.(() => (launchDigest(resident, env, queue.started) ^ Math.imul(what + 1, 0x9e3779b1)) >>> 0);
     return chooser.choose(n);
   };
   // Random scheduling switches warps after every block of the CFG, so interleavings vary.
@@ -364,16 +378,22 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   const group = lockstep ? lockstepGroup : readyGroup;
   let steps = 0;
   let nextMemoryCheck = MEMORY_CHECK_STEPS;
-  let nextBlock = 0;
   const resident: BlockState[] = [];
   const events = env.events;
   const stats = { exited: 0 };
   const admit = (): void => {
-    while (resident.length < occ.residentBlocks && nextBlock < blocks) {
-      events?.({ kind: 'block-start', block: nextBlock });
-      resident.push(startBlock(nextBlock++, req, env, kernel, threads, stats));
+    // Sampled when it has to be: once a block has finished, the steps so far say what the
+    // whole grid would take (the started blocks ran side by side).
+    if (sampling?.whenOverBudget && !queue.sampled && queue.remaining > 0 && resident.length < queue.started && (steps / queue.started) * blocks > options.stepBudget) {
+      queue.sampleRest(sampling.blocks, sampleSeed);
+    }
+    while (resident.length < occ.residentBlocks && queue.remaining > 0) {
+      const linear = queue.take();
+      events?.({ kind: 'block-start', block: linear });
+      resident.push(startBlock(linear, req, env, kernel, threads, stats));
     }
   };
+  const outcome = (completed: boolean): GridOutcome => ({ completed, steps, findings, ...(queue.sampled ? { sampled: { simulated: queue.simulated, blocks } } : {}) });
   admit();
   weak?.beginLaunch(threads, options.onDecision ? (n, what) => decide(n, resident, what) : undefined);
   let rr = 0;
@@ -420,7 +440,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
           if (e instanceof MemoryLimitExceeded) {
             findings.push({ kind: 'memory-limit', message: e.message, range: e.range ?? req.range, block: b.index });
             env.runtime.deviceFault('cudaErrorLaunchFailure');
-            return { completed: false, steps, findings };
+            return outcome(false);
           }
           if (!(e instanceof DeviceFault)) throw e;
           const lane = e.lane ?? w.group[0];
@@ -432,12 +452,12 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             thread: [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
           });
           env.runtime.deviceFault(e.fault.kind === 'assertion-failed' ? 'cudaErrorAssert' : e.fault.kind === 'misaligned' ? 'cudaErrorMisalignedAddress' : 'cudaErrorIllegalAddress');
-          return { completed: false, steps, findings };
+          return outcome(false);
         }
         if (steps > options.stepBudget) {
-          findings.push(budgetFinding(req, kernel, hot, options.stepBudget, { resident: resident.length, started: nextBlock, blocks, occ, device }));
+          findings.push(budgetFinding(req, kernel, hot, options.stepBudget, { resident: resident.length, started: queue.started, blocks: queue.simulated, occ, device }));
           env.runtime.deviceFault('cudaErrorLaunchFailure');
-          return { completed: false, steps, findings };
+          return outcome(false);
         }
         if (steps >= nextMemoryCheck) {
           nextMemoryCheck = steps + MEMORY_CHECK_STEPS;
@@ -445,7 +465,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
           if (over) {
             findings.push({ kind: 'memory-limit', message: `this launch of ${kernel.name} was stopped: ${over}`, range: req.range });
             env.runtime.deviceFault('cudaErrorLaunchFailure');
-            return { completed: false, steps, findings };
+            return outcome(false);
           }
         }
       }
@@ -457,7 +477,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
       progressed = true;
       barriersOpened++;
     }
-    if (!progressed && nextBlock === blocks && releaseGridBarrier(resident, findings, stats.exited > 0)) {
+    if (!progressed && queue.remaining === 0 && releaseGridBarrier(resident, findings, stats.exited > 0)) {
       progressed = true;
       barriersOpened++;
     }
@@ -476,9 +496,9 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
       // of the loop, so remember several). Memory unchanged and a state repeated: a cycle.
       const state = stateHash(resident);
       if (seenStates.has(state)) {
-        findings.push(spinFinding(req, kernel, hot, steps - sinceSteps, { started: nextBlock, blocks, occ, device }));
+        findings.push(spinFinding(req, kernel, hot, steps - sinceSteps, { started: queue.started, blocks: queue.simulated, occ, device }));
         env.runtime.deviceFault('cudaErrorLaunchFailure');
-        return { completed: false, steps, findings };
+        return outcome(false);
       }
       if (seenStates.size === 0) sinceSteps = lastProgress;
       if (seenStates.size < 64) seenStates.add(state);
@@ -495,9 +515,9 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     }
     admit();
     if (!progressed && resident.length > 0) {
-      findings.push(deadlockFinding(resident, req, blocks - nextBlock));
+      findings.push(deadlockFinding(resident, req, queue.remaining));
       env.runtime.deviceFault('cudaErrorLaunchFailure');
-      return { completed: false, steps, findings };
+      return outcome(false);
     }
   }
   // The launch ends: every value reaches memory, in an order the chooser picks.
@@ -505,7 +525,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     weak.drain((n) => decide(n, resident, 1));
     weak.endLaunch();
   }
-  return { completed: true, steps, findings };
+  return outcome(true);
 }
 
 /** Thread-steps between two looks at the run's memory as a whole (see MemoryAccount.overLimit). */

@@ -236,3 +236,50 @@ async function waitForMessages(n: number): Promise<void> {
   // It follows the `stopped` state on the same stream; one more round trip flushes it.
   for (let i = 0; i < 50 && session.shown.length < n; i++) await session.client.request('textDocument/hover', { textDocument: { uri: 'file:///virtual/none.cu' }, position: { line: 0, character: 0 } });
 }
+
+test('a grid that would not finish within the step budget runs a sample of its blocks, and the editor says so', async () => {
+  const { client } = session;
+  const uri = 'file:///virtual/sampled.cu';
+  // 2,048 blocks of 64 threads, each block writing one of 8 flags: a race across blocks.
+  const text = `__global__ void mark(int *flag)
+{
+    int s = 0;
+    for (int i = 0; i < 10; i++)
+        s += i;
+    if (threadIdx.x == 0)
+        flag[blockIdx.x % 8] = s + blockIdx.x;
+}
+int main()
+{
+    int *flag;
+    cudaMalloc(&flag, 8 * sizeof(int));
+    mark<<<2048, 64>>>(flag);
+    cudaDeviceSynchronize();
+    return 0;
+}
+`;
+  session.perUri.set(uri, { analysis: { debounceMs: 20 }, simulator: { stepBudget: 1_000_000, sampleBlocks: 64 } });
+  const since = client.states.length;
+  await client.open(uri, text);
+  const diagnostics = (await doneDiagnostics(client, uri, 1, since)).diagnostics;
+  const done = statesOf(uri, since).find((s) => s.state === 'done');
+  const sampled = done?.sampled;
+  assert.ok(sampled, JSON.stringify(done));
+  assert.equal(sampled.kernel, 'mark');
+  assert.equal(sampled.blocks, 2048);
+  assert.ok(sampled.simulated >= 64 && sampled.simulated < 2048, `simulated ${sampled.simulated}`);
+  const race = diagnostics.find((d) => d.code === 'missing-device-fence');
+  assert.ok(race, JSON.stringify(diagnostics.map((d) => d.code)));
+  assert.match(race.message, new RegExp(`simulated ${sampled.simulated} of 2,048 blocks of mark: races with the blocks left out are not seen`));
+  const info = diagnostics.filter((d) => d.code === 'sampled-blocks');
+  assert.equal(info.length, 1);
+  assert.equal(info[0].severity, Severity.Information);
+  assert.equal(info[0].range.start.line, 12, 'at the launch');
+  // With sampling off, the same budget stops the launch instead.
+  const unsampled = 'file:///virtual/unsampled.cu';
+  session.perUri.set(unsampled, { analysis: { debounceMs: 20 }, simulator: { stepBudget: 1_000_000, sampleBlocks: 0 } });
+  await client.open(unsampled, text);
+  const whole = (await doneDiagnostics(client, unsampled, 1, since)).diagnostics;
+  assert.ok(whole.some((d) => d.code === 'step-budget'), JSON.stringify(whole.map((d) => d.code)));
+  assert.ok(!whole.some((d) => d.code === 'sampled-blocks'));
+});

@@ -8,7 +8,8 @@ import { runGrid, type GridFinding, type LaunchCheck, type SchedulerKind } from 
 import type { Memory } from '../../gpu/memory';
 import type { Chooser, WeakMemory } from '../../gpu/weakMemory';
 import type { EventListener, LaunchRequest } from '../../ir/ir';
-import type { RunFinding } from '../../host/run';
+import type { RunFinding, SampledKernelLaunch } from '../../host/run';
+import type { BlockSampling } from '../../machine/blockSample';
 import type { CudaRuntime } from '../../runtime/runtime';
 import { startLaunch, type UntilLaunch } from '../../host/describeLaunch';
 import type { LaunchDescription } from '../../host/launchDescription';
@@ -31,6 +32,7 @@ export interface LaunchSettings {
   model?: 'independent' | 'lockstep';
   seed?: number;
   maxThreads?: number;
+  sampleBlocks?: BlockSampling;
   /** RunOptions.untilLaunchOf: the program ends after the first launch of this kernel. */
   untilLaunchOf?: UntilLaunch;
 }
@@ -43,6 +45,8 @@ export class GridLauncher {
   launches = 0;
   /** The first launches, with their arguments in words (RunResult.launched). */
   readonly launched: LaunchDescription[] = [];
+  /** Launches that ran a sample of their blocks (RunResult.sampled). */
+  readonly sampled: SampledKernelLaunch[] = [];
 
   constructor(
     private readonly s: LaunchSettings,
@@ -67,8 +71,10 @@ export class GridLauncher {
       ...(s.model ? { model: s.model } : {}),
       ...(s.seed !== undefined ? { seed: s.seed + this.launches } : {}),
       ...(s.maxThreads !== undefined ? { maxThreads: s.maxThreads } : {}),
+      ...(s.sampleBlocks ? { sampleBlocks: s.sampleBlocks } : {}),
     });
     this.steps += outcome.steps;
+    if (outcome.sampled) this.sampled.push({ kernel: req.kernel.name, range: req.range, ...outcome.sampled });
     s.clock.kernel(outcome.steps, s.device.smCount);
     this.findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
     if (last) throw new ProcExit(0);

@@ -103,6 +103,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
       ...(events ? { events } : {}), ...(weak ? { weak } : {}), ...(fairnessCheck ? { fairnessCheck } : {}), ...(scheduler ? { scheduler } : {}), ...(chooser ? { chooser } : {}),
       ...(options.onDecision ? { onDecision: options.onDecision } : {}), ...(options.model ? { model: options.model } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}),
       ...(options.untilLaunchOf ? { untilLaunchOf: options.untilLaunchOf } : {}),
+      ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
     },
     findings,
   );
@@ -119,6 +120,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
     steps: launcher.steps,
     launches: launcher.launches,
     launched: launcher.launched,
+    ...(launcher.sampled.length ? { sampled: launcher.sampled } : {}),
     ...(files ? { files: files.written() } : {}),
   });
 

@@ -72,3 +72,25 @@ test('a reader that stops reading ends the output without an error or a stack tr
   const piped = execFileSync('bash', ['-c', `node ${JSON.stringify(CLI)} --help | head -1; echo "status \${PIPESTATUS[0]}"`], { encoding: 'utf8' });
   assert.match(piped, /^usage: scord check FILE.*\nstatus 0\n$/s);
 });
+
+test('--sample-blocks N: a big grid runs N of its blocks, said at the launch and on every finding; fewer than 2 is a usage error', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-sample-'));
+  try {
+    const file = path.join(dir, 'flags.cu');
+    fs.writeFileSync(file, '__global__ void mark(int *flag) {\n  if (threadIdx.x == 0) flag[blockIdx.x % 8] = blockIdx.x;\n}\nint main() {\n  int *flag;\n  cudaMalloc(&flag, 8 * sizeof(int));\n  mark<<<4096, 64>>>(flag);\n  cudaDeviceSynchronize();\n  return 0;\n}\n');
+    const r = scord('check', file, '--sample-blocks', '16');
+    assert.equal(r.status, 1, r.stderr);
+    const lines = r.stdout.split('\n');
+    assert.equal(lines[0], `${file}:7:3: info: simulated 16 of 4,096 blocks of mark: a race that needs one of the other blocks is not seen [scord/sampled-blocks]`);
+    assert.match(r.stdout, /\[scord\/missing-device-fence\]\n.*\n.*note: simulated 16 of 4,096 blocks of mark: races with the blocks left out are not seen\n/);
+    const json = JSON.parse(scord('check', file, '--sample-blocks=16', '--format', 'json').stdout) as { stats: { sampled?: unknown } };
+    assert.deepEqual(json.stats.sampled, [{ kernel: 'mark', simulated: 16, blocks: 4096 }]);
+    // Without the flag the CLI runs every block.
+    assert.doesNotMatch(scord('check', file).stdout, /simulated/);
+    const bad = scord('check', file, '--sample-blocks', '1');
+    assert.equal(bad.status, 2);
+    assert.equal(bad.stderr, 'scord: --sample-blocks needs at least 2 blocks (the first and the last), not 1\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -24,3 +24,12 @@ test('a text that cannot run says so instead of a stale "no races"', () => {
   assert.equal(statusOf({ ...done, state: 'running' }).text, '$(sync~spin) ScoRD');
   assert.match(statusOf({ ...done, state: 'stopped', reason: 'timeout' }).tooltip, /stopped \(timeout\)/);
 });
+
+test('a sampled run says how many blocks it simulated, beside the count it can vouch for', () => {
+  const s = statusOf({ ...done, races: 1, findings: 1, sampled: { kernel: 'scan', simulated: 32, blocks: 4096, launches: 1 } });
+  assert.equal(s.text, '$(bug) ScoRD: 1 race · simulated 32 of 4,096 blocks');
+  assert.match(s.tooltip, /^ScoRD: 1 race in 12\.3 ms/);
+  assert.match(s.tooltip, /simulated 32 of 4,096 blocks of scan: .*races that need one of the other blocks are not seen/);
+  assert.match(statusOf({ ...done, races: 0, findings: 0, sampled: { kernel: 'scan', simulated: 40, blocks: 100, launches: 3 } }).tooltip, /\(3 launches sampled\)/);
+  assert.doesNotMatch(statusOf({ ...done, races: 0, findings: 0 }).text, /simulated/);
+});
