@@ -1,6 +1,7 @@
 // `npm run bench` (add `-- --json` for a JSON array of {name, value, unit}): front-end speed on
 // a generated 5,000-line CUDA file, simulator speed and the weak memory model's cost
-// (bench/simulator.ts), and the race detector's cost (bench/detector.ts). Each stage is timed
+// (bench/simulator.ts), schedules on worker threads (bench/schedules.ts), and the race
+// detector's cost (bench/detector.ts). Each stage is timed
 // over many runs after a warm-up; medians are reported, and the ratio to the budget
 // (5,000 lines in 50 ms) is computed from numbers measured in this run.
 import { performance } from 'node:perf_hooks';
@@ -14,6 +15,7 @@ import { generateCudaFile } from './generate';
 import { detectorMetrics } from './detector';
 import { lspMetrics } from './lsp';
 import { simulatorMetrics, weakMemoryMetrics, type Metric } from './simulator';
+import { scheduleMetrics } from './schedules';
 
 const LINES = 5000;
 const BUDGET_MS = 50;
@@ -86,6 +88,7 @@ const metrics: Metric[] = [
     .map(([name, value]) => ({ name, value: value as number, unit: name.endsWith('ratio') ? 'ratio' : name.includes('_ms') ? 'ms' : name.includes('heap') ? 'MB' : 'lines/s' })),
   ...simulatorMetrics(Number(process.env.BENCH_SIM_RUNS ?? 5)),
   ...weakMemoryMetrics(Number(process.env.BENCH_WEAK_RUNS ?? 5)),
+  ...scheduleMetrics(Number(process.env.BENCH_SCHEDULE_RUNS ?? 5)),
   ...detectorMetrics(Number(process.env.BENCH_DETECT_RUNS ?? 21)),
   ...lspMetrics(Number(process.env.BENCH_LSP_RUNS ?? 40)),
 ];

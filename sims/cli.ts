@@ -29,6 +29,7 @@
 //
 // Exit status: 0 no errors, 1 the program has errors, 2 bad usage or unreadable input.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatDiagnostic } from './frontend/diagnostics';
 import { parse, type ParseOptions, type ParseResult } from './frontend/index';
@@ -60,13 +61,15 @@ import { DEFAULT_MEMORY_LIMIT } from './gpu/memory';
 import { replaceIfUnchanged } from './files/replace';
 import { escapeControls } from './files/sanitize';
 import { runOnLargeStack } from './largeStack';
+import { isPoolWorker, runInWorkers, servePool } from './workerPool';
+import { mergeScheduleReports, scheduleOptions } from './checkSchedules';
 
 const PRESETS = Object.keys(DEVICE_PRESETS).join('|');
 const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format text|json|sarif] [--no-detect]
                    [--engine scord|precise|both] [--hardware-faithful] [--granularity 4|8|16|32|64]
                    [--warp-sync] [--no-benign] [--device ${PRESETS}]
                    [--scheduling independent|lockstep] [--seed N] [--schedules N] [--max-steps N]
-                   [--sample-blocks N] [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
+                   [--sample-blocks N] [--jobs N] [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
                    [--memory-model sc|gpu-weak|gpu-strong] [--fairness ${FAIRNESS_KINDS.join('|')}]
                    [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
                    [--allow-read] [--args "ARGS"] [--program-arg ARG]... [-- ARG...]
@@ -121,6 +124,8 @@ interface Args {
   model?: 'independent' | 'lockstep';
   seed?: number;
   schedules?: number;
+  /** check --jobs N: threads the schedules of --schedules run on (default: one per core). */
+  jobs?: number;
   /** `--kernel`, `--grid`, `--block` and `--arg`: a kernel to run instead of main. */
   entry: EntryRequest;
   /** `fix --dry-run`: print the diff instead of writing the file. */
@@ -300,6 +305,8 @@ function parseArgs(argv: string[]): Args {
       args.seed = integer(0, 'non-negative');
     } else if (flag === '--schedules') {
       args.schedules = integer(1, 'positive');
+    } else if (flag === '--jobs' && command === 'check') {
+      args.jobs = integer(1, 'positive');
     } else if (flag === '--device-preset' || flag === '--device') {
       args.preset = optionValue();
       if (!devicePreset(args.preset)) throw new UsageError(`unknown device preset '${args.preset}'; choose one of ${Object.keys(DEVICE_PRESETS).join(', ')}`);
@@ -411,20 +418,9 @@ function readMainFile(file: string): { bytes: Uint8Array; text: string } | { rea
   return { bytes: read, text };
 }
 
-async function main(argv: string[], io: Output): Promise<number> {
-  const args = parseArgs(argv);
-  sources = new SourceReader({ limits: limitsForFileMb(args.maxFileMb) });
-  if (needsClang(args)) {
-    if (args.command === 'check') return printCheck(await checkThroughClang(args), args, io);
-    if (args.command === 'run') return runThroughClang(args, io);
-  }
-  const main = readMainFile(args.file);
-  if ('reason' in main) {
-    io.stderr(`scord: cannot read '${args.file}': ${main.reason}\n`);
-    return 2;
-  }
-  const text = main.text;
-  const common = {
+/** What every front-end pass of the command reads the program with. */
+function commonOf(args: Args) {
+  return {
     fileName: args.file,
     defines: args.defines,
     undefines: args.undefines,
@@ -432,13 +428,77 @@ async function main(argv: string[], io: Output): Promise<number> {
     readFile: readSource,
     workspaceRoots: workspaceRootsOf(args),
   };
+}
+
+/** The check of one schedule, or why the file cannot be read. */
+async function checkOne(args: Args): Promise<CheckReport | { unreadable: string }> {
+  if (needsClang(args)) return checkThroughClang(args);
+  const main = readMainFile(args.file);
+  if ('reason' in main) return { unreadable: main.reason };
+  return analyseAny(args, main.text, commonOf(args));
+}
+
+/**
+ * `check --schedules N`: the checks of the N seeded schedules, on --jobs worker threads (as
+ * many as the machine has cores by default), merged in seed order — the same report however
+ * many threads ran them.
+ */
+async function checkSchedules(args: Args, argv: string[]): Promise<CheckReport | { unreadable: string }> {
+  const n = args.schedules ?? 1;
+  if (n <= 1) return checkOne(args);
+  // Threads load this module again: the built script can be; run from source (through a
+  // TypeScript loader, which worker threads do not inherit) the schedules run on this thread.
+  const jobs = __filename.endsWith('.js') ? Math.min(args.jobs ?? os.availableParallelism(), n) : 1;
+  const reports: CheckReport[] = [];
+  if (jobs <= 1) {
+    for (let k = 0; k < n; k++) {
+      const r = await checkOne(scheduleOptions(args, k));
+      if ('unreadable' in r) return r;
+      reports.push(r);
+    }
+  } else {
+    // Unreadable files are found here first, so the threads only ever meet readable ones.
+    if (!needsClang(args)) {
+      const main = readMainFile(args.file);
+      if ('reason' in main) return { unreadable: main.reason };
+    }
+    reports.push(...(await runInWorkers<CheckReport>(__filename, argv, n, jobs)));
+  }
+  return mergeScheduleReports(reports);
+}
+
+/** On a schedule thread of checkSchedules: the check of schedule `k` of the command line `argv`. */
+async function scheduleOfCommandLine(argv: string[], k: number): Promise<CheckReport> {
+  const args = parseArgs(argv);
+  sources = new SourceReader({ limits: limitsForFileMb(args.maxFileMb) });
+  const r = await checkOne(scheduleOptions(args, k));
+  if ('unreadable' in r) throw new Error(`cannot read '${args.file}': ${r.unreadable}`);
+  return r;
+}
+
+async function main(argv: string[], io: Output): Promise<number> {
+  const args = parseArgs(argv);
+  sources = new SourceReader({ limits: limitsForFileMb(args.maxFileMb) });
+  if (args.command === 'check') {
+    const report = await checkSchedules(args, argv);
+    if (!('unreadable' in report)) return printCheck(report, args, io);
+    io.stderr(`scord: cannot read '${args.file}': ${report.unreadable}\n`);
+    return 2;
+  }
+  if (needsClang(args) && args.command === 'run') return runThroughClang(args, io);
+  const main = readMainFile(args.file);
+  if ('reason' in main) {
+    io.stderr(`scord: cannot read '${args.file}': ${main.reason}\n`);
+    return 2;
+  }
+  const text = main.text;
+  const common = commonOf(args);
   if (args.command === 'preprocess') {
     const r = preprocess({ ...common, text, deviceSide: args.device });
     io.stdout(tokensToText(r.tokens) + '\n');
     for (const d of r.diagnostics) io.stderr(escapeControls(formatDiagnostic(d) + '\n'));
     return r.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   }
-  if (args.command === 'check') return printCheck(await analyseAny(args, text, common), args, io);
   if (args.command === 'fix') return fixCommand(args, main, common, io);
   if (args.command === 'litmus') return litmusCommand(args, text, common, io);
   const result = parse(text, common);
@@ -855,4 +915,7 @@ export async function scord(argv: string[], io: Output = PROCESS_OUTPUT): Promis
   }
 }
 
-if (require.main === module) runOnLargeStack(__filename, process.argv.slice(2), (argv) => scord(argv));
+if (require.main === module) {
+  if (isPoolWorker()) servePool(scheduleOfCommandLine);
+  else runOnLargeStack(__filename, process.argv.slice(2), (argv) => scord(argv));
+}

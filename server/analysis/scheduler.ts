@@ -9,7 +9,8 @@ import { headerDefines, readKernelHeader } from '../../sims/host/kernelHeader';
 import * as path from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import type { CheckFinding, CheckReport } from '../../sims/check';
+import type { CheckReport } from '../../sims/check';
+import { addNewRaces } from '../../sims/checkSchedules';
 import { parse, type ParseResult } from '../../sims/frontend/index';
 import { ChainBeyondCaller } from '../../sims/frontend/parser';
 import { DIAGNOSTIC_CODES, isKnownCode } from '../../sims/frontend/codes';
@@ -220,20 +221,7 @@ const EXPLORE_PRIORITY = 1000;
  * places and category; their fixes are not re-run, so none is preferred. Returns how many.
  */
 export function mergeRaces(report: CheckReport, more: CheckReport): number {
-  const at = (l: { file: string; line: number; column: number } | undefined) => (l ? `${l.file}:${l.line}:${l.column}` : '-');
-  // A pair is one race whichever of its two accesses the schedule ran first.
-  const key = (f: CheckFinding) => `${f.category}@${at(f.location)}/${at(f.related[0]?.location)}`;
-  const pairKey = (f: CheckFinding) => `${f.category}@${at(f.related[0]?.location)}/${at(f.location)}`;
-  const known = new Set(report.findings.flatMap((f) => [key(f), pairKey(f)]));
-  let added = 0;
-  for (const f of more.findings) {
-    if (f.kind !== 'race' || known.has(key(f))) continue;
-    known.add(key(f));
-    known.add(pairKey(f));
-    report.findings.push({ ...f, fixes: f.fixes.map((x) => ({ ...x, preferred: false })) });
-    added++;
-  }
-  return added;
+  return addNewRaces(report, more, (f) => ({ ...f, fixes: f.fixes.map((x) => ({ ...x, preferred: false })) }));
 }
 
 export class AnalysisScheduler {

@@ -94,3 +94,21 @@ test('--sample-blocks N: a big grid runs N of its blocks, said at the launch and
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('check --schedules N on --jobs threads: the same report from one thread and from two, each schedule a seed of its own', () => {
+  const racy = path.resolve(__dirname, '..', '..', 'fixtures', 'races', 'app_graphcolor.cu');
+  const one = scord('check', racy, '-DRACEY', '--schedules', '4', '--jobs', '1', '--format', 'json');
+  const two = scord('check', racy, '-DRACEY', '--schedules', '4', '--jobs', '2', '--format', 'json');
+  assert.equal(one.status, 1, one.stderr);
+  assert.equal(two.status, 1, two.stderr);
+  assert.equal(two.stdout, one.stdout);
+  const report = JSON.parse(one.stdout) as { findings: { kind: string }[]; stats: { schedules: number; steps: number } };
+  assert.equal(report.stats.schedules, 4);
+  assert.ok(report.findings.some((f) => f.kind === 'race'));
+  // The steps are every schedule's: more than one schedule's alone.
+  const single = JSON.parse(scord('check', racy, '-DRACEY', '--seed', '1', '--scheduling', 'independent', '--format', 'json').stdout) as { stats: { steps: number } };
+  assert.ok(report.stats.steps > single.stats.steps, `${report.stats.steps} > ${single.stats.steps}`);
+  const bad = scord('check', racy, '--schedules', '2', '--jobs', '0');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /^scord: --jobs needs a positive integer/);
+});

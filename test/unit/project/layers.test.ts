@@ -10,7 +10,7 @@ import { cycles, importGraph, type Import } from '../../support/imports';
  * they do.
  */
 export const FLOORS: { name: string; paths: string[] }[] = [
-  { name: 'support', paths: ['sims/values', 'sims/files', 'sims/printf', 'sims/largeStack.ts'] },
+  { name: 'support', paths: ['sims/values', 'sims/files', 'sims/printf', 'sims/largeStack.ts', 'sims/workerPool.ts'] },
   { name: 'front end', paths: ['sims/frontend', 'sims/clang/toolchain', 'sims/clang/toolchain.ts', 'sims/clang/compileCommands.ts', 'sims/clang/program.ts', 'sims/clang/ranges.ts', 'sims/clang/llvm'] },
   { name: 'gpu memory and models', paths: ['sims/gpu'] },
   { name: 'runtime API', paths: ['sims/runtime'] },
@@ -18,7 +18,7 @@ export const FLOORS: { name: string; paths: string[] }[] = [
   { name: 'machine', paths: ['sims/machine'] },
   { name: 'host programs', paths: ['sims/host', 'sims/clang/host', 'sims/clang/entry.ts'] },
   { name: 'analyses', paths: ['sims/detect', 'sims/idioms', 'sims/litmus', 'sims/fairness'] },
-  { name: 'check', paths: ['sims/check.ts', 'sims/clang/check.ts', 'sims/fixes', 'sims/report'] },
+  { name: 'check', paths: ['sims/check.ts', 'sims/checkSchedules.ts', 'sims/clang/check.ts', 'sims/fixes', 'sims/report'] },
   { name: 'cli and server', paths: ['sims/cli.ts', 'server'] },
   { name: 'client', paths: ['client'] },
 ];
