@@ -23,10 +23,10 @@ function refusal(exitCode: number | null, stdout: string, stderr: string): strin
 }
 
 /**
- * Asks the CLI what it accepts. Throws with the CLI's message when `frontendArgs` themselves are
+ * Asks the CLI what it accepts. Throws with the CLI's message when `extraArgs` themselves are
  * refused (a measurement with a front end the CLI does not have would measure nothing).
  */
-export async function probeCapabilities(cli: string, frontendArgs: string[], limits: Limits): Promise<Capabilities> {
+export async function probeCapabilities(cli: string, extraArgs: string[], limits: Limits): Promise<Capabilities> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-corpus-probe-'));
   try {
     const a = path.join(dir, 'a.cu');
@@ -36,12 +36,12 @@ export async function probeCapabilities(cli: string, frontendArgs: string[], lim
     fs.writeFileSync(b, DEVICE);
     fs.writeFileSync(input, '1 2 3\n');
     const probeLimits = { ...limits, timeoutMs: Math.min(limits.timeoutMs, 120_000) };
-    const single = await runCli(cli, ['check', a, ...frontendArgs, '--format', 'json'], dir, probeLimits);
+    const single = await runCli(cli, ['check', a, ...extraArgs, '--format', 'json'], dir, probeLimits);
     const refusedFrontEnd = refusal(single.exitCode, single.stdout, single.stderr);
-    if (refusedFrontEnd) throw new Error(`the CLI refused ${frontendArgs.join(' ') || 'a plain check'}: ${refusedFrontEnd}`);
+    if (refusedFrontEnd) throw new Error(`the CLI refused ${extraArgs.join(' ') || 'a plain check'}: ${refusedFrontEnd}`);
     if (!single.stdout.trim().startsWith('{')) throw new Error(`the CLI did not answer a plain check of a one-line program with a JSON report (exit ${single.exitCode}): ${single.stderr.trim().split('\n')[0] ?? ''}`);
-    const multi = await runCli(cli, ['check', a, b, ...frontendArgs, '--format', 'json'], dir, probeLimits);
-    const withStdin = await runCli(cli, ['check', a, ...frontendArgs, '--stdin', input, '--format', 'json'], dir, probeLimits);
+    const multi = await runCli(cli, ['check', a, b, ...extraArgs, '--format', 'json'], dir, probeLimits);
+    const withStdin = await runCli(cli, ['check', a, ...extraArgs, '--stdin', input, '--format', 'json'], dir, probeLimits);
     return {
       multiFile: !refusal(multi.exitCode, multi.stdout, multi.stderr),
       stdin: !refusal(withStdin.exitCode, withStdin.stdout, withStdin.stderr),

@@ -14,10 +14,11 @@ import { seconds } from './report';
 const KINDS = ['cuda-samples', 'gpuverify', 'scor'] as const;
 type Kind = (typeof KINDS)[number];
 
-const USAGE = `usage: npm run corpus -- DIR [--kind ${KINDS.join('|')}] [--frontend NAME] [--json OUT]
+const USAGE = `usage: npm run corpus -- DIR [--kind ${KINDS.join('|')}] [--frontend NAME] [--check-arg ARG]... [--json OUT]
                             [--timeout SECONDS] [--memory MB] [--jobs N] [--cli PATH] [--filter TEXT] [--top N]
   DIR         the corpus, extracted from its repository (the kind is recognised from its layout)
   --frontend  passed to every 'scord check' as --frontend NAME (default: none, the CLI's own default)
+  --check-arg one more argument for every 'scord check' (repeatable: --check-arg=--sample-blocks=32)
   --json      also write the results and the summary to OUT as JSON
   --timeout   seconds a program may run before it is killed (default 120)
   --memory    megabytes of JavaScript heap per run (default 4096)
@@ -30,6 +31,7 @@ interface Options {
   dir: string;
   kind?: Kind;
   frontend?: string;
+  checkArgs: string[];
   json?: string;
   timeoutS: number;
   memoryMb: number;
@@ -41,10 +43,10 @@ interface Options {
 
 function parseOptions(argv: string[]): Options {
   const projectRoot = path.resolve(__dirname, '..', '..');
-  const o: Partial<Options> & { timeoutS: number; memoryMb: number; jobs: number; top: number; cli: string } = { timeoutS: 120, memoryMb: 4096, jobs: 2, top: 12, cli: path.join(projectRoot, 'dist', 'cli.js') };
+  const o: Partial<Options> & { timeoutS: number; memoryMb: number; jobs: number; top: number; cli: string; checkArgs: string[] } = { timeoutS: 120, memoryMb: 4096, jobs: 2, top: 12, checkArgs: [], cli: path.join(projectRoot, 'dist', 'cli.js') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const m = /^(--[a-z]+)(?:=(.*))?$/.exec(a);
+    const m = /^(--[a-z][a-z-]*)(?:=(.*))?$/.exec(a);
     const value = (): string => {
       const v = m?.[2] ?? argv[++i];
       if (v === undefined) throw new Error(`${a} needs a value\n${USAGE}`);
@@ -62,6 +64,7 @@ function parseOptions(argv: string[]): Options {
       if (!(KINDS as readonly string[]).includes(k)) throw new Error(`unknown corpus kind '${k}'; choose ${KINDS.join(', ')}`);
       o.kind = k as Kind;
     } else if (m?.[1] === '--frontend') o.frontend = value();
+    else if (m?.[1] === '--check-arg') o.checkArgs.push(value());
     else if (m?.[1] === '--json') o.json = path.resolve(value());
     else if (m?.[1] === '--timeout') o.timeoutS = positive();
     else if (m?.[1] === '--memory') o.memoryMb = Math.round(positive());
@@ -97,13 +100,13 @@ async function main(argv: string[]): Promise<number> {
   };
   if (!layout[kind][0](o.dir)) throw new Error(`${o.dir} does not look like the ${kind} corpus: it has no ${layout[kind][1]}`);
   const limits = { timeoutMs: o.timeoutS * 1000, memoryMb: o.memoryMb };
-  const frontendArgs = o.frontend ? ['--frontend', o.frontend] : [];
-  const caps = await probeCapabilities(o.cli, frontendArgs, limits);
+  const extraArgs = [...(o.frontend ? ['--frontend', o.frontend] : []), ...o.checkArgs];
+  const caps = await probeCapabilities(o.cli, extraArgs, limits);
   const log = (line: string): void => void process.stdout.write(line + '\n');
   log(`corpus ${kind} at ${o.dir}`);
-  log(`cli ${o.cli}${o.frontend ? ` --frontend ${o.frontend}` : ''}; ${o.jobs} at a time, ${o.timeoutS} s and ${o.memoryMb} MB heap per program`);
+  log(`cli ${o.cli}${extraArgs.length ? ` ${extraArgs.join(' ')}` : ''}; ${o.jobs} at a time, ${o.timeoutS} s and ${o.memoryMb} MB heap per program`);
   log(`the CLI ${caps.multiFile ? 'takes several files per run' : 'takes one file per run (multi-file programs are checked by their main file)'} and ${caps.stdin ? 'has --stdin' : 'has no --stdin'}`);
-  const ctx: MeasureContext = { cli: o.cli, frontendArgs, limits, jobs: o.jobs, caps, top: o.top, ...(o.filter ? { filter: o.filter } : {}), log };
+  const ctx: MeasureContext = { cli: o.cli, extraArgs, limits, jobs: o.jobs, caps, top: o.top, ...(o.filter ? { filter: o.filter } : {}), log };
   const started = Date.now();
   const measured = kind === 'cuda-samples' ? await measureCudaSamples(o.dir, ctx) : kind === 'gpuverify' ? await measureGpuVerify(o.dir, ctx) : await measureScor(o.dir, ctx);
   const elapsed = Date.now() - started;
@@ -116,6 +119,7 @@ async function main(argv: string[]): Promise<number> {
       dir: o.dir,
       cli: o.cli,
       frontend: o.frontend ?? null,
+      checkArgs: o.checkArgs,
       capabilities: caps,
       limits: { timeoutS: o.timeoutS, memoryMb: o.memoryMb, jobs: o.jobs },
       ...(o.filter ? { filter: o.filter } : {}),

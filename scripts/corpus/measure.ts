@@ -6,8 +6,8 @@ import { runCli, type Limits } from './runner';
 export interface MeasureContext {
   /** The CLI's bundle (dist/cli.js). */
   cli: string;
-  /** `--frontend NAME`, when the measurement asked for one; passed to every run. */
-  frontendArgs: string[];
+  /** `--frontend NAME` and the --check-arg arguments the measurement asked for; passed to every run. */
+  extraArgs: string[];
   limits: Limits;
   /** Runs in flight at once. */
   jobs: number;
@@ -49,7 +49,7 @@ export function checkArgs(p: Program, ctx: MeasureContext): { args: string[]; li
   const args = ['check', ...files];
   for (const d of p.defines) args.push('-D', d);
   for (const i of p.includeDirs) args.push('-I', i);
-  args.push(...ctx.frontendArgs, '--format', 'json');
+  args.push(...ctx.extraArgs, '--format', 'json');
   if (p.stdin && ctx.caps.stdin) args.push('--stdin', p.stdin);
   else if (p.stdin) limitations.push('no --stdin');
   return { args, limitations };
