@@ -334,4 +334,25 @@ __global__ void apply(int *out) { out[threadIdx.x] = ops[threadIdx.x & 1](thread
     assert.deepEqual(r.findings, []);
     assert.deepEqual(read(d, out, 4), [6, 16, 10, 36]);
   });
+
+  test('a pointer made from an integer constant runs: it faults where it is used, and a call through it faults when it runs', async () => {
+    const source = `__device__ float half(float *v, unsigned i) { return v[i] * 0.5f; }
+typedef float (*fn_t)(float *, unsigned);
+__global__ void untouched(float *v) { float *p = (float *)0x10; if (v[0] > 1.0f) v[0] = *p; v[threadIdx.x] = 2.0f; }
+__global__ void touched(float *v) { float *p = (float *)0x10; if (threadIdx.x == 0) v[0] = *p; }
+__global__ void called(float *v) { fn_t f = (fn_t)5; v[threadIdx.x] = (*f)(v, threadIdx.x); }
+`;
+    const d = await loadDevice('/virtual/clang-device/int-pointers.cu', source);
+    const v = deviceArray(d, 4);
+    // Never dereferenced (v[0] is 0): the kernel runs as written.
+    const quiet = launch(d, 'untouched', 1, 4, [v]);
+    assert.deepEqual(quiet.findings, []);
+    assert.deepEqual(read(d, v, 4, 'f32'), [2, 2, 2, 2]);
+    const read10 = launch(d, 'touched', 1, 4, [v]);
+    assert.equal(read10.findings.length, 1, JSON.stringify(read10.findings));
+    assert.equal(read10.findings[0].range?.start.line, 3);
+    // A call through a pointer to no device function (none has its address taken) faults at the call.
+    const call = launch(d, 'called', 1, 4, [v]);
+    assert.deepEqual(call.findings.map((f) => [f.kind, f.message, f.range?.start.line]), [['invalid-pointer', 'call through a pointer that does not point to a device function', 4]]);
+  });
 });

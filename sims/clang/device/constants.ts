@@ -25,6 +25,8 @@ export interface ConstEnv {
   address(name: string): ConstScalar;
   /** The 32-bit flat address of a provenance pointer (ptrtoint of a global). */
   flatOf(pointer: number): number;
+  /** The provenance pointer of a 32-bit flat address (inttoptr of a constant), as at run time. */
+  pointerOf(flat: number): number;
 }
 
 /** The canonical register value of integer `v` of `bits` bits (signed; i64 boxed beyond 2^53). */
@@ -101,9 +103,12 @@ function constExpr(inst: LInstruction, env: ConstEnv): ConstScalar[] {
       return [{ base: ABSOLUTE, value: intConstant(BigInt(flat), intBits(inst.type)) }];
     }
     case 'inttoptr': {
+      // `(T *)5`: the pointer that flat address names, as an inttoptr at run time makes it;
+      // one that names no allocation faults where it is used, as on a GPU.
       const i = constScalar(ops[0], env);
+      if (i.base !== ABSOLUTE) throw new ConstantError('not supported: a constant pointer made from the integer value of a __shared__ address');
       if (i.value === 0) return [ZERO];
-      throw new ConstantError('not supported: a constant pointer made from an integer');
+      return [{ base: ABSOLUTE, value: env.pointerOf(Number(BigInt.asUintN(32, unbox(i.value)))) }];
     }
     case 'trunc':
     case 'zext':

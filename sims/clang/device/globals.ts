@@ -106,6 +106,7 @@ export class DeviceGlobals {
         throw new ConstantError(`not supported: '${name}' has no definition in device code`);
       },
       flatOf: (p) => this.flat.flatOf(p),
+      pointerOf: (flat) => this.flat.pointerOf(flat),
     };
   }
 
