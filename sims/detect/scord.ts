@@ -734,12 +734,21 @@ export class ScordDetector implements Detector {
    * Two lanes of one warp that has not diverged, with no __syncwarp() between: under
    * independent thread scheduling (Volta and later) nothing orders them, whatever order the
    * simulator ran them in. Atomics among themselves, and reads of what an atomic wrote, are
-   * synchronisation; a lock both hold orders them.
+   * synchronisation; a lock both hold orders them, and so does a release/acquire pair. A lane
+   * that fenced after its access handed the word over as a warp of the block does (a flag the
+   * other lane waited for, the warp diverging in the wait): the rules between warps apply —
+   * strong accesses are ordered, other ones are not (Table IV (c)).
    */
   private intraWarp(prev: AccessRecord, rec: AccessRecord, e: Access): void {
     if (!prev.write && !rec.write) return;
     if (prev.isAtom ? rec.isAtom || !rec.write : rec.isAtom && !prev.write) return;
     if ((!isEmpty(prev.locks) || !isEmpty(rec.locks)) && hasCommonLock(prev.locks, rec.locks, true)) return;
+    if (this.ordering.ordering && this.ordering.orderedBefore(prev, rec)) return;
+    const f = this.fenceFile(prev.block, prev.warp, prev.lane);
+    if (prev.blkFence !== f.blk || prev.devFence !== f.dev) {
+      if (!prev.strong || !rec.strong) this.reporter.report('non-strong-access', 'block', prev, rec, e);
+      return;
+    }
     this.reporter.report('intra-warp', 'block', prev, rec, e);
   }
 
