@@ -101,7 +101,7 @@ const scheduler = new AnalysisScheduler(
         state,
         ...(run ? { races: run.report.findings.filter((f) => f.kind === 'race').length, findings: run.report.findings.length, elapsedMs: run.elapsedMs } : {}),
         ...(run && notRunBecause(run.report) ? { notRun: notRunBecause(run.report) } : {}),
-        ...(run?.report.stats.sampled?.length ? { sampled: { ...run.report.stats.sampled[0], launches: run.report.stats.sampled.length } } : {}),
+        ...(run?.report.stats.sampled?.length ? { sampled: { ...run.report.stats.sampled[0], launches: run.report.stats.sampled.reduce((n, s) => n + s.launches, 0) } } : {}),
         ...(detail?.reason ? { reason: detail.reason } : {}),
       });
     },

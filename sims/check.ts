@@ -9,7 +9,7 @@ import { DEFAULT_DEVICE } from './gpu/devices';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { headerDefines, readKernelHeader, type KernelHeader } from './host/kernelHeader';
 import type { SchedulerKind } from './machine/executor';
-import type { BlockSampling, SampledLaunch } from './machine/blockSample';
+import type { BlockSampling } from './machine/blockSample';
 import { fairnessLaunchCheck } from './fairness/fairness';
 import type { Fairness } from './idioms/schedulers';
 import { ScordDetector, type DetectorOptions } from './detect/scord';
@@ -18,7 +18,7 @@ import type { Memory } from './gpu/memory';
 import { PairIndex, type Accessor, type MetadataSnapshot, type RaceFinding } from './detect/findings';
 import { PreciseDetector, scordOnlyNote } from './detect/precise';
 import { fixesFor, type Fix } from './fixes/fixes';
-import { kernelsOf, programNameOf, runProgram, runSchedules, type KernelEntry, type RunOptions, type RunResult } from './host/run';
+import { kernelsOf, programNameOf, runProgram, runSchedules, type KernelEntry, type RunOptions, type RunResult, type SampledKernelLaunch } from './host/run';
 import type { LaunchDescription } from './host/launchDescription';
 import type { WeakObservation } from './gpu/weakMemory';
 import type { MemoryModelName, WeakModelSwitches } from './gpu/memoryModels';
@@ -101,8 +101,11 @@ export interface CheckReport {
     memoryModel?: Exclude<MemoryModelName, 'sc'>;
     /** The run's first launches with their arguments in words (Run Kernel starts from them). */
     launched?: LaunchDescription[];
-    /** Launches that ran a sample of their blocks (CheckOptions.sampleBlocks). */
-    sampled?: { kernel: string; simulated: number; blocks: number }[];
+    /**
+     * The launch sites whose launches ran a sample of their blocks (CheckOptions.sampleBlocks):
+     * the first such launch's figures, and how many launches of the site were sampled.
+     */
+    sampled?: { kernel: string; simulated: number; blocks: number; launches: number }[];
   };
   /** With `inspect`: the detector's state after the run (its last launch). */
   state?: DetectorState;
@@ -324,10 +327,11 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;
   if (run.launched.length) stats.launched = run.launched;
-  const sampleNote = sampledNote(run.sampled);
-  if (run.sampled) {
-    stats.sampled = run.sampled.map(({ kernel, simulated, blocks }) => ({ kernel, simulated, blocks }));
-    for (const s of run.sampled.slice(0, MAX_SAMPLED_DIAGNOSTICS)) {
+  const sites = sampledSites(run.sampled ?? []);
+  const sampleNote = sampledNote(sites);
+  if (sites.length) {
+    stats.sampled = sites.map(({ kernel, simulated, blocks, launches }) => ({ kernel, simulated, blocks, launches }));
+    for (const s of sites.slice(0, MAX_SAMPLED_DIAGNOSTICS)) {
       diagnostics.push({ severity: 'information', code: 'sampled-blocks', message: `${sampledWords(s)}: a race that needs one of the other blocks is not seen`, location: location(s.range), range: s.range });
     }
   }
@@ -374,19 +378,33 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   };
 }
 
-/** Sampled launches told one by one; a program that samples more is told in one note. */
+/** Sampled launch sites told one by one, at most this many (the note counts them all). */
 const MAX_SAMPLED_DIAGNOSTICS = 4;
 
-function sampledWords(s: SampledLaunch & { kernel: string }): string {
-  return `simulated ${s.simulated.toLocaleString('en-US')} of ${s.blocks.toLocaleString('en-US')} blocks of ${s.kernel}`;
+type SampledSite = SampledKernelLaunch & { launches: number };
+
+/** Sampled launches by launch site (a launch in a loop is one site), in the order first run. */
+function sampledSites(sampled: SampledKernelLaunch[]): SampledSite[] {
+  const sites = new Map<string, SampledSite>();
+  for (const s of sampled) {
+    const key = `${s.kernel}@${s.range.file}:${s.range.start.offset}`;
+    const site = sites.get(key);
+    if (site) site.launches++;
+    else sites.set(key, { ...s, launches: 1 });
+  }
+  return [...sites.values()];
+}
+
+function sampledWords(s: SampledSite): string {
+  const each = s.launches > 1 ? ` (in each of its ${s.launches.toLocaleString('en-US')} launches)` : '';
+  return `simulated ${s.simulated.toLocaleString('en-US')} of ${s.blocks.toLocaleString('en-US')} blocks of ${s.kernel}${each}`;
 }
 
 /** What every finding of a sampled run says: it saw only some blocks. */
-function sampledNote(sampled: RunResult['sampled']): string | undefined {
-  if (!sampled?.length) return undefined;
-  const first = sampled[0];
-  const more = sampled.length > 1 ? ` (and ${sampled.length - 1} more sampled launch${sampled.length === 2 ? '' : 'es'})` : '';
-  return `${sampledWords(first)}${more}: races with the blocks left out are not seen`;
+function sampledNote(sites: SampledSite[]): string | undefined {
+  if (!sites.length) return undefined;
+  const more = sites.length > 1 ? ` (and ${sites.length - 1} more sampled launch site${sites.length === 2 ? '' : 's'})` : '';
+  return `${sampledWords(sites[0])}${more}: races with the blocks left out are not seen`;
 }
 
 /** Races of several schedules: one per pair of instructions and category, counts added. */

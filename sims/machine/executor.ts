@@ -343,7 +343,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   const blocks = grid[0] * grid[1] * grid[2];
   const queue = new BlockQueue(blocks);
   const sampling = options.sampleBlocks;
-  const sampleSeed = ((options.seed ?? 1) * 0x9e3779b1) ^ 0x5bd1e995;
+  const sampleSeed = Math.imul(options.seed ?? 1, 0x9e3779b1) ^ 0x5bd1e995;
   // Sampled from the start: always when asked so, and when the whole grid has more threads
   // than the simulator runs (the only other answer would be to refuse it).
   if (sampling && blocks > sampling.blocks && (!sampling.whenOverBudget || threads * blocks > (options.maxThreads ?? DEFAULT_MAX_THREADS))) queue.sampleRest(sampling.blocks, sampleSeed);

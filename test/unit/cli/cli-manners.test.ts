@@ -84,7 +84,7 @@ test('--sample-blocks N: a big grid runs N of its blocks, said at the launch and
     assert.equal(lines[0], `${file}:7:3: info: simulated 16 of 4,096 blocks of mark: a race that needs one of the other blocks is not seen [scord/sampled-blocks]`);
     assert.match(r.stdout, /\[scord\/missing-device-fence\]\n.*\n.*note: simulated 16 of 4,096 blocks of mark: races with the blocks left out are not seen\n/);
     const json = JSON.parse(scord('check', file, '--sample-blocks=16', '--format', 'json').stdout) as { stats: { sampled?: unknown } };
-    assert.deepEqual(json.stats.sampled, [{ kernel: 'mark', simulated: 16, blocks: 4096 }]);
+    assert.deepEqual(json.stats.sampled, [{ kernel: 'mark', simulated: 16, blocks: 4096, launches: 1 }]);
     // Without the flag the CLI runs every block.
     assert.doesNotMatch(scord('check', file).stdout, /simulated/);
     const bad = scord('check', file, '--sample-blocks', '1');

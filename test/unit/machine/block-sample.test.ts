@@ -145,7 +145,7 @@ describe('a sampled check', () => {
     const report = checkSource({ fileName: 'flags.cu', text, readFile: () => undefined, sampleBlocks: { blocks: 32 } });
     assert.ok(report.findings.some((f) => f.category === 'missing-device-fence'), JSON.stringify(report.findings.map((f) => f.category)));
     for (const f of report.findings) assert.match(f.note ?? '', /simulated 32 of 4,096 blocks of mark: races with the blocks left out are not seen/);
-    assert.deepEqual(report.stats.sampled, [{ kernel: 'mark', simulated: 32, blocks: 4096 }]);
+    assert.deepEqual(report.stats.sampled, [{ kernel: 'mark', simulated: 32, blocks: 4096, launches: 1 }]);
     const info = report.diagnostics.filter((d) => d.code === 'sampled-blocks');
     assert.equal(info.length, 1);
     assert.equal(info[0].severity, 'information');
@@ -154,4 +154,22 @@ describe('a sampled check', () => {
     assert.equal(whole.stats.sampled, undefined);
     assert.ok(whole.findings.every((f) => !/simulated/.test(f.note ?? '')));
   });
+});
+
+test('a launch in a loop is one sampled launch site: one diagnostic, its launches counted', () => {
+  const text = `__global__ void step(int *flag) { if (threadIdx.x == 0) flag[blockIdx.x % 4] = blockIdx.x; }
+int main() {
+  int *flag;
+  cudaMalloc(&flag, 4 * sizeof(int));
+  for (int i = 0; i < 3; i++)
+    step<<<1000, 32>>>(flag);
+  cudaDeviceSynchronize();
+  return 0;
+}`;
+  const report = checkSource({ fileName: 'loop.cu', text, readFile: () => undefined, sampleBlocks: { blocks: 8 } });
+  assert.deepEqual(report.stats.sampled, [{ kernel: 'step', simulated: 8, blocks: 1000, launches: 3 }]);
+  const info = report.diagnostics.filter((d) => d.code === 'sampled-blocks');
+  assert.deepEqual(info.map((d) => [d.location?.line, d.message]), [[6, 'simulated 8 of 1,000 blocks of step (in each of its 3 launches): a race that needs one of the other blocks is not seen']]);
+  assert.ok(report.findings.length > 0);
+  for (const f of report.findings) assert.match(f.note ?? '', /^simulated 8 of 1,000 blocks of step \(in each of its 3 launches\): races with the blocks left out are not seen$/);
 });
