@@ -457,23 +457,19 @@ async function checkSchedules(args: Args, argv: string[]): Promise<CheckReport |
       reports.push(r);
     }
   } else {
-    // Unreadable files are found here first, so the threads only ever meet readable ones.
-    if (!needsClang(args)) {
-      const main = readMainFile(args.file);
-      if ('reason' in main) return { unreadable: main.reason };
+    for (const r of await runInWorkers<CheckReport | { unreadable: string }>(__filename, argv, n, jobs)) {
+      if ('unreadable' in r) return r;
+      reports.push(r);
     }
-    reports.push(...(await runInWorkers<CheckReport>(__filename, argv, n, jobs)));
   }
   return mergeScheduleReports(reports);
 }
 
 /** On a schedule thread of checkSchedules: the check of schedule `k` of the command line `argv`. */
-async function scheduleOfCommandLine(argv: string[], k: number): Promise<CheckReport> {
+function scheduleOfCommandLine(argv: string[], k: number): Promise<CheckReport | { unreadable: string }> {
   const args = parseArgs(argv);
   sources = new SourceReader({ limits: limitsForFileMb(args.maxFileMb) });
-  const r = await checkOne(scheduleOptions(args, k));
-  if ('unreadable' in r) throw new Error(`cannot read '${args.file}': ${r.unreadable}`);
-  return r;
+  return checkOne(scheduleOptions(args, k));
 }
 
 async function main(argv: string[], io: Output): Promise<number> {

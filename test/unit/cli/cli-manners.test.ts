@@ -111,4 +111,7 @@ test('check --schedules N on --jobs threads: the same report from one thread and
   const bad = scord('check', racy, '--schedules', '2', '--jobs', '0');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /^scord: --jobs needs a positive integer/);
+  const missing = scord('check', path.join(os.tmpdir(), 'scord-no-such-file.cu'), '--schedules', '4', '--jobs', '2');
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /^scord: cannot read '.*scord-no-such-file\.cu': no such file\n$/);
 });
