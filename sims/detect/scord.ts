@@ -71,6 +71,13 @@ export class ScordDetector implements Detector {
   private fences: FenceFile[][] = [];
   private barriers: number[] = [];
   private locks = new Map<number, LockTable>();
+  /**
+   * By warp: the locks its lanes held at its last __syncwarp(), with the entry that holds each.
+   * A leader lane that takes a lock and then meets its warp at __syncwarp() has taken it for the
+   * warp (the warp-level lock of ScoR's uts): until the leader releases it, every lane of the
+   * warp holds it.
+   */
+  private warpLocks = new Map<number, { table: LockTable; entry: LockEntry }[]>();
   /** Lock keys by word (device scope) and by word and block: a CAS names its lock without building a string. */
   private readonly deviceLockKeys = new Map<number, string>();
   private readonly blockLockKeys = new Map<number, Map<number, string>>();
@@ -143,6 +150,7 @@ export class ScordDetector implements Detector {
         this.fences = [];
         this.barriers = [];
         this.locks = new Map();
+        this.warpLocks = new Map();
         this.blockLockSites = new Map();
         this.held = 0;
         this.divergence = [];
@@ -169,6 +177,7 @@ export class ScordDetector implements Detector {
         return;
       }
       case 'warp-sync':
+        if (this.locks.size > 0) this.shareWarpLocks(e.block, e.warp);
         this.endDivergence(e.block, e.warp);
         this.ordering.warpOrder(e.block, e.warp).sync++;
         this.shared.syncWarp(e.block, e.warp);
@@ -356,6 +365,31 @@ export class ScordDetector implements Detector {
 
   private lockTableKey(block: number, warp: number, lane: number): number {
     return warpKey(block, warp) * 32 + lane;
+  }
+
+  /** At __syncwarp(): the locks the warp's lanes hold become the warp's (see warpLocks). */
+  private shareWarpLocks(block: number, warp: number): void {
+    const k = warpKey(block, warp);
+    const shared: { table: LockTable; entry: LockEntry }[] = [];
+    for (let lane = 0; lane < 32; lane++) {
+      const table = this.locks.get(k * 32 + lane);
+      if (table) for (const entry of table.entries) if (entry.active) shared.push({ table, entry });
+    }
+    if (shared.length) this.warpLocks.set(k, shared);
+    else this.warpLocks.delete(k);
+  }
+
+  /** The thread's locks with those its warp shares, while their holders still hold them. */
+  private withWarpLocks(e: Access, own: Set<string> | number): Set<string> | number {
+    const shared = this.warpLocks.get(warpKey(e.block, e.warp));
+    if (!shared) return own;
+    let locks = own;
+    for (const { table, entry } of shared) {
+      if (!entry.active || !table.entries.includes(entry)) continue;
+      if (typeof locks === 'number') locks = (locks | lockBits(entry.key)) >>> 0;
+      else if (!locks.has(entry.key)) locks = new Set([...locks, entry.key]);
+    }
+    return locks;
   }
 
   private barrierId(block: number): number {
@@ -634,7 +668,7 @@ export class ScordDetector implements Detector {
   /** Fills `into` (or a new record) with the access; records are reused to spare the collector. */
   private record(into: AccessRecord | undefined, e: Access, write: boolean, fence: FenceFile, release: boolean): AccessRecord {
     const table = this.locks.size === 0 ? undefined : this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
-    const locks = this.heldLocks(table);
+    const locks = this.warpLocks.size === 0 ? this.heldLocks(table) : this.withWarpLocks(e, this.heldLocks(table));
     const pendingLock = table?.pending;
     const heldBy = table?.heldEntries;
     const divergence = this.anyDivergence ? this.epoch(e.block, e.warp) : -1;
@@ -684,7 +718,10 @@ export class ScordDetector implements Detector {
     // Two threads that take one lock, one of them with no fence of its scope after its
     // atomicCAS yet: the lock is the synchronisation they meant, and the lockset rule decides.
     const meantLock = (prev.pendingLock !== undefined || rec.pendingLock !== undefined) && meanSameLock(prev, rec);
-    if (!isEmpty(prev.locks) || !isEmpty(held) || meantLock) {
+    // Atomics among themselves are synchronisation, a lock or none (their scope is checked
+    // below); a plain access beside a locked one needs the lock.
+    const atomicPair = prev.isAtom ? rec.isAtom || !write : rec.isAtom && !prev.write;
+    if (!(prev.isAtom && rec.isAtom) && (!isEmpty(prev.locks) || !isEmpty(held) || meantLock)) {
       // (e) and (f): conflicting accesses need a common lock. For two threads of one block, a
       // block-scope and a device-scope lock on the same word are one lock.
       if (hasCommonLock(prev.locks, held, sameBlock)) return;
@@ -709,7 +746,7 @@ export class ScordDetector implements Detector {
     // Atomics are synchronisation: with each other they do not race, and what an atomic wrote
     // may be read (a read followed by an atomic is the same pair the other way round). A store
     // that is not atomic conflicts with an atomic whichever runs first: the checks below.
-    if (prev.isAtom ? rec.isAtom || !write : rec.isAtom && !prev.write) return;
+    if (atomicPair) return;
     // A flag published by a strong write after a fence, polled by strong reads: the flag is
     // the synchronisation (the data it guards is checked on its own words).
     if (prev.strong && rec.strong && (prev.release || rec.release) && prev.write !== rec.write) return;
