@@ -8,8 +8,8 @@ import { evalConst, type ConstEnv } from '../frontend/sema/constEval';
 import * as T from '../frontend/types';
 import { DeviceFault } from '../gpu/access';
 import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../gpu/devices';
-import { runGrid, type GridFinding, type LaunchCheck, type SchedulerKind } from '../machine/executor';
-import type { BlockSampling, SampledLaunch } from '../machine/blockSample';
+import type { GridFinding, LaunchCheck, SchedulerKind } from '../machine/executor';
+import type { BlockSampling } from '../machine/blockSample';
 import { seededRandom } from '../values/random';
 import { randomChooser, WeakMemory, weakModelConfig, type Chooser, type WeakObservation, type WeakStep } from '../gpu/weakMemory';
 import type { MemoryModelName, WeakModelSwitches } from '../gpu/memoryModels';
@@ -19,9 +19,9 @@ import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes
 import { FunctionLowerer, isAggregate, normalizer, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
 import { resetWide } from '../values/wide';
 import { CudaRuntime } from '../runtime/runtime';
-import { startLaunch, type UntilLaunch } from './describeLaunch';
+import type { UntilLaunch } from './describeLaunch';
+import { GridLauncher, type SampledKernelLaunch } from './gridLauncher';
 import type { LaunchDescription } from './launchDescription';
-import type { Range } from '../frontend/source';
 
 /** A kernel-only file: which kernel to run, its launch shape and its scalar arguments. */
 export interface KernelEntry {
@@ -146,11 +146,6 @@ export interface RunResult {
   sampled?: SampledKernelLaunch[];
 }
 
-/** A launch that ran a sample of its blocks, and where the program launched it. */
-export interface SampledKernelLaunch extends SampledLaunch {
-  kernel: string;
-  range: Range;
-}
 
 const DEFAULT_STEP_BUDGET = 200_000_000;
 
@@ -174,14 +169,20 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   const globals = new Map<A.VarDecl, number>();
   const strings = new Map<string, number>();
   const kernels = new Map<string, CompiledFunction>();
-  let steps = 0;
-  let launches = 0;
-  const launched: LaunchDescription[] = [];
-  const sampled: SampledKernelLaunch[] = [];
-
   const events = listener ?? options.events;
   // The fairness search names who last wrote what a block spins on: it needs access events.
   const fairnessCheck = options.launchCheck?.(launchCheckSetup(device, budget, options, parsed.deviceAst));
+  // Its step count is the run's: host steps are added to it below.
+  const launcher = new GridLauncher(
+    {
+      device, memory, runtime, globals, budget,
+      ...(events ? { events } : {}), ...(weak ? { weak } : {}), ...(fairnessCheck ? { fairnessCheck } : {}), ...(scheduler ? { scheduler } : {}), ...(chooser ? { chooser } : {}),
+      ...(options.onDecision ? { onDecision: options.onDecision } : {}), ...(options.model ? { model: options.model } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}), ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
+      ...(options.untilLaunchOf ? { untilLaunchOf: options.untilLaunchOf } : {}),
+    },
+    findings,
+  );
   const program: ProgramInfo = {
     events: events !== undefined || fairnessCheck !== undefined,
     memory,
@@ -221,10 +222,10 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     stderr: runtime.output.filter((o) => o.stream === 'stderr').map((o) => o.text).join(''),
     exitCode,
     findings: [...findings.map((f): RunFinding => ({ ...f, severity: 'error' })), ...runtime.reportedFindings()],
-    steps,
-    launches,
-    launched,
-    ...(sampled.length ? { sampled } : {}),
+    steps: launcher.steps,
+    launches: launcher.launches,
+    launched: launcher.launched,
+    ...(launcher.sampled.length ? { sampled: launcher.sampled } : {}),
   });
 
   try {
@@ -243,26 +244,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       dynamicSharedOffset: 0,
       globals,
       launch: (asked) => {
-        const { req, last } = startLaunch(asked, options.untilLaunchOf, launched, memory);
-        launches++;
-        events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
-        const hang = fairnessCheck?.(req, { memory, globals });
-        if (hang) findings.push(hang);
-        const outcome = runGrid(req, { device, memory, runtime, globals, ...(events ? { events } : {}), ...(weak ? { weak } : {}) }, {
-          device,
-          stepBudget: Math.max(0, budget - steps),
-          ...(scheduler ? { scheduler } : {}),
-          ...(chooser ? { chooser } : {}),
-          ...(options.onDecision ? { onDecision: options.onDecision } : {}),
-          ...(options.model ? { model: options.model } : {}),
-          ...(options.seed !== undefined ? { seed: options.seed + launches } : {}),
-          ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}),
-          ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
-        });
-        steps += outcome.steps;
-        if (outcome.sampled) sampled.push({ kernel: req.kernel.name, range: req.range, ...outcome.sampled });
-        findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
-        if (last) throw new ProgramExit(0);
+        if (launcher.launch(asked).last) throw new ProgramExit(0);
       },
     };
     if (options.entry) {
@@ -292,8 +274,8 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     for (;;) {
       const block = compiled.blocks[pc];
       for (const step of block.steps) step(lanes, 0);
-      steps += block.steps.length + 1;
-      if (steps > budget) {
+      launcher.steps += block.steps.length + 1;
+      if (launcher.steps > budget) {
         // A launch that ran out of steps has said so already.
         if (!findings.some((f) => f.kind === 'step-budget')) findings.push({ kind: 'step-budget', message: `the program did not finish within ${budget} steps` });
         return result(124);

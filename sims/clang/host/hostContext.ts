@@ -9,7 +9,7 @@ import type { RunFinding } from '../../host/run';
 import type { CudaRuntime } from '../../runtime/runtime';
 import type { DeviceProgram } from '../device/program';
 import type { DebugLocation, LModule } from '../llvm/module';
-import type { GridLauncher } from './gridLauncher';
+import type { GridLauncher } from '../../host/gridLauncher';
 import { currentStack, type HostSite, type HostSites } from './hostSites';
 import type { LinearMemory } from './linearMemory';
 import type { SimClock } from './simClock';

@@ -14,6 +14,7 @@ import { pointeeOf } from './pointee';
 import { callSite, HostStop, placeText, type HostContext } from './hostContext';
 import { ArgumentError, kernelArguments } from './kernelArgs';
 import type { Registrations } from './registration';
+import { ProcExit } from './wasi';
 
 type Fn = (...args: number[]) => number;
 type Dim3 = [number, number, number];
@@ -66,6 +67,7 @@ export function launchCalls(ctx: HostContext, reg: Registrations): Record<string
     }
     nameArrays(kernel, args);
     const outcome = launcher.launch({ kernel: kernel.compiled, grid, block, dynamicShared: shared, args, range: range ?? kernel.compiled.decl.nameRange });
+    if (outcome.last) throw new ProcExit(0);
     // Out of steps: the run ends here, as the hand-written runner's does.
     if (launcher.exhausted) throw new HostStop(undefined, 124);
     return outcome.refused ? runtime.status('cudaErrorInvalidConfiguration') : 0;

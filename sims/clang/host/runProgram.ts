@@ -23,7 +23,7 @@ import { loadDeviceProgram, type DeviceProgram } from '../device/program';
 import type { DebugLocation, LModule } from '../llvm/module';
 import { cudaImports } from './cudaImports';
 import { entryLaunch } from './entryLaunch';
-import { GridLauncher } from './gridLauncher';
+import { GridLauncher } from '../../host/gridLauncher';
 import { HostStop, placeText, type Finding, type HostContext } from './hostContext';
 import { currentStack, HostSites } from './hostSites';
 import { LinearMemory } from './linearMemory';

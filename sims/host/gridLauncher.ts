@@ -1,0 +1,98 @@
+// Runs one kernel launch of a host program to completion, for both paths (sims/host/run.ts's
+// lowered host code and the clang path's WebAssembly host): the launch event, the fairness
+// search for launches that may never end, runGrid with the run's scheduler, seed (plus the
+// launch count), memory model, block sampling and remaining step budget. Every detector
+// therefore sees the same events on both paths.
+import type * as A from '../frontend/ast';
+import type { Range } from '../frontend/source';
+import type { DeviceConfig } from '../gpu/devices';
+import { runGrid, type GridFinding, type LaunchCheck, type SchedulerKind } from '../machine/executor';
+import type { Memory } from '../gpu/memory';
+import type { Chooser, WeakMemory } from '../gpu/weakMemory';
+import type { EventListener, LaunchRequest, RunContext } from '../ir/ir';
+import type { BlockSampling, SampledLaunch } from '../machine/blockSample';
+import type { CudaRuntime } from '../runtime/runtime';
+import { startLaunch, type UntilLaunch } from './describeLaunch';
+import type { LaunchDescription } from './launchDescription';
+
+/** A launch that ran a sample of its blocks, and where the program launched it. */
+export interface SampledKernelLaunch extends SampledLaunch {
+  kernel: string;
+  range: Range;
+}
+
+export interface LaunchSettings {
+  device: DeviceConfig;
+  memory: Memory;
+  runtime: CudaRuntime;
+  /** The host program's variables by declaration (the clang path's host keeps its own memory: none). */
+  globals?: RunContext['globals'];
+  /** Told the thread-steps of each launch (the clang path's simulated clock). */
+  clock?: { kernel(steps: number, smCount: number): void };
+  /** Thread-steps the run may take; `steps` counts them (the built-in path adds its host steps). */
+  budget: number;
+  events?: EventListener;
+  weak?: WeakMemory;
+  fairnessCheck?: LaunchCheck;
+  scheduler?: SchedulerKind;
+  chooser?: Chooser;
+  onDecision?: (digest: () => number) => void;
+  model?: 'independent' | 'lockstep';
+  seed?: number;
+  maxThreads?: number;
+  sampleBlocks?: BlockSampling;
+  /** RunOptions.untilLaunchOf: the program ends after the first launch of this kernel. */
+  untilLaunchOf?: UntilLaunch;
+}
+
+const NO_GLOBALS = new Map<A.VarDecl, number>();
+
+export class GridLauncher {
+  steps = 0;
+  launches = 0;
+  /** The first launches, with their arguments in words (RunResult.launched). */
+  readonly launched: LaunchDescription[] = [];
+  /** Launches that ran a sample of their blocks (RunResult.sampled). */
+  readonly sampled: SampledKernelLaunch[] = [];
+
+  constructor(
+    private readonly s: LaunchSettings,
+    /** Where the launches' findings go (the run's list). */
+    private readonly findings: GridFinding[],
+  ) {}
+
+  /**
+   * Runs the launch; `refused` when the device would not start it (its configuration), `last`
+   * when the program is to end after it (RunOptions.untilLaunchOf: the caller ends it).
+   */
+  launch(asked: LaunchRequest): { refused: boolean; last: boolean } {
+    const s = this.s;
+    const globals = s.globals ?? NO_GLOBALS;
+    const { req, last } = startLaunch(asked, s.untilLaunchOf, this.launched, s.memory);
+    this.launches++;
+    s.events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
+    const hang = s.fairnessCheck?.(req, { memory: s.memory, globals });
+    if (hang) this.findings.push(hang);
+    const outcome = runGrid(req, { device: s.device, memory: s.memory, runtime: s.runtime, globals, ...(s.events ? { events: s.events } : {}), ...(s.weak ? { weak: s.weak } : {}) }, {
+      device: s.device,
+      stepBudget: Math.max(0, s.budget - this.steps),
+      ...(s.scheduler ? { scheduler: s.scheduler } : {}),
+      ...(s.chooser ? { chooser: s.chooser } : {}),
+      ...(s.onDecision ? { onDecision: s.onDecision } : {}),
+      ...(s.model ? { model: s.model } : {}),
+      ...(s.seed !== undefined ? { seed: s.seed + this.launches } : {}),
+      ...(s.maxThreads !== undefined ? { maxThreads: s.maxThreads } : {}),
+      ...(s.sampleBlocks ? { sampleBlocks: s.sampleBlocks } : {}),
+    });
+    this.steps += outcome.steps;
+    if (outcome.sampled) this.sampled.push({ kernel: req.kernel.name, range: req.range, ...outcome.sampled });
+    s.clock?.kernel(outcome.steps, s.device.smCount);
+    this.findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
+    return { refused: outcome.findings.some((f) => f.kind === 'launch-configuration'), last };
+  }
+
+  /** The launches have used up the run's step budget. */
+  get exhausted(): boolean {
+    return this.findings.some((f) => f.kind === 'step-budget');
+  }
+}
