@@ -8,7 +8,7 @@ import type { Range } from './frontend/source';
 import { DEFAULT_DEVICE } from './gpu/devices';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { headerDefines, readKernelHeader, type KernelHeader } from './host/kernelHeader';
-import type { SchedulerKind } from './machine/executor';
+import type { BlockExecution, SchedulerKind } from './machine/executor';
 import type { BlockSampling } from './machine/blockSample';
 import { fairnessLaunchCheck } from './fairness/fairness';
 import type { Fairness } from './idioms/schedulers';
@@ -167,6 +167,8 @@ export interface CheckOptions {
   inspect?: { trace?: string };
   /** A parse already made of the same text and options (the server reuses its own). */
   parsed?: ParseResult;
+  /** How kernels' blocks run (`--interpret`: the reference interpreter, for comparing). */
+  execution?: BlockExecution;
 }
 
 /** Run findings that mean the program could not be analysed at all: diagnostics, not findings. */
@@ -281,6 +283,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.maxSteps !== undefined ? { stepBudget: options.maxSteps } : {}),
     ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
+    ...(options.execution ? { execution: options.execution } : {}),
     ...(options.deviceMemoryLimit !== undefined ? { deviceMemoryLimit: options.deviceMemoryLimit } : {}),
     ...(options.initCheck ? { initCheck: true } : {}),
     ...(options.entry ? { entry: options.entry } : {}),

@@ -69,7 +69,7 @@ const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format t
                    [--engine scord|precise|both] [--hardware-faithful] [--granularity 4|8|16|32|64]
                    [--warp-sync] [--no-benign] [--device ${PRESETS}]
                    [--scheduling independent|lockstep] [--seed N] [--schedules N] [--max-steps N]
-                   [--sample-blocks N] [--jobs N] [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
+                   [--sample-blocks N] [--jobs N] [--interpret] [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
                    [--memory-model sc|gpu-weak|gpu-strong] [--fairness ${FAIRNESS_KINDS.join('|')}]
                    [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
                    [--allow-read] [--args "ARGS"] [--program-arg ARG]... [-- ARG...]
@@ -81,7 +81,7 @@ const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format t
        scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]
        scord run FILE... [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${PRESETS}]
                  [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]
-                 [--model independent|lockstep] [--fairness ${FAIRNESS_KINDS.join('|')}]
+                 [--model independent|lockstep] [--fairness ${FAIRNESS_KINDS.join('|')}] [--interpret]
                  [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
                  [--allow-read] [--args "ARGS"] [--program-arg ARG]... [-- ARG...]
        scord --help | --version
@@ -120,6 +120,8 @@ interface Args {
   maxSteps?: number;
   /** --sample-blocks N: a grid of more blocks runs N of them (the first, the last, a seeded random set). */
   sampleBlocks?: number;
+  /** --interpret: run blocks through the reference interpreter instead of compiled. */
+  interpret?: boolean;
   scheduler?: SchedulerKind;
   model?: 'independent' | 'lockstep';
   seed?: number;
@@ -246,6 +248,8 @@ function parseArgs(argv: string[]): Args {
       args.dryRun = true;
     } else if (a === '--hardware-faithful') {
       args.hardwareFaithful = true;
+    } else if (a === '--interpret' && PROGRAM_COMMANDS.includes(command)) {
+      args.interpret = true;
     } else if (a === '--warp-sync') {
       args.warpSync = true;
     } else if (a === '--no-benign') {
@@ -553,6 +557,7 @@ function checkOptionsOf(args: Args, fileName: string, text: string): CheckOption
     ...(args.schedules !== undefined ? { schedules: args.schedules } : {}),
     ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
     ...(args.sampleBlocks !== undefined ? { sampleBlocks: { blocks: args.sampleBlocks } } : {}),
+    ...(args.interpret ? { execution: 'interpreted' as const } : {}),
     ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
     hardwareFaithful: args.hardwareFaithful,
     ...(args.warpSync ? { warpSync: true } : {}),
@@ -790,6 +795,7 @@ function runOptionsOf(args: Args): RunOptions {
     ...(args.model ? { model: args.model } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.fairness ? { launchCheck: fairnessLaunchCheck(args.fairness) } : {}),
+    ...(args.interpret ? { execution: 'interpreted' as const } : {}),
     deviceMemoryLimit: args.memoryLimit,
     ...(args.initCheck ? { initCheck: true } : {}),
   };

@@ -6,7 +6,7 @@
 import type * as A from '../frontend/ast';
 import type { Range } from '../frontend/source';
 import type { DeviceConfig } from '../gpu/devices';
-import { runGrid, type GridFinding, type LaunchCheck, type SchedulerKind } from '../machine/executor';
+import { runGrid, type BlockExecution, type GridFinding, type LaunchCheck, type SchedulerKind } from '../machine/executor';
 import type { Memory } from '../gpu/memory';
 import type { Chooser, WeakMemory } from '../gpu/weakMemory';
 import type { EventListener, LaunchRequest, RunContext } from '../ir/ir';
@@ -43,6 +43,7 @@ export interface LaunchSettings {
   sampleBlocks?: BlockSampling;
   /** RunOptions.untilLaunchOf: the program ends after the first launch of this kernel. */
   untilLaunchOf?: UntilLaunch;
+  execution?: BlockExecution;
 }
 
 const NO_GLOBALS = new Map<A.VarDecl, number>();
@@ -83,6 +84,7 @@ export class GridLauncher {
       ...(s.seed !== undefined ? { seed: s.seed + this.launches } : {}),
       ...(s.maxThreads !== undefined ? { maxThreads: s.maxThreads } : {}),
       ...(s.sampleBlocks ? { sampleBlocks: s.sampleBlocks } : {}),
+      ...(s.execution ? { execution: s.execution } : {}),
     });
     this.steps += outcome.steps;
     if (outcome.sampled) this.sampled.push({ kernel: req.kernel.name, range: req.range, ...outcome.sampled });

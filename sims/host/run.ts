@@ -8,7 +8,7 @@ import { evalConst, type ConstEnv } from '../frontend/sema/constEval';
 import * as T from '../frontend/types';
 import { DeviceFault } from '../gpu/access';
 import { DEFAULT_DEVICE, devicePreset, type DeviceConfig } from '../gpu/devices';
-import type { GridFinding, LaunchCheck, SchedulerKind } from '../machine/executor';
+import type { BlockExecution, GridFinding, LaunchCheck, SchedulerKind } from '../machine/executor';
 import type { BlockSampling } from '../machine/blockSample';
 import { seededRandom } from '../values/random';
 import { randomChooser, WeakMemory, weakModelConfig, type Chooser, type WeakObservation, type WeakStep } from '../gpu/weakMemory';
@@ -97,6 +97,8 @@ export interface RunOptions {
    * run's device and step budget.
    */
   launchCheck?: LaunchCheckFactory;
+  /** How kernels' blocks run: compiled (default) or through the reference interpreter. */
+  execution?: BlockExecution;
 }
 
 /** Makes a run's launch check, once the run knows its device, step budget and program. */
@@ -110,6 +112,7 @@ export interface LaunchCheckSetup {
   model?: 'independent' | 'lockstep';
   seed?: number;
   maxThreads?: number;
+  execution?: BlockExecution;
 }
 
 /** What a run tells its launch check about itself. */
@@ -120,6 +123,7 @@ export function launchCheckSetup(device: DeviceConfig, stepBudget: number, optio
     ...(options.model ? { model: options.model } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}),
+    ...(options.execution ? { execution: options.execution } : {}),
   };
 }
 
@@ -180,6 +184,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       ...(options.onDecision ? { onDecision: options.onDecision } : {}), ...(options.model ? { model: options.model } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}), ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
       ...(options.untilLaunchOf ? { untilLaunchOf: options.untilLaunchOf } : {}),
+      ...(options.execution ? { execution: options.execution } : {}),
     },
     findings,
   );

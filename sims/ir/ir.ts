@@ -91,7 +91,58 @@ export interface Lanes {
   ctx: RunContext;
 }
 
-export type Step = (w: Lanes, lane: number) => void;
+/** One instruction for one lane. */
+export interface Step {
+  (w: Lanes, lane: number): void;
+  /** Set when the step only computes a register (the block compiler inlines it). */
+  readonly pure?: PureStep;
+}
+
+/**
+ * A step that computes one register from others and from what is constant for its lane (its
+ * thread index, its block's indices): no memory, no events, never throws. The block compiler
+ * (sims/ir/compile.ts) inlines its expression, which must compute exactly what the step's
+ * closure computes (the differential test runs both).
+ */
+export interface PureStep {
+  /** Offset (register * WARP) of the register it writes. */
+  dst: number;
+  /** Offsets of the registers it reads. */
+  srcs: readonly number[];
+  /**
+   * Its value as a JS expression over the names given for `srcs`, the lane `l` and the warp
+   * `w`; any other value goes in through `lit`, which names it (no text of the program is
+   * ever pasted into generated code).
+   */
+  expr: (src: readonly string[], lit: (value: unknown) => string) => string;
+}
+
+/**
+ * A pure step from its expression alone. Its closure (the interpreter's form) is made from the
+ * same text, once per distinct expression: every value the expression names goes in as a
+ * constant, so steps that differ only in registers and constants share one function.
+ */
+export function pureStep(dst: number, srcs: readonly number[], expr: PureStep['expr']): Step {
+  const constants: unknown[] = [];
+  const text = expr(
+    srcs.map((_, i) => `R[s${i} + l]`),
+    (v) => {
+      constants.push(v);
+      return `K[${constants.length - 1}]`;
+    },
+  );
+  const key = `${srcs.length}|${text}`;
+  let make = PURE_CLOSURES.get(key);
+  if (!make) {
+    const params = srcs.map((_, i) => `s${i}`);
+    make = new Function('d', ...params, 'K', `"use strict";\nreturn function pure(w, l) {\n  const R = w.regs;\n  R[d + l] = ${text};\n};`) as PureClosureFactory;
+    PURE_CLOSURES.set(key, make);
+  }
+  return Object.assign(make(dst, ...srcs, constants), { pure: { dst, srcs, expr } });
+}
+
+type PureClosureFactory = (dst: number, ...rest: unknown[]) => (w: Lanes, lane: number) => void;
+const PURE_CLOSURES = new Map<string, PureClosureFactory>();
 
 export type Terminator =
   | { kind: 'jump'; to: number }
@@ -117,7 +168,12 @@ export interface Block {
   ranges: Range[];
   /** Ends with a memory access or fence (compiled with switch points): other threads can see it. */
   visible?: boolean;
+  /** The steps compiled to one function (sims/ir/compile.ts), made on the block's first run. */
+  compiled?: BlockBody;
 }
+
+/** Runs a block's steps for the `n` lanes listed in `group` (the executor's order: step by step). */
+export type BlockBody = (w: Lanes, group: Int32Array, n: number) => void;
 
 export interface CompiledFunction {
   name: string;

@@ -18,7 +18,7 @@ import { cudaErrorString } from '../runtime/cudaErrors';
 import { deviceAttribute, deviceProperties } from '../runtime/deviceProperties';
 import { box, isBoxed, plain, unbox } from '../values/wide';
 import { formatPrintf, parseFormat, type PrintfArg } from '../printf/format';
-import { WARP, LowerError, type Block, type CompiledFunction, type Lanes, type MemoryOrder, type Scope, type Step, type Terminator } from './ir';
+import { WARP, LowerError, pureStep, type Block, type CompiledFunction, type Lanes, type PureStep, type MemoryOrder, type Scope, type Step, type Terminator } from './ir';
 import { ATOMIC_COMPOUND_OPS, ATOMIC_METHODS, casFailureOrder, constantArgument, methodShape, orderOf, threadScopeOf } from '../frontend/libcu';
 import { decodePtx, type PtxValue } from '../frontend/ptx';
 import { accessEvent, fenceStep, fill, modelLoad, modelStore, type Ordered } from './accessSteps';
@@ -118,9 +118,9 @@ function small(x: number): number {
   return isBoxed(x) ? Number(BigInt.asIntN(32, unbox(x))) : x;
 }
 
-/** Fast conversions for the common int/unsigned cases (floats go through the general path). */
-function intWrap(t: T.Type): ((x: number) => number) | undefined {
-  if (t.kind === 'int' && t.bits === 32) return t.signed ? (x) => x | 0 : (x) => x >>> 0;
+/** Fast conversions for the common int/unsigned cases, as pure-step expressions (floats go through the general path). */
+function intWrap(t: T.Type): PureStep['expr'] | undefined {
+  if (t.kind === 'int' && t.bits === 32) return t.signed ? ([x]) => `${x} | 0` : ([x]) => `${x} >>> 0`;
   return undefined;
 }
 
@@ -191,10 +191,7 @@ export class FunctionLowerer {
   }
   private constant(value: number, range: Range): number {
     const r = this.reg();
-    const o = r * WARP;
-    this.emit((w, l) => {
-      w.regs[o + l] = value;
-    }, range);
+    this.emit(pureStep(r * WARP, [], (_, lit) => lit(value)), range);
     return r;
   }
   private frameSlot(size: number, align: number): number {
@@ -491,11 +488,7 @@ export class FunctionLowerer {
   }
 
   private assignReg(dst: number, src: number, range: Range): void {
-    const d = dst * WARP;
-    const s = src * WARP;
-    this.emit((w, l) => {
-      w.regs[d + l] = w.regs[s + l];
-    }, range);
+    this.emit(pureStep(dst * WARP, [src * WARP], ([s]) => s), range);
   }
 
   /** Writes an initializer (scalar, string or brace list) into memory at `target`. */
@@ -623,13 +616,8 @@ export class FunctionLowerer {
     if (T.sameType(T.unqualified(from), T.unqualified(to)) && from.kind !== 'error') return v;
     // The quick int conversions are exact only for values that cannot be boxed (32-bit or less).
     const fast = (from.kind === 'int' && from.bits <= 32) || from.kind === 'bool' || from.kind === 'enum' ? intWrap(to) : undefined;
-    const norm = fast ?? normalizer(to);
     const r = this.reg();
-    const ro = r * WARP;
-    const vo = v * WARP;
-    this.emit((w, l) => {
-      w.regs[ro + l] = norm(w.regs[vo + l]);
-    }, range);
+    this.emit(pureStep(r * WARP, [v * WARP], fast ?? (([x], lit) => `${lit(normalizer(to))}(${x})`)), range);
     return r;
   }
 
@@ -739,16 +727,12 @@ export class FunctionLowerer {
     const ro = r * WARP;
     const name = e.object.name;
     if (name === 'threadIdx') {
-      this.emit((w, l) => {
-        w.regs[ro + l] = w.tid[idx][l];
-      }, e.range);
+      this.emit(pureStep(ro, [], () => `w.tid[${idx}][l]`), e.range);
       return r;
     }
     // blockIdx, blockDim and gridDim are the same for every thread of the block.
     if (name !== 'blockIdx' && name !== 'blockDim' && name !== 'gridDim') return undefined;
-    this.emit((w, l) => {
-      w.regs[ro + l] = w.ctx[name][idx];
-    }, e.range);
+    this.emit(pureStep(ro, [], () => `w.ctx.${name}[${idx}]`), e.range);
     return r;
   }
 
@@ -759,16 +743,12 @@ export class FunctionLowerer {
     switch (slot.kind) {
       case 'frame': {
         const off = slot.offset;
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.frame[l] + off;
-        }, range);
+        this.emit(pureStep(ro, [], (_, lit) => `w.frame[l] + ${lit(off)}`), range);
         return r;
       }
       case 'shared': {
         const off = slot.offset;
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.ctx.shared + off;
-        }, range);
+        this.emit(pureStep(ro, [], (_, lit) => `w.ctx.shared + ${lit(off)}`), range);
         return r;
       }
       case 'dynamic-shared':
@@ -1006,9 +986,7 @@ export class FunctionLowerer {
     const delta = op === '++' ? 1 : -1;
     if (t.kind === 'pointer') {
       const size = T.sizeOf(this.subst(t.to)) ?? 1;
-      this.emit((w, l) => {
-        w.regs[ro + l] = w.regs[oo + l] + delta * size;
-      }, range);
+      this.emit(pureStep(ro, [oo], ([x], lit) => `${x} + ${lit(delta * size)}`), range);
     } else if (t.kind === 'int' && t.bits === 64) {
       const signed = t.signed;
       const d = BigInt(delta);
@@ -1017,10 +995,8 @@ export class FunctionLowerer {
         w.regs[ro + l] = box(signed ? BigInt.asIntN(64, v) : BigInt.asUintN(64, v));
       }, range);
     } else {
-      const norm = intWrap(t) ?? normalizer(t);
-      this.emit((w, l) => {
-        w.regs[ro + l] = norm(w.regs[oo + l] + delta);
-      }, range);
+      const wrap = intWrap(t);
+      this.emit(pureStep(ro, [oo], ([x], lit) => (wrap ? wrap([`(${x} + ${lit(delta)})`], lit) : `${lit(normalizer(t))}(${x} + ${lit(delta)})`)), range);
     }
     this.storeTo(lv, r, range);
     return prefix ? r : old;
@@ -2149,42 +2125,42 @@ function fastArithmetic(op: string, t: T.Type, ro: number, ao: number, bo: numbe
   const f64 = t.kind === 'float' && t.bits === 64;
   if (i32) {
     switch (op) {
-      case '+': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] + r[bo + l]) | 0; };
-      case '-': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] - r[bo + l]) | 0; };
-      case '*': return (w, l) => { const r = w.regs; r[ro + l] = Math.imul(r[ao + l], r[bo + l]); };
-      case '&': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] & r[bo + l]; };
-      case '|': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] | r[bo + l]; };
-      case '^': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] ^ r[bo + l]; };
+      case '+': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} + ${b}) | 0`);
+      case '-': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} - ${b}) | 0`);
+      case '*': return pureStep(ro, [ao, bo], ([a, b]) => `Math.imul(${a}, ${b})`);
+      case '&': return pureStep(ro, [ao, bo], ([a, b]) => `${a} & ${b}`);
+      case '|': return pureStep(ro, [ao, bo], ([a, b]) => `${a} | ${b}`);
+      case '^': return pureStep(ro, [ao, bo], ([a, b]) => `${a} ^ ${b}`);
     }
   }
   if (u32) {
     switch (op) {
-      case '+': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] + r[bo + l]) >>> 0; };
-      case '-': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] - r[bo + l]) >>> 0; };
-      case '*': return (w, l) => { const r = w.regs; r[ro + l] = Math.imul(r[ao + l], r[bo + l]) >>> 0; };
+      case '+': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} + ${b}) >>> 0`);
+      case '-': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} - ${b}) >>> 0`);
+      case '*': return pureStep(ro, [ao, bo], ([a, b]) => `Math.imul(${a}, ${b}) >>> 0`);
     }
   }
   if (f32) {
     switch (op) {
-      case '+': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] + r[bo + l]); };
-      case '-': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] - r[bo + l]); };
-      case '*': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] * r[bo + l]); };
-      case '/': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] / r[bo + l]); };
+      case '+': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} + ${b})`);
+      case '-': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} - ${b})`);
+      case '*': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} * ${b})`);
+      case '/': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} / ${b})`);
     }
   }
   if (f64) {
     switch (op) {
-      case '+': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] + r[bo + l]; };
-      case '*': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] * r[bo + l]; };
+      case '+': return pureStep(ro, [ao, bo], ([a, b]) => `${a} + ${b}`);
+      case '*': return pureStep(ro, [ao, bo], ([a, b]) => `${a} * ${b}`);
     }
   }
   switch (op) {
-    case '<': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] < r[bo + l] ? 1 : 0; };
-    case '>': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] > r[bo + l] ? 1 : 0; };
-    case '<=': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] <= r[bo + l] ? 1 : 0; };
-    case '>=': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >= r[bo + l] ? 1 : 0; };
-    case '==': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] === r[bo + l] ? 1 : 0; };
-    case '!=': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] !== r[bo + l] ? 1 : 0; };
+    case '<': return pureStep(ro, [ao, bo], ([a, b]) => `${a} < ${b} ? 1 : 0`);
+    case '>': return pureStep(ro, [ao, bo], ([a, b]) => `${a} > ${b} ? 1 : 0`);
+    case '<=': return pureStep(ro, [ao, bo], ([a, b]) => `${a} <= ${b} ? 1 : 0`);
+    case '>=': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >= ${b} ? 1 : 0`);
+    case '==': return pureStep(ro, [ao, bo], ([a, b]) => `${a} === ${b} ? 1 : 0`);
+    case '!=': return pureStep(ro, [ao, bo], ([a, b]) => `${a} !== ${b} ? 1 : 0`);
   }
   return undefined;
 }

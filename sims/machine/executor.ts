@@ -7,6 +7,7 @@ import type { CudaRuntime } from '../runtime/runtime';
 import { WARP, type Block, type CompiledFunction, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
 import { DeviceFault } from '../gpu/access';
 import { immediatePostDominators } from '../ir/postdominators';
+import { blockBody } from '../ir/compile';
 import { occupancy, type DeviceConfig } from '../gpu/devices';
 import { pointerAllocation, type Memory } from '../gpu/memory';
 import { formatBytes, MemoryLimitExceeded } from '../gpu/memoryAccount';
@@ -256,7 +257,12 @@ export interface GridOptions {
   maxThreads?: number;
   /** Simulate a sample of a big grid's blocks instead of all of them. */
   sampleBlocks?: BlockSampling;
+  /** How blocks run: compiled to JS (default), or step by step through the closures (the reference). */
+  execution?: BlockExecution;
 }
+
+/** How the simulator runs a kernel's blocks (sims/ir/compile.ts). */
+export type BlockExecution = 'compiled' | 'interpreted';
 
 export interface GridOutcome {
   completed: boolean;
@@ -288,6 +294,8 @@ interface WarpState extends Lanes {
   paths: number;
   /** Lanes that have not exited. */
   live: number;
+  /** The last group was every live lane, and it went on to one block: it is the next group too. */
+  together: boolean;
 }
 
 interface BlockState {
@@ -376,6 +384,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   const hot = new Float64Array(kernel.blocks.length);
   const lockstep = options.model === 'lockstep';
   const group = lockstep ? lockstepGroup : readyGroup;
+  const compiled = options.execution !== 'interpreted';
   let steps = 0;
   let nextMemoryCheck = MEMORY_CHECK_STEPS;
   const resident: BlockState[] = [];
@@ -427,10 +436,11 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
           for (let q = 0; q < quantum && n > 0; q++) {
             const ran = w.pc[w.group[0]];
             hot[ran] += n;
-            steps += runGroup(kernel, w, n, findings, b);
+            steps += runGroup(kernel, w, n, findings, b, compiled);
             if (lockstep) lockstepAdvance(w, kernel, ran, n);
             else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
-            n = group(w);
+            // Every live lane ran and went to one place: the next group is the same lanes.
+            if (lockstep || !w.together) n = group(w);
             // Random scheduling switches only after a step other threads can see (a memory
             // access or fence ends its block): interleaving register arithmetic, or accesses
             // to memory no other thread touches, changes nothing.
@@ -598,6 +608,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
       warp: warps.length,
       paths: 1,
       live: 0,
+      together: false,
     };
     for (let l = 0; l < WARP && base + l < threads; l++) {
       const t = base + l;
@@ -691,30 +702,36 @@ function lockstepAdvance(w: WarpState, kernel: CompiledFunction, ran: number, n:
 }
 
 /** Runs one block of the CFG for a group of lanes; returns the thread-steps taken. */
-function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: GridFinding[], b: BlockState): number {
+function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: GridFinding[], b: BlockState, compiled: boolean): number {
   const g = w.group;
   const block: Block = kernel.blocks[w.pc[g[0]]];
   const steps = block.steps;
   let i = 0;
-  try {
-    for (let s = 0; s < steps.length; s++) {
-      const step = steps[s];
-      for (i = 0; i < n; i++) step(w, g[i]);
+  if (compiled) blockBody(block)(w, g, n);
+  else {
+    try {
+      for (let s = 0; s < steps.length; s++) {
+        const step = steps[s];
+        for (i = 0; i < n; i++) step(w, g[i]);
+      }
+    } catch (e) {
+      if (e instanceof DeviceFault) e.lane = g[i];
+      throw e;
     }
-  } catch (e) {
-    if (e instanceof DeviceFault) e.lane = g[i];
-    throw e;
   }
   const t = block.term;
   const pcs = w.pc;
+  w.together = false;
   switch (t.kind) {
     case 'jump':
       for (i = 0; i < n; i++) pcs[g[i]] = t.to;
+      w.together = n === w.live;
       break;
     case 'branch': {
       const c = t.cond * WARP;
       const regs = w.regs;
       for (i = 0; i < n; i++) pcs[g[i]] = regs[c + g[i]] ? t.then : t.else;
+      w.together = n === w.live && sameTarget(pcs, g, n);
       break;
     }
     case 'exit':
@@ -751,7 +768,7 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
   }
   // A converged warp can split only at a branch or an exit, and not when all its lanes ran
   // and branched one way (most loop iterations); a diverged one may merge anywhere.
-  if (b.ctx.events && (w.paths !== 1 || t.kind === 'exit' || (t.kind === 'branch' && !(n === w.live && sameTarget(pcs, g, n))))) tracePaths(w, b, block);
+  if (b.ctx.events && (w.paths !== 1 || t.kind === 'exit' || (t.kind === 'branch' && !w.together))) tracePaths(w, b, block);
   return n * (steps.length + 1);
 }
 
@@ -958,13 +975,14 @@ export interface GridControl {
 }
 
 /** A GridControl for the launch, or undefined when runGrid would refuse its configuration. */
-export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: Pick<GridOptions, 'device' | 'model' | 'maxThreads'>): GridControl | undefined {
+export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: Pick<GridOptions, 'device' | 'model' | 'maxThreads' | 'execution'>): GridControl | undefined {
   const { kernel, grid, block } = req;
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
   if (typeof launchProblem(req, options.device, options.maxThreads) === 'string') return undefined;
   const lockstep = options.model === 'lockstep';
   const group = lockstep ? lockstepGroup : readyGroup;
+  const compiled = options.execution !== 'interpreted';
   const states: (BlockState | undefined)[] = new Array(blocks);
   const stats = { exited: 0 };
   // Findings of the explored schedules (barrier divergence) are the real run's to report.
@@ -1003,7 +1021,7 @@ export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: P
       const n = group(w);
       if (n === 0) return 0;
       const ran = w.pc[w.group[0]];
-      const steps = runGroup(kernel, w, n, ignored, b);
+      const steps = runGroup(kernel, w, n, ignored, b, compiled);
       if (lockstep) lockstepAdvance(w, kernel, ran, n);
       else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
       return steps;

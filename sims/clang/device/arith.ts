@@ -5,7 +5,7 @@
 import type { Range } from '../../frontend/source';
 import type { FlatAddresses } from '../../gpu/flat';
 import { pointerAllocation, pointerOffset } from '../../gpu/memory';
-import type { Lanes, Step } from '../../ir/ir';
+import { pureStep, type Lanes, type Step } from '../../ir/ir';
 import { box, isBoxed, plain, unbox } from '../../values/wide';
 import type { LType } from '../llvm/module';
 import { sizeOf, typeName } from './layout';
@@ -226,41 +226,41 @@ export function fcmp(pred: string): Binary {
 export function fastBinary(op: string, t: LType, pred: string | undefined, ro: number, ao: number, bo: number): Step | undefined {
   if (t.kind === 'int' && t.bits === 32) {
     switch (op) {
-      case 'add': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] + r[bo + l]) | 0; };
-      case 'sub': return (w, l) => { const r = w.regs; r[ro + l] = (r[ao + l] - r[bo + l]) | 0; };
-      case 'mul': return (w, l) => { const r = w.regs; r[ro + l] = Math.imul(r[ao + l], r[bo + l]); };
-      case 'and': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] & r[bo + l]; };
-      case 'or': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] | r[bo + l]; };
-      case 'xor': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] ^ r[bo + l]; };
+      case 'add': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} + ${b}) | 0`);
+      case 'sub': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} - ${b}) | 0`);
+      case 'mul': return pureStep(ro, [ao, bo], ([a, b]) => `Math.imul(${a}, ${b})`);
+      case 'and': return pureStep(ro, [ao, bo], ([a, b]) => `${a} & ${b}`);
+      case 'or': return pureStep(ro, [ao, bo], ([a, b]) => `${a} | ${b}`);
+      case 'xor': return pureStep(ro, [ao, bo], ([a, b]) => `${a} ^ ${b}`);
       case 'icmp':
         switch (pred) {
-          case 'eq': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] === r[bo + l] ? 1 : 0; };
-          case 'ne': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] !== r[bo + l] ? 1 : 0; };
-          case 'slt': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] < r[bo + l] ? 1 : 0; };
-          case 'sle': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] <= r[bo + l] ? 1 : 0; };
-          case 'sgt': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] > r[bo + l] ? 1 : 0; };
-          case 'sge': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >= r[bo + l] ? 1 : 0; };
-          case 'ult': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >>> 0 < r[bo + l] >>> 0 ? 1 : 0; };
-          case 'ule': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >>> 0 <= r[bo + l] >>> 0 ? 1 : 0; };
-          case 'ugt': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >>> 0 > r[bo + l] >>> 0 ? 1 : 0; };
-          case 'uge': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] >>> 0 >= r[bo + l] >>> 0 ? 1 : 0; };
+          case 'eq': return pureStep(ro, [ao, bo], ([a, b]) => `${a} === ${b} ? 1 : 0`);
+          case 'ne': return pureStep(ro, [ao, bo], ([a, b]) => `${a} !== ${b} ? 1 : 0`);
+          case 'slt': return pureStep(ro, [ao, bo], ([a, b]) => `${a} < ${b} ? 1 : 0`);
+          case 'sle': return pureStep(ro, [ao, bo], ([a, b]) => `${a} <= ${b} ? 1 : 0`);
+          case 'sgt': return pureStep(ro, [ao, bo], ([a, b]) => `${a} > ${b} ? 1 : 0`);
+          case 'sge': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >= ${b} ? 1 : 0`);
+          case 'ult': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >>> 0 < ${b} >>> 0 ? 1 : 0`);
+          case 'ule': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >>> 0 <= ${b} >>> 0 ? 1 : 0`);
+          case 'ugt': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >>> 0 > ${b} >>> 0 ? 1 : 0`);
+          case 'uge': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >>> 0 >= ${b} >>> 0 ? 1 : 0`);
         }
     }
   }
   if (t.kind === 'float' && t.name === 'float') {
     switch (op) {
-      case 'fadd': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] + r[bo + l]); };
-      case 'fsub': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] - r[bo + l]); };
-      case 'fmul': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] * r[bo + l]); };
-      case 'fdiv': return (w, l) => { const r = w.regs; r[ro + l] = Math.fround(r[ao + l] / r[bo + l]); };
+      case 'fadd': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} + ${b})`);
+      case 'fsub': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} - ${b})`);
+      case 'fmul': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} * ${b})`);
+      case 'fdiv': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} / ${b})`);
     }
   }
   if (t.kind === 'float' && t.name === 'double') {
     switch (op) {
-      case 'fadd': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] + r[bo + l]; };
-      case 'fsub': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] - r[bo + l]; };
-      case 'fmul': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] * r[bo + l]; };
-      case 'fdiv': return (w, l) => { const r = w.regs; r[ro + l] = r[ao + l] / r[bo + l]; };
+      case 'fadd': return pureStep(ro, [ao, bo], ([a, b]) => `${a} + ${b}`);
+      case 'fsub': return pureStep(ro, [ao, bo], ([a, b]) => `${a} - ${b}`);
+      case 'fmul': return pureStep(ro, [ao, bo], ([a, b]) => `${a} * ${b}`);
+      case 'fdiv': return pureStep(ro, [ao, bo], ([a, b]) => `${a} / ${b}`);
     }
   }
   return undefined;

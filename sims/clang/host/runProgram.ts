@@ -104,6 +104,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
       ...(options.onDecision ? { onDecision: options.onDecision } : {}), ...(options.model ? { model: options.model } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}),
       ...(options.untilLaunchOf ? { untilLaunchOf: options.untilLaunchOf } : {}),
       ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
+      ...(options.execution ? { execution: options.execution } : {}),
     },
     findings,
   );

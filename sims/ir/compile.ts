@@ -1,0 +1,88 @@
+// The block compiler: a basic block's steps as one generated JS function, so that V8 sees
+// straight-line code instead of a closure call per step per lane. Consecutive pure steps (a
+// register computed from registers: arithmetic, moves, conversions, thread indices) fuse into
+// one loop over the lanes that keeps the registers it touches in locals and writes each back
+// once; any other step (memory, fences, calls into the runtime) is called as the interpreter
+// calls it, for every lane before the next step, so events, faults and the weak model see the
+// same order on both. The interpreter (the executor calling the closures) stays the reference:
+// test/simulator/compiled.test.ts runs every program both ways.
+//
+// Generated text holds only numbers the compiler made (register offsets, step indices) and
+// names it chose; every value a step needs goes in through the constants array.
+import { DeviceFault } from '../gpu/access';
+import type { Block, BlockBody, PureStep, Step } from './ir';
+
+/** Literal text for numbers that round-trip through their decimal form; anything else is a constant. */
+function literal(value: unknown, constants: unknown[]): string {
+  if (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0)) return value < 0 ? `(${value})` : String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  constants.push(value);
+  return `K[${constants.length - 1}]`;
+}
+
+/** The loop over the lanes for a run of pure steps: registers in locals, written back once. */
+function fusedRun(run: readonly PureStep[], constants: unknown[]): string {
+  const local = (offset: number): string => `v${offset}`;
+  const declared = new Set<number>();
+  const written = new Set<number>();
+  const body: string[] = [];
+  const lit = (v: unknown): string => literal(v, constants);
+  for (const p of run) {
+    const names = p.srcs.map((s) => {
+      if (!declared.has(s)) {
+        declared.add(s);
+        body.push(`let ${local(s)} = R[${s} + l];`);
+      }
+      return local(s);
+    });
+    const value = p.expr(names, lit);
+    if (declared.has(p.dst)) body.push(`${local(p.dst)} = ${value};`);
+    else {
+      declared.add(p.dst);
+      body.push(`let ${local(p.dst)} = ${value};`);
+    }
+    written.add(p.dst);
+  }
+  for (const d of written) body.push(`R[${d} + l] = ${local(d)};`);
+  return `for (i = 0; i < n; i++) {\n  l = g[i];\n  ${body.join('\n  ')}\n}`;
+}
+
+/** The JS text of a block's body, and the values it refers to (`S` the steps, `K` constants). */
+export function blockSource(steps: readonly Step[]): { text: string; constants: unknown[] } {
+  const constants: unknown[] = [];
+  const parts: string[] = [];
+  let run: PureStep[] = [];
+  const flush = (): void => {
+    if (run.length) parts.push(fusedRun(run, constants));
+    run = [];
+  };
+  steps.forEach((step, k) => {
+    if (step.pure) {
+      run.push(step.pure);
+      return;
+    }
+    flush();
+    parts.push(`for (i = 0; i < n; i++) { l = g[i]; S[${k}](w, l); }`);
+  });
+  flush();
+  // A pure step never throws, so `l` names the lane of any fault.
+  const text = `const R = w.regs;\nlet i = 0, l = 0;\ntry {\n${parts.join('\n')}\n} catch (e) {\n  throw atLane(e, l);\n}`;
+  return { text, constants };
+}
+
+function atLane(e: unknown, lane: number): unknown {
+  if (e instanceof DeviceFault) e.lane = lane;
+  return e;
+}
+
+/** Compiles a block's steps into one function. */
+export function compileBlock(block: Block): BlockBody {
+  const { text, constants } = blockSource(block.steps);
+  const make = new Function('S', 'K', 'atLane', `"use strict";\nreturn function block${block.id}(w, g, n) {\n${text}\n};`) as (S: readonly Step[], K: unknown[], f: typeof atLane) => BlockBody;
+  return make(block.steps, constants, atLane);
+}
+
+/** The block's compiled body, compiled on first use. */
+export function blockBody(block: Block): BlockBody {
+  return (block.compiled ??= compileBlock(block));
+}

@@ -1,0 +1,131 @@
+// The block compiler: pure steps fuse into one loop over the lanes with registers in locals,
+// other steps are called as the interpreter calls them, and the result is the interpreter's
+// to the bit: registers, faults at the right lane, findings and every event. The whole
+// repository's programs are compared in test/slow/differential.test.ts; here, the compiler's
+// own cases.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { blockSource, compileBlock } from '../../../sims/ir/compile';
+import { pureStep, WARP, type Block, type Lanes, type Step } from '../../../sims/ir/ir';
+import { runProgram, type RunOptions } from '../../../sims/host/run';
+import type { BlockExecution } from '../../../sims/machine/executor';
+import { box } from '../../../sims/values/wide';
+import { parseVirtual } from '../../support/parseFile';
+
+const R = (r: number): number => r * WARP;
+
+function lanes(regs: number): Lanes {
+  return { regs: new Float64Array(regs * WARP), frame: new Float64Array(WARP), tid: [new Int32Array(WARP), new Int32Array(WARP), new Int32Array(WARP)], warp: 0, ctx: {} as Lanes['ctx'] };
+}
+
+/** Runs `steps` as one block for lanes 0..n-1, compiled and step by step; returns both register files. */
+function bothWays(steps: Step[], regs: number, n: number, init: (w: Lanes) => void): { compiled: Float64Array; interpreted: Float64Array } {
+  const block: Block = { id: 0, steps, ranges: [], term: { kind: 'exit' } };
+  const group = Int32Array.from({ length: n }, (_, i) => i);
+  const a = lanes(regs);
+  const b = lanes(regs);
+  init(a);
+  init(b);
+  compileBlock(block)(a, group, n);
+  for (const s of steps) for (let l = 0; l < n; l++) s(b, l);
+  return { compiled: a.regs, interpreted: b.regs };
+}
+
+describe('generated code', () => {
+  test('consecutive pure steps become one loop over the lanes, each register written back once', () => {
+    const steps = [
+      pureStep(R(1), [R(0)], ([x]) => `${x} + 1`),
+      pureStep(R(1), [R(1)], ([x]) => `${x} * 2`),
+      pureStep(R(2), [R(1), R(0)], ([x, y]) => `${x} - ${y}`),
+    ];
+    const { text } = blockSource(steps);
+    assert.equal(text.match(/for \(i = 0; i < n; i\+\+\)/g)?.length, 1);
+    assert.equal(text.match(/R\[32 \+ l\] =/g)?.length, 1, 'register 1 is stored once, after its last write');
+    const { compiled, interpreted } = bothWays(steps, 3, 32, (w) => w.regs.forEach((_, i) => (w.regs[i] = i < WARP ? i * 3 - 40 : 0)));
+    assert.deepEqual(compiled, interpreted);
+    assert.equal(compiled[R(2) + 5], (5 * 3 - 40 + 1) * 2 - (5 * 3 - 40));
+  });
+
+  test('a step that is not pure splits the run and sees the registers written before it', () => {
+    const seen: number[] = [];
+    const opaque: Step = (w, l) => {
+      seen.push(w.regs[R(1) + l]);
+      w.regs[R(0) + l] = 100 + l;
+    };
+    const steps = [pureStep(R(1), [R(0)], ([x]) => `${x} + 1`), opaque, pureStep(R(2), [R(0)], ([x]) => `${x} * 2`)];
+    assert.equal(blockSource(steps).text.match(/for \(i = 0; i < n; i\+\+\)/g)?.length, 3);
+    const { compiled, interpreted } = bothWays(steps, 3, 4, (w) => w.regs.fill(7));
+    assert.deepEqual(compiled, interpreted);
+    assert.deepEqual(seen, [8, 8, 8, 8, 8, 8, 8, 8], 'each lane saw the value the pure step wrote, both ways');
+    assert.equal(compiled[R(2) + 3], 206);
+  });
+
+  test('constants keep their exact value: -0, NaN, infinities, boxed 64-bit values, fractions', () => {
+    const values = [-0, NaN, Infinity, -Infinity, box(2n ** 63n - 1n), 0.1, -5, 2 ** 53 - 1];
+    const steps = values.map((v, i) => pureStep(R(i), [], (_, lit) => lit(v)));
+    const { compiled, interpreted } = bothWays(steps, values.length, 1, () => {});
+    values.forEach((v, i) => {
+      assert.ok(Object.is(compiled[R(i)], v), `constant ${i}: ${compiled[R(i)]} for ${v}`);
+      assert.ok(Object.is(interpreted[R(i)], v));
+    });
+    assert.ok(!/K\[/.test(blockSource([pureStep(R(0), [], (_, lit) => lit(0.1))]).text), 'a finite number is a literal');
+    assert.ok(/K\[0\]/.test(blockSource([pureStep(R(0), [], (_, lit) => lit(-0))]).text), '-0 is not written as 0');
+  });
+
+  test('no text of the program reaches generated code: strings are constants', () => {
+    const hostile = "'); process.exit(1); ('";
+    const steps = [pureStep(R(0), [], (_, lit) => `${lit(hostile)}.length`)];
+    assert.ok(!blockSource(steps).text.includes('process'));
+    const { compiled } = bothWays(steps, 1, 1, () => {});
+    assert.equal(compiled[0], hostile.length);
+  });
+});
+
+function run(source: string, execution: BlockExecution, options: RunOptions = {}) {
+  const parsed = parseVirtual({ 'main.cu': source });
+  return runProgram(parsed, { ...options, execution });
+}
+
+describe('runs', () => {
+  test('a fault in a compiled block names the lane that faulted', () => {
+    const source = `
+__global__ void k(int *p) {
+  int t = threadIdx.x;
+  int i = t * 3 + 1;
+  int j = i - 16;
+  p[j * 100] = t;
+}
+int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<1, 32>>>(p); cudaDeviceSynchronize(); return 0; }`;
+    const compiled = run(source, 'compiled');
+    const interpreted = run(source, 'interpreted');
+    assert.deepEqual(compiled.findings, interpreted.findings);
+    assert.equal(compiled.findings[0]?.kind, 'out-of-bounds');
+    // Lane 0 writes p[-1500]: the first lane of the group faults first.
+    assert.deepEqual(compiled.findings[0].thread, [0, 0, 0]);
+  });
+
+  test('a warp that stays converged through a loop takes the same steps and gives the same result', () => {
+    const source = `
+#include <cstdio>
+__global__ void k(int *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int a = t, b = 3;
+  for (int i = 0; i < 50; i++) { a = a * 7 + b; b ^= a >> 3; if (t % 3 == 0) b += i; }
+  out[t] = a ^ b;
+}
+int main() {
+  int *out; cudaMallocManaged(&out, 256 * sizeof(int));
+  k<<<2, 128>>>(out); cudaDeviceSynchronize();
+  long s = 0; for (int i = 0; i < 256; i++) s += out[i] * (i + 1);
+  printf("%ld\\n", s);
+  return 0;
+}`;
+    for (const options of [{}, { model: 'lockstep' as const }, { scheduler: 'random' as const, seed: 5 }]) {
+      const c = run(source, 'compiled', options);
+      const i = run(source, 'interpreted', options);
+      assert.deepEqual(c.findings, []);
+      assert.equal(c.stdout, i.stdout);
+      assert.equal(c.steps, i.steps);
+    }
+  });
+});
