@@ -61,16 +61,19 @@ export function readResolved(a: Allocation, off: number, kind: ScalarKind): numb
 /** Writes a value at a checked place, counting the writes that change memory. */
 export function writeResolved(memory: Memory, a: Allocation, off: number, kind: ScalarKind, value: number): void {
   const size = SCALAR_SIZE[kind];
-  const bytes = a.bytes;
+  const view = a.view;
   // Count writes that change memory: threads that only spin, and change nothing, cannot
   // release each other (the progress monitor's deadlock test).
-  let before = 0;
-  for (let i = 0; i < size; i++) before = before * 256 + bytes[off + i];
+  const low = low32(view, off, size);
+  const high = size === 8 ? view.getUint32(off + 4, true) : 0;
   Memory.write(a, off, kind, (kind === 'i64' || kind === 'u64') && isBoxed(value) ? unbox(value) : value);
   a.unwritten?.fill(0, off, off + size);
-  let after = 0;
-  for (let i = 0; i < size; i++) after = after * 256 + bytes[off + i];
-  if (after !== before) memory.version++;
+  if (low32(view, off, size) !== low || (size === 8 && view.getUint32(off + 4, true) !== high)) memory.version++;
+}
+
+/** The first (up to) four bytes of a scalar as an unsigned number. */
+function low32(view: DataView, off: number, size: number): number {
+  return size === 1 ? view.getUint8(off) : size === 2 ? view.getUint16(off, true) : view.getUint32(off, true);
 }
 
 /** Bytes of a NUL-terminated string in memory (for printf's %s). */

@@ -10,7 +10,7 @@
 // Generated text holds only numbers the compiler made (register offsets, step indices) and
 // names it chose; every value a step needs goes in through the constants array.
 import { DeviceFault } from '../gpu/access';
-import type { Block, BlockBody, PureStep, Step } from './ir';
+import { WARP, type Block, type BlockBody, type CompiledFunction, type ConvergedRun, type PureStep, type Step } from './ir';
 
 /** Literal text for numbers that round-trip through their decimal form; anything else is a constant. */
 function literal(value: unknown, constants: unknown[]): string {
@@ -47,9 +47,8 @@ function fusedRun(run: readonly PureStep[], constants: unknown[]): string {
   return `for (i = 0; i < n; i++) {\n  l = g[i];\n  ${body.join('\n  ')}\n}`;
 }
 
-/** The JS text of a block's body, and the values it refers to (`S` the steps, `K` constants). */
-export function blockSource(steps: readonly Step[]): { text: string; constants: unknown[] } {
-  const constants: unknown[] = [];
+/** The statements that run a block's steps for the group `g` of `n` lanes (faults leave `l` at the lane). */
+function stepsText(steps: readonly Step[], constants: unknown[], stepArray: string): string {
   const parts: string[] = [];
   let run: PureStep[] = [];
   const flush = (): void => {
@@ -62,11 +61,17 @@ export function blockSource(steps: readonly Step[]): { text: string; constants: 
       return;
     }
     flush();
-    parts.push(`for (i = 0; i < n; i++) { l = g[i]; S[${k}](w, l); }`);
+    parts.push(`for (i = 0; i < n; i++) { l = g[i]; ${stepArray}[${k}](w, l); }`);
   });
   flush();
+  return parts.join('\n');
+}
+
+/** The JS text of a block's body, and the values it refers to (`S` the steps, `K` constants). */
+export function blockSource(steps: readonly Step[]): { text: string; constants: unknown[] } {
+  const constants: unknown[] = [];
   // A pure step never throws, so `l` names the lane of any fault.
-  const text = `const R = w.regs;\nlet i = 0, l = 0;\ntry {\n${parts.join('\n')}\n} catch (e) {\n  throw atLane(e, l);\n}`;
+  const text = `const R = w.regs;\nlet i = 0, l = 0;\ntry {\n${stepsText(steps, constants, 'S')}\n} catch (e) {\n  throw atLane(e, l);\n}`;
   return { text, constants };
 }
 
@@ -85,4 +90,60 @@ export function compileBlock(block: Block): BlockBody {
 /** The block's compiled body, compiled on first use. */
 export function blockBody(block: Block): BlockBody {
   return (block.compiled ??= compileBlock(block));
+}
+
+/** Steps of straight-line code above which a function is not compiled into one converged run (V8 stops optimising huge functions). */
+const CONVERGED_MAX_STEPS = 4000;
+
+/** The function's converged run, or undefined when it has none worth compiling. */
+export function compileConverged(f: CompiledFunction): ConvergedRun | undefined {
+  const chained = f.blocks.filter((b) => b.term.kind === 'jump' || b.term.kind === 'branch');
+  const size = chained.reduce((n, b) => n + b.steps.length, 0);
+  if (chained.length === 0 || size > CONVERGED_MAX_STEPS) return undefined;
+  const constants: unknown[] = [];
+  const cases = chained.map((b) => {
+    const taken = `hot[${b.id}] += n;\n${stepsText(b.steps, constants, `S[${b.id}]`)}\ntally.steps += n * ${b.steps.length + 1};\ntally.blocks++;`;
+    const t = b.term;
+    if (t.kind === 'jump') return `case ${b.id}: {\n${taken}\npc = ${t.to};\ncontinue;\n}`;
+    if (t.kind !== 'branch') throw new Error('unreachable');
+    const c = t.cond * WARP;
+    return `case ${b.id}: {\n${taken}
+t = 0;
+for (i = 0; i < n; i++) if (R[${c} + g[i]]) t++;
+if (t === n) { pc = ${t.then}; continue; }
+if (t === 0) { pc = ${t.else}; continue; }
+for (i = 0; i < n; i++) { l = g[i]; pcs[l] = R[${c} + l] ? ${t.then} : ${t.else}; }
+return ${b.id};
+}`;
+  });
+  const text = `"use strict";
+return function converged(w, g, n, pcs, pc, limit, hot, tally) {
+const R = w.regs;
+let i = 0, l = 0, t = 0;
+try {
+  for (let q = 0; q < limit; q++) {
+    switch (pc) {
+${cases.join('\n')}
+    }
+    break;
+  }
+} catch (e) {
+  for (i = 0; i < n; i++) pcs[g[i]] = pc;
+  throw atLane(e, l);
+}
+for (i = 0; i < n; i++) pcs[g[i]] = pc;
+return -1;
+};`;
+  const make = new Function('S', 'K', 'atLane', text) as (S: readonly (readonly Step[])[], K: unknown[], f: typeof atLane) => ConvergedRun;
+  return make(
+    f.blocks.map((b) => b.steps),
+    constants,
+    atLane,
+  );
+}
+
+/** The function's converged run, compiled on first use (null: it has none). */
+export function convergedRun(f: CompiledFunction): ConvergedRun | null {
+  if (f.converged === undefined) f.converged = compileConverged(f) ?? null;
+  return f.converged;
 }

@@ -175,6 +175,23 @@ export interface Block {
 /** Runs a block's steps for the `n` lanes listed in `group` (the executor's order: step by step). */
 export type BlockBody = (w: Lanes, group: Int32Array, n: number) => void;
 
+/** What a converged run did: blocks run and thread-steps taken, kept up to date as it goes (a fault stops it). */
+export interface ConvergedTally {
+  blocks: number;
+  steps: number;
+}
+
+/**
+ * Runs a warp whose every live lane stands at block `pc`, listed in `g`, for up to `limit`
+ * blocks while they stay together: through jumps, and branches that every lane takes the
+ * same way. It stops before a block that ends otherwise (exit, barrier, warp operation), or
+ * when `limit` blocks have run, with every lane's pc at the next block (returns -1); or after a
+ * branch the lanes took both ways, with each lane's pc where it went (returns that block).
+ * `hot` and `tally` are counted as the executor counts a block it runs.
+ */
+export type ConvergedRun = (w: Lanes, g: Int32Array, n: number, pcs: Int32Array, pc: number, limit: number, hot: Float64Array, tally: ConvergedTally) => number;
+
+
 export interface CompiledFunction {
   name: string;
   decl: A.FunctionDecl;
@@ -191,6 +208,8 @@ export interface CompiledFunction {
   sharedLayout: NamedRegion[];
   /** Where the function's return value is left (main's exit status). */
   returnReg?: number;
+  /** Its blocks compiled into one converged run (sims/ir/compile.ts), made on first use; null: none. */
+  converged?: ConvergedRun | null;
 }
 
 /** A construct the simulator cannot run yet; reported at its range. */

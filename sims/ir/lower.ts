@@ -382,9 +382,7 @@ export class FunctionLowerer {
             this.emit((w, l) => copyBytes(w.ctx, w.regs[dst + l], w.regs[vo + l], size, range), s.range);
           } else {
             const vo = v * WARP;
-            this.emit((w, l) => {
-              w.regs[dst + l] = w.regs[vo + l];
-            }, s.range);
+            this.emit(pureStep(dst, [vo], ([x]) => x), s.range);
           }
         } else if (s.value) this.rv(s.value);
         if (f.returnBlock) this.jump(f.returnBlock);
@@ -420,9 +418,7 @@ export class FunctionLowerer {
       const c = (label as A.CaseStmt).constValue ?? 0;
       const r = this.reg();
       const ro = r * WARP;
-      this.emit((w, l) => {
-        w.regs[ro + l] = w.regs[vo + l] === c ? 1 : 0;
-      }, label.range);
+      this.emit(pureStep(ro, [vo], ([x], lit) => `${x} === ${lit(c)} ? 1 : 0`), label.range);
       const next = this.newBlock();
       this.terminate({ kind: 'branch', cond: r, then: block.id, else: next.id }, next);
     }
@@ -545,9 +541,7 @@ export class FunctionLowerer {
     const r = this.reg();
     const ro = r * WARP;
     const bo = base * WARP;
-    this.emit((w, l) => {
-      w.regs[ro + l] = w.regs[bo + l] + offset;
-    }, range);
+    this.emit(pureStep(ro, [bo], ([x], lit) => `${x} + ${lit(offset)}`), range);
     return r;
   }
 
@@ -591,9 +585,7 @@ export class FunctionLowerer {
     const r = this.reg();
     const ro = r * WARP;
     const vo = v * WARP;
-    this.emit((w, l) => {
-      w.regs[ro + l] = w.regs[vo + l] ? 1 : 0;
-    }, e.range);
+    this.emit(pureStep(ro, [vo], ([x]) => `${x} ? 1 : 0`), e.range);
     return r;
   }
 
@@ -752,9 +744,7 @@ export class FunctionLowerer {
         return r;
       }
       case 'dynamic-shared':
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.ctx.shared + w.ctx.dynamicSharedOffset;
-        }, range);
+        this.emit(pureStep(ro, [], () => 'w.ctx.shared + w.ctx.dynamicSharedOffset'), range);
         return r;
       case 'global': {
         const decl = slot.decl;
@@ -900,13 +890,7 @@ export class FunctionLowerer {
   /** p + i * size * sign, keeping the pointer's provenance. */
   private ptrAdd(p: number, i: number, size: number, sign: 1 | -1, range: Range): number {
     const r = this.reg();
-    const ro = r * WARP;
-    const po = p * WARP;
-    const io = i * WARP;
-    const k = size * sign;
-    this.emit((w, l) => {
-      w.regs[ro + l] = w.regs[po + l] + w.regs[io + l] * k;
-    }, range);
+    this.emit(pureStep(r * WARP, [p * WARP, i * WARP], ([x, y], lit) => `${x} + ${y} * ${lit(size * sign)}`), range);
     return r;
   }
 
@@ -941,14 +925,10 @@ export class FunctionLowerer {
           }, e.range);
           return r;
         }
-        this.emit((w, l) => {
-          w.regs[ro + l] = norm(-w.regs[vo + l]);
-        }, e.range);
+        this.emit(pureStep(ro, [vo], ([x], lit) => `${lit(norm)}(-${x})`), e.range);
         return r;
       case '!':
-        this.emit((w, l) => {
-          w.regs[ro + l] = w.regs[vo + l] ? 0 : 1;
-        }, e.range);
+        this.emit(pureStep(ro, [vo], ([x]) => `${x} ? 0 : 1`), e.range);
         return r;
       case '~': {
         const wide = t.kind === 'int' && t.bits === 64;
@@ -1009,9 +989,7 @@ export class FunctionLowerer {
       const ro = r * WARP;
       const a = this.cond(e.left);
       const ao = a * WARP;
-      this.emit((w, l) => {
-        w.regs[ro + l] = w.regs[ao + l];
-      }, e.left.range);
+      this.emit(pureStep(ro, [ao], ([x]) => x), e.left.range);
       const rhs = this.newBlock();
       const join = this.newBlock();
       this.terminate(op === '&&' ? { kind: 'branch', cond: a, then: rhs.id, else: join.id } : { kind: 'branch', cond: a, then: join.id, else: rhs.id }, rhs);
@@ -1039,15 +1017,11 @@ export class FunctionLowerer {
       const bo = b * WARP;
       if (op === '-') {
         const size = lt.kind === 'pointer' ? T.sizeOf(this.subst(lt.to)) ?? 1 : 1;
-        this.emit((w, l) => {
-          w.regs[ro + l] = Math.trunc((w.regs[ao + l] - w.regs[bo + l]) / size);
-        }, e.range);
+        this.emit(pureStep(ro, [ao, bo], ([x, y], lit) => `Math.trunc((${x} - ${y}) / ${lit(size)})`), e.range);
         return r;
       }
       const cmp = comparison(op);
-      this.emit((w, l) => {
-        w.regs[ro + l] = cmp(w.regs[ao + l], w.regs[bo + l]) ? 1 : 0;
-      }, e.range);
+      this.emit(pureStep(ro, [ao, bo], ([x, y], lit) => `${lit(cmp)}(${x}, ${y}) ? 1 : 0`), e.range);
       return r;
     }
     const isCompare = ['<', '>', '<=', '>=', '==', '!='].includes(op);
@@ -1259,9 +1233,7 @@ export class FunctionLowerer {
       const regs = e.args.map((a) => this.rvAs(a, T.DOUBLE));
       const norm = normalizer(resultType.kind === 'error' ? T.DOUBLE : resultType);
       const os = regs.map((r) => r * WARP);
-      this.emit((w, l) => {
-        w.regs[ro + l] = norm(math(...os.map((o) => w.regs[o + l])));
-      }, range);
+      this.emit(pureStep(ro, os, (xs, lit) => `${lit(norm)}(${lit(math)}(${xs.join(', ')}))`), range);
       return result;
     }
     if (/^make_[a-z]+[1-4]$/.test(name) && resultType.kind === 'vector') {
@@ -1992,19 +1964,19 @@ export class FunctionLowerer {
     const modelScope = scope ?? 'block';
     const wide = kind === 'i64' || kind === 'u64';
     const bigOp = wide ? bigAtomic(op, kind === 'i64') : undefined;
+    const rmw = (old: number, w: Lanes, l: number): number => {
+      const next = bigOp ? bigOp(old, w.regs[v + l], c === undefined ? 0 : w.regs[c + l]) : c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
+      return bigOp ? next : norm(next);
+    };
     this.emitMemory((w, l) => {
       const addr = w.regs[p + l];
-      const rmw = (old: number): number => {
-        const next = bigOp ? bigOp(old, w.regs[v + l], c === undefined ? 0 : w.regs[c + l]) : c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
-        return bigOp ? next : norm(next);
-      };
       let old: number;
       let stored: number;
       const weak = w.ctx.weak;
-      if (weak) [old, stored] = weak.atomic(w, l, addr, kind, modelScope, rmw, range, ordered?.order);
+      if (weak) [old, stored] = weak.atomic(w, l, addr, kind, modelScope, (o) => rmw(o, w, l), range, ordered?.order);
       else {
         old = load(w.ctx, addr, kind, range);
-        stored = rmw(old);
+        stored = rmw(old, w, l);
         store(w.ctx, addr, kind, stored, range);
       }
       w.regs[ro + l] = old;

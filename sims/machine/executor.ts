@@ -7,7 +7,7 @@ import type { CudaRuntime } from '../runtime/runtime';
 import { WARP, type Block, type CompiledFunction, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
 import { DeviceFault } from '../gpu/access';
 import { immediatePostDominators } from '../ir/postdominators';
-import { blockBody } from '../ir/compile';
+import { blockBody, convergedRun } from '../ir/compile';
 import { occupancy, type DeviceConfig } from '../gpu/devices';
 import { pointerAllocation, type Memory } from '../gpu/memory';
 import { formatBytes, MemoryLimitExceeded } from '../gpu/memoryAccount';
@@ -385,6 +385,9 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   const lockstep = options.model === 'lockstep';
   const group = lockstep ? lockstepGroup : readyGroup;
   const compiled = options.execution !== 'interpreted';
+  // Independent scheduling only: lockstep's reconvergence stack moves at every block.
+  const converged = compiled && !lockstep ? convergedRun(kernel) : null;
+  const tally = { blocks: 0, steps: 0 };
   let steps = 0;
   let nextMemoryCheck = MEMORY_CHECK_STEPS;
   const resident: BlockState[] = [];
@@ -434,6 +437,28 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
           // costs little; other warps still get their turn, so spin loops make progress.
           let invisible = 0;
           for (let q = 0; q < quantum && n > 0; q++) {
+            // A warp that runs together runs compiled blocks back to back (same counts,
+            // same order); it comes back at a block that needs the executor, or when split.
+            if (converged && n === w.live && !pick && (!events || w.paths === 1)) {
+              tally.blocks = 0;
+              tally.steps = 0;
+              let split: number;
+              try {
+                split = converged(w, w.group, n, w.pc, w.pc[w.group[0]], quantum - q, hot, tally);
+              } finally {
+                steps += tally.steps;
+              }
+              if (tally.blocks > 0) {
+                w.rot = (w.group[n - 1] + 1) & (WARP - 1);
+                q += tally.blocks - 1;
+                if (split >= 0) {
+                  w.together = false;
+                  if (events) tracePaths(w, b, kernel.blocks[split]);
+                  n = group(w);
+                }
+                continue;
+              }
+            }
             const ran = w.pc[w.group[0]];
             hot[ran] += n;
             steps += runGroup(kernel, w, n, findings, b, compiled);

@@ -43,8 +43,14 @@ export function cudaFiles(dir: string): string[] {
   return out.sort();
 }
 
+/**
+ * The memory limit of the compared runs: high enough that the heap's growth (which depends on
+ * when the collector last ran, not on the program) never stops one run and not the other.
+ */
+const MEMORY_LIMIT = 2 ** 40;
+
 function checked(file: string, text: string, settings: Partial<CheckOptions>, execution: BlockExecution): string {
-  const report = checkSource({ fileName: file, text, readFile: readOrUndefined, maxSteps: 2_000_000, ...settings, execution });
+  const report = checkSource({ fileName: file, text, readFile: readOrUndefined, maxSteps: 2_000_000, deviceMemoryLimit: MEMORY_LIMIT, ...settings, execution });
   return JSON.stringify(publicReport(report));
 }
 
@@ -56,7 +62,7 @@ function eventDigest(run: (options: RunOptions) => RunResult, options: RunOption
     count++;
     hash.update(JSON.stringify(e));
   };
-  const r = run({ ...options, events, stepBudget: 2_000_000 });
+  const r = run({ ...options, events, stepBudget: 2_000_000, deviceMemoryLimit: MEMORY_LIMIT });
   hash.update(JSON.stringify({ stdout: r.stdout, exitCode: r.exitCode, findings: r.findings, steps: r.steps }));
   return { digest: hash.digest('hex'), count };
 }

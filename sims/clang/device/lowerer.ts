@@ -17,7 +17,7 @@ import type { Range } from '../../frontend/source';
 import { DeviceFault } from '../../gpu/access';
 import type { FlatAddresses } from '../../gpu/flat';
 import type { Memory, NamedRegion } from '../../gpu/memory';
-import { WARP, LowerError, type Block, type CompiledFunction, type Step, type Terminator } from '../../ir/ir';
+import { WARP, LowerError, pureStep, type Block, type CompiledFunction, type Step, type Terminator } from '../../ir/ir';
 import type { DebugLocation, LFunction, LInstruction, LModule, LType, LValue } from '../llvm/module';
 import { ABSOLUTE, ConstantError, constLeaves, DYNAMIC_SHARED, intConstant, SHARED, type ConstEnv, type ConstScalar } from './constants';
 import { functionName, variableName } from './demangle';
@@ -269,11 +269,7 @@ export class KernelLowering implements Lowering {
   copy(dst: Val, src: Val): void {
     for (let i = 0; i < Math.min(dst.n, src.n); i++) {
       if (dst.reg + i === src.reg + i) continue;
-      const d = (dst.reg + i) * WARP;
-      const s = (src.reg + i) * WARP;
-      this.emit((w, l) => {
-        w.regs[d + l] = w.regs[s + l];
-      });
+      this.emit(pureStep((dst.reg + i) * WARP, [(src.reg + i) * WARP], ([x]) => x));
     }
   }
 

@@ -262,14 +262,13 @@ export function emitAtomic(L: Lowering, a: AtomicSpec): void {
     const addr = w.regs[po + l];
     const v = operand(w.regs[vo + l]);
     const c = co === undefined ? 0 : operand(w.regs[co + l]);
-    const rmw = (old: number): number => (bigOp ? bigOp(old, v, c) : norm(f(old, v, c)));
     let old: number;
     let stored: number;
     const weak = w.ctx.weak;
-    if (weak) [old, stored] = weak.atomic(w, l, addr, kind, modelScope, rmw, range, ordered?.order);
+    if (weak) [old, stored] = weak.atomic(w, l, addr, kind, modelScope, (o) => (bigOp ? bigOp(o, v, c) : norm(f(o, v, c))), range, ordered?.order);
     else {
       old = load(w.ctx, addr, kind, range);
-      stored = rmw(old);
+      stored = bigOp ? bigOp(old, v, c) : norm(f(old, v, c));
       store(w.ctx, addr, kind, stored, range);
     }
     w.regs[ro + l] = result(old);

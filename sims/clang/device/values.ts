@@ -1,20 +1,28 @@
 // The value instructions of the IR: arithmetic and comparisons (scalars and vectors, element by
 // element), conversions, getelementptr, select and vector element operations. Each result goes
 // to the registers the lowering assigned it; constants come from the prologue's registers.
-import { WARP, type Step } from '../../ir/ir';
+import { pureStep, WARP, type Step } from '../../ir/ir';
 import type { LInstruction } from '../llvm/module';
 import { conversion, fastBinary, fcmp, floatBinary, icmp, intBinary, pointerCompare, reinterpret, type Binary } from './arith';
 import { ConstantError, gepOffsets } from './constants';
 import { isAggregate, leavesOf, typeName } from './layout';
 import type { Lowering, Val } from './lowering';
 
-/** Applies `f` to each scalar (vectors: each element) of operand 0 into the result. */
-export function lowerUnary(L: Lowering, i: LInstruction, f: (x: number) => number): void {
+/**
+ * Applies `f` to each scalar (vectors: each element) of operand 0 into the result. `f` is pure
+ * (a function of its argument alone) unless `effects`: then the order in which lanes call it
+ * matters, and the step is left to the interpreter's order.
+ */
+export function lowerUnary(L: Lowering, i: LInstruction, f: (x: number) => number, effects = false): void {
   const a = L.val(i.operands[0]);
   const r = L.result(i);
   for (let k = 0; k < r.n; k++) {
     const ao = (a.reg + k) * WARP;
     const ro = (r.reg + k) * WARP;
+    if (!effects) {
+      L.emit(pureStep(ro, [ao], ([x], lit) => `${lit(f)}(${x})`));
+      continue;
+    }
     L.emit((w, l) => {
       w.regs[ro + l] = f(w.regs[ao + l]);
     });
@@ -71,7 +79,8 @@ export function lowerCast(L: Lowering, i: LInstruction): void {
   }
   const f = conversion(i.opcode, from.kind === 'vector' ? from.of : from, to.kind === 'vector' ? to.of : to, L.flat);
   if (i.opcode === 'addrspacecast' || (i.opcode === 'bitcast' && from.kind === 'ptr')) return L.copy(L.result(i), L.val(i.operands[0]));
-  lowerUnary(L, i, f);
+  // Converting between pointers and integers names flat addresses in the order it meets them.
+  lowerUnary(L, i, f, i.opcode === 'ptrtoint' || i.opcode === 'inttoptr');
 }
 
 export function lowerGep(L: Lowering, i: LInstruction): void {
@@ -89,25 +98,8 @@ export function lowerGep(L: Lowering, i: LInstruction): void {
   const bo = base * WARP;
   const c = offsets.constant;
   const terms = offsets.terms.map((t) => ({ o: L.reg(t.index) * WARP, s: t.scale }));
-  if (terms.length === 0) {
-    L.emit((w, l) => {
-      w.regs[ro + l] = w.regs[bo + l] + c;
-    });
-  } else if (terms.length === 1) {
-    const io = terms[0].o;
-    const s = terms[0].s;
-    L.emit((w, l) => {
-      const regs = w.regs;
-      regs[ro + l] = regs[bo + l] + c + regs[io + l] * s;
-    });
-  } else {
-    L.emit((w, l) => {
-      const regs = w.regs;
-      let p = regs[bo + l] + c;
-      for (const t of terms) p += regs[t.o + l] * t.s;
-      regs[ro + l] = p;
-    });
-  }
+  // base + constant + index * scale + …, added left to right.
+  L.emit(pureStep(ro, [bo, ...terms.map((t) => t.o)], ([b, ...xs], lit) => [`${b} + ${lit(c)}`, ...xs.map((x, k) => `${x} * ${lit(terms[k].s)}`)].join(' + ')));
 }
 
 export function lowerSelect(L: Lowering, i: LInstruction): void {
@@ -121,10 +113,7 @@ export function lowerSelect(L: Lowering, i: LInstruction): void {
     const ao = (a.reg + k) * WARP;
     const bo = (b.reg + k) * WARP;
     const ro = (r.reg + k) * WARP;
-    L.emit((w, l) => {
-      const regs = w.regs;
-      regs[ro + l] = regs[co + l] ? regs[ao + l] : regs[bo + l];
-    });
+    L.emit(pureStep(ro, [co, ao, bo], ([x, y, z]) => `${x} ? ${y} : ${z}`));
   }
 }
 
