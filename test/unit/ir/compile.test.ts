@@ -128,4 +128,33 @@ int main() {
       assert.equal(c.steps, i.steps);
     }
   });
+
+  test('a run stopped by its step budget inside a converged loop stops at the same step, with the same hottest line', () => {
+    const source = `
+__global__ void k(int *out) {
+  int a = threadIdx.x;
+  while (a != -7) a = a * 3 + 1;
+  out[threadIdx.x] = a;
+}
+int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<2, 64>>>(p); cudaDeviceSynchronize(); return 0; }`;
+    const c = run(source, 'compiled', { stepBudget: 100_000 });
+    const i = run(source, 'interpreted', { stepBudget: 100_000 });
+    assert.equal(c.findings[0]?.kind, 'step-budget');
+    assert.deepEqual(c.findings, i.findings);
+    assert.equal(c.steps, i.steps);
+  });
+
+  test('a fault in the middle of a converged loop names the thread and keeps the steps taken before it', () => {
+    const source = `
+__global__ void k(int *p) {
+  int t = threadIdx.x;
+  for (int i = 0; i < 40; i++) { int j = t * 2 + i; if (j > 0) p[j] = i; }
+}
+int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<1, 64>>>(p); cudaDeviceSynchronize(); return 0; }`;
+    const c = run(source, 'compiled');
+    const i = run(source, 'interpreted');
+    assert.equal(c.findings[0]?.kind, 'out-of-bounds');
+    assert.deepEqual(c.findings, i.findings);
+    assert.equal(c.steps, i.steps);
+  });
 });
