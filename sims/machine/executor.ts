@@ -30,6 +30,12 @@ const GTO_QUANTUM = 1024;
 export const DEFAULT_MAX_THREADS = 1 << 22;
 /** Thread-steps between checks for a repeated state while nothing else changes. */
 const LIVELOCK_WINDOW = 1_000_000;
+/**
+ * A check hashes every resident thread's registers: on a big grid the window grows to this many
+ * thread-steps per register hashed, so the check costs a small share of the run however big the
+ * state (it stays within 1/64 of the step budget, so a hang is still found well before it ends).
+ */
+const LIVELOCK_STEPS_PER_WORD = 2;
 
 function hasReadyLane(w: WarpState): boolean {
   const status = w.status;
@@ -414,6 +420,8 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   // any of these for a long stretch, every running thread is spinning on memory nobody
   // changes: a deadlock, however busy it looks.
   let barriersOpened = 0;
+  const hashedWords = Math.min(queue.simulated, occ.residentBlocks) * threads * kernel.numRegs * 2;
+  const livelockWindow = Math.min(Math.max(LIVELOCK_WINDOW, LIVELOCK_STEPS_PER_WORD * hashedWords), options.stepBudget / 64);
   const seenStates = new Set<number>();
   let sinceSteps = 0;
   let lastVersion = env.memory.version;
@@ -525,7 +533,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
       seenStates.clear();
       // The hot code of a hang is what runs after the last progress, not before it.
       hot.fill(0);
-    } else if (steps - lastProgress > Math.min(LIVELOCK_WINDOW, options.stepBudget / 64)) {
+    } else if (steps - lastProgress > livelockWindow) {
       // Nothing changed for a while. A long computation changes its registers; a spin loop
       // comes back to exactly a state it was in before (samples may fall at different points
       // of the loop, so remember several). Memory unchanged and a state repeated: a cycle.
