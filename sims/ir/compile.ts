@@ -80,16 +80,47 @@ function atLane(e: unknown, lane: number): unknown {
   return e;
 }
 
+/**
+ * Generated functions by their text. A program lowered again (every run lowers its kernels)
+ * gives the same text, so V8 parses and optimises it once and each run only binds its steps and
+ * constants. Cleared when it holds too much text (the editor's server lives long).
+ */
+const FACTORIES = new Map<string, (...bound: unknown[]) => unknown>();
+let factoryChars = 0;
+const FACTORY_CHARS_LIMIT = 32 << 20;
+
+function factory<F>(text: string): (S: unknown, K: unknown[], f: typeof atLane) => F {
+  let make = FACTORIES.get(text);
+  if (!make) {
+    if (factoryChars + text.length > FACTORY_CHARS_LIMIT) {
+      FACTORIES.clear();
+      factoryChars = 0;
+    }
+    make = new Function('S', 'K', 'atLane', text) as (...bound: unknown[]) => unknown;
+    FACTORIES.set(text, make);
+    factoryChars += text.length;
+  }
+  return make as (S: unknown, K: unknown[], f: typeof atLane) => F;
+}
+
 /** Compiles a block's steps into one function. */
 export function compileBlock(block: Block): BlockBody {
   const { text, constants } = blockSource(block.steps);
-  const make = new Function('S', 'K', 'atLane', `"use strict";\nreturn function block${block.id}(w, g, n) {\n${text}\n};`) as (S: readonly Step[], K: unknown[], f: typeof atLane) => BlockBody;
-  return make(block.steps, constants, atLane);
+  return factory<BlockBody>(`"use strict";\nreturn function block(w, g, n) {\n${text}\n};`)(block.steps, constants, atLane);
 }
 
-/** The block's compiled body, compiled on first use. */
-export function blockBody(block: Block): BlockBody {
-  return (block.compiled ??= compileBlock(block));
+/**
+ * Runs of a block before it is compiled: code that runs a few times costs less through the
+ * closures than it costs to generate and to warm up.
+ */
+const BLOCK_RUNS_BEFORE_COMPILING = 16;
+
+/** The block's compiled body once the block is hot (at once when `eager`); undefined while the closures should run it. */
+export function blockBody(block: Block, eager = false): BlockBody | undefined {
+  if (block.compiled) return block.compiled;
+  block.runs = (block.runs ?? 0) + 1;
+  if (block.runs <= BLOCK_RUNS_BEFORE_COMPILING && !eager) return undefined;
+  return (block.compiled = compileBlock(block));
 }
 
 /** Steps of straight-line code above which a function is not compiled into one converged run (V8 stops optimising huge functions). */
@@ -134,16 +165,20 @@ ${cases.join('\n')}
 for (i = 0; i < n; i++) pcs[g[i]] = pc;
 return -1;
 };`;
-  const make = new Function('S', 'K', 'atLane', text) as (S: readonly (readonly Step[])[], K: unknown[], f: typeof atLane) => ConvergedRun;
-  return make(
+  return factory<ConvergedRun>(text)(
     f.blocks.map((b) => b.steps),
     constants,
     atLane,
   );
 }
 
-/** The function's converged run, compiled on first use (null: it has none). */
-export function convergedRun(f: CompiledFunction): ConvergedRun | null {
-  if (f.converged === undefined) f.converged = compileConverged(f) ?? null;
-  return f.converged;
+/** Converged stretches a function runs block by block before its converged run is compiled. */
+const CONVERGED_RUNS_BEFORE_COMPILING = 64;
+
+/** The function's converged run once it is hot, or at once when `eager` (null: it has none; undefined: not yet). */
+export function convergedRun(f: CompiledFunction, eager = false): ConvergedRun | null | undefined {
+  if (f.converged !== undefined) return f.converged;
+  f.convergedRuns = (f.convergedRuns ?? 0) + 1;
+  if (f.convergedRuns <= CONVERGED_RUNS_BEFORE_COMPILING && !eager) return undefined;
+  return (f.converged = compileConverged(f) ?? null);
 }

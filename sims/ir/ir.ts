@@ -168,8 +168,10 @@ export interface Block {
   ranges: Range[];
   /** Ends with a memory access or fence (compiled with switch points): other threads can see it. */
   visible?: boolean;
-  /** The steps compiled to one function (sims/ir/compile.ts), made on the block's first run. */
+  /** The steps compiled to one function (sims/ir/compile.ts), made once the block is hot. */
   compiled?: BlockBody;
+  /** Times the block ran before it was compiled. */
+  runs?: number;
 }
 
 /** Runs a block's steps for the `n` lanes listed in `group` (the executor's order: step by step). */
@@ -208,8 +210,10 @@ export interface CompiledFunction {
   sharedLayout: NamedRegion[];
   /** Where the function's return value is left (main's exit status). */
   returnReg?: number;
-  /** Its blocks compiled into one converged run (sims/ir/compile.ts), made on first use; null: none. */
+  /** Its blocks compiled into one converged run (sims/ir/compile.ts), made once hot; null: none. */
   converged?: ConvergedRun | null;
+  /** Converged stretches it ran before its converged run was compiled. */
+  convergedRuns?: number;
 }
 
 /** A construct the simulator cannot run yet; reported at its range. */

@@ -267,8 +267,12 @@ export interface GridOptions {
   execution?: BlockExecution;
 }
 
-/** How the simulator runs a kernel's blocks (sims/ir/compile.ts). */
-export type BlockExecution = 'compiled' | 'interpreted';
+/**
+ * How the simulator runs a kernel's blocks (sims/ir/compile.ts): `compiled` compiles a block
+ * once it is hot and runs it through the closures until then; `eager` compiles every block on
+ * its first run (the differential test's way to compile everything); `interpreted` never.
+ */
+export type BlockExecution = 'compiled' | 'eager' | 'interpreted';
 
 export interface GridOutcome {
   completed: boolean;
@@ -391,8 +395,9 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   const lockstep = options.model === 'lockstep';
   const group = lockstep ? lockstepGroup : readyGroup;
   const compiled = options.execution !== 'interpreted';
+  const eager = options.execution === 'eager';
   // Independent scheduling only: lockstep's reconvergence stack moves at every block.
-  const converged = compiled && !lockstep ? convergedRun(kernel) : null;
+  let converged = compiled && !lockstep ? kernel.converged : null;
   const tally = { blocks: 0, steps: 0 };
   let steps = 0;
   let nextMemoryCheck = MEMORY_CHECK_STEPS;
@@ -447,6 +452,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
           for (let q = 0; q < quantum && n > 0; q++) {
             // A warp that runs together runs compiled blocks back to back (same counts,
             // same order); it comes back at a block that needs the executor, or when split.
+            if (converged !== null && n === w.live && !pick && (!events || w.paths === 1)) converged = convergedRun(kernel, eager);
             if (converged && n === w.live && !pick && (!events || w.paths === 1)) {
               tally.blocks = 0;
               tally.steps = 0;
@@ -469,7 +475,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             }
             const ran = w.pc[w.group[0]];
             hot[ran] += n;
-            steps += runGroup(kernel, w, n, findings, b, compiled);
+            steps += runGroup(kernel, w, n, findings, b, compiled, eager);
             if (lockstep) lockstepAdvance(w, kernel, ran, n);
             else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
             // Every live lane ran and went to one place: the next group is the same lanes.
@@ -735,12 +741,13 @@ function lockstepAdvance(w: WarpState, kernel: CompiledFunction, ran: number, n:
 }
 
 /** Runs one block of the CFG for a group of lanes; returns the thread-steps taken. */
-function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: GridFinding[], b: BlockState, compiled: boolean): number {
+function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: GridFinding[], b: BlockState, compiled: boolean, eager: boolean): number {
   const g = w.group;
   const block: Block = kernel.blocks[w.pc[g[0]]];
   const steps = block.steps;
   let i = 0;
-  if (compiled) blockBody(block)(w, g, n);
+  const body = compiled ? blockBody(block, eager) : undefined;
+  if (body) body(w, g, n);
   else {
     try {
       for (let s = 0; s < steps.length; s++) {
@@ -1016,6 +1023,7 @@ export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: P
   const lockstep = options.model === 'lockstep';
   const group = lockstep ? lockstepGroup : readyGroup;
   const compiled = options.execution !== 'interpreted';
+  const eager = options.execution === 'eager';
   const states: (BlockState | undefined)[] = new Array(blocks);
   const stats = { exited: 0 };
   // Findings of the explored schedules (barrier divergence) are the real run's to report.
@@ -1054,7 +1062,7 @@ export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: P
       const n = group(w);
       if (n === 0) return 0;
       const ran = w.pc[w.group[0]];
-      const steps = runGroup(kernel, w, n, ignored, b, compiled);
+      const steps = runGroup(kernel, w, n, ignored, b, compiled, eager);
       if (lockstep) lockstepAdvance(w, kernel, ran, n);
       else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
       return steps;

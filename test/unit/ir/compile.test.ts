@@ -5,8 +5,8 @@
 // own cases.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockSource, compileBlock } from '../../../sims/ir/compile';
-import { pureStep, WARP, type Block, type Lanes, type Step } from '../../../sims/ir/ir';
+import { blockBody, blockSource, compileBlock } from '../../../sims/ir/compile';
+import { pureStep, WARP, type Block, type BlockBody, type Lanes, type Step } from '../../../sims/ir/ir';
 import { runProgram, type RunOptions } from '../../../sims/host/run';
 import type { BlockExecution } from '../../../sims/machine/executor';
 import { box } from '../../../sims/values/wide';
@@ -32,6 +32,18 @@ function bothWays(steps: Step[], regs: number, n: number, init: (w: Lanes) => vo
 }
 
 describe('generated code', () => {
+  test('a block is compiled once it is hot, or on its first run when eager; the same text is generated once', () => {
+    const steps = [pureStep(R(1), [R(0)], ([x]) => `${x} + 1`)];
+    const cold: Block = { id: 0, steps, ranges: [], term: { kind: 'exit' } };
+    const runs: (BlockBody | undefined)[] = Array.from({ length: 40 }, () => blockBody(cold));
+    const first = runs.findIndex((b) => b !== undefined);
+    assert.ok(first > 0 && first < 40, `compiled after ${first} runs`);
+    assert.ok(runs.slice(first).every((b) => b === runs[first]), 'compiled once, then kept');
+    const eager: Block = { id: 1, steps, ranges: [], term: { kind: 'exit' } };
+    assert.ok(blockBody(eager, true));
+    assert.equal(blockBody(eager, true)!.toString(), runs[first]!.toString(), 'one generated function for one text');
+  });
+
   test('consecutive pure steps become one loop over the lanes, each register written back once', () => {
     const steps = [
       pureStep(R(1), [R(0)], ([x]) => `${x} + 1`),
@@ -96,7 +108,7 @@ __global__ void k(int *p) {
   p[j * 100] = t;
 }
 int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<1, 32>>>(p); cudaDeviceSynchronize(); return 0; }`;
-    const compiled = run(source, 'compiled');
+    const compiled = run(source, 'eager');
     const interpreted = run(source, 'interpreted');
     assert.deepEqual(compiled.findings, interpreted.findings);
     assert.equal(compiled.findings[0]?.kind, 'out-of-bounds');
@@ -121,7 +133,7 @@ int main() {
   return 0;
 }`;
     for (const options of [{}, { model: 'lockstep' as const }, { scheduler: 'random' as const, seed: 5 }]) {
-      const c = run(source, 'compiled', options);
+      const c = run(source, 'eager', options);
       const i = run(source, 'interpreted', options);
       assert.deepEqual(c.findings, []);
       assert.equal(c.stdout, i.stdout);
@@ -137,7 +149,7 @@ __global__ void k(int *out) {
   out[threadIdx.x] = a;
 }
 int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<2, 64>>>(p); cudaDeviceSynchronize(); return 0; }`;
-    const c = run(source, 'compiled', { stepBudget: 100_000 });
+    const c = run(source, 'eager', { stepBudget: 100_000 });
     const i = run(source, 'interpreted', { stepBudget: 100_000 });
     assert.equal(c.findings[0]?.kind, 'step-budget');
     assert.deepEqual(c.findings, i.findings);
@@ -151,7 +163,7 @@ __global__ void k(int *p) {
   for (int i = 0; i < 40; i++) { int j = t * 2 + i; if (j > 0) p[j] = i; }
 }
 int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<1, 64>>>(p); cudaDeviceSynchronize(); return 0; }`;
-    const c = run(source, 'compiled');
+    const c = run(source, 'eager');
     const i = run(source, 'interpreted');
     assert.equal(c.findings[0]?.kind, 'out-of-bounds');
     assert.deepEqual(c.findings, i.findings);
