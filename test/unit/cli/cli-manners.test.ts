@@ -95,13 +95,15 @@ test('--sample-blocks N: a big grid runs N of its blocks, said at the launch and
   }
 });
 
-test('check --schedules N on --jobs threads: the same report from one thread and from two, each schedule a seed of its own', () => {
+test('check --schedules N on --jobs threads: the same report from one thread, two and three, each schedule a seed of its own', () => {
   const racy = path.resolve(__dirname, '..', '..', 'fixtures', 'races', 'app_graphcolor.cu');
   const one = scord('check', racy, '-DRACEY', '--schedules', '4', '--jobs', '1', '--format', 'json');
   const two = scord('check', racy, '-DRACEY', '--schedules', '4', '--jobs', '2', '--format', 'json');
+  const three = scord('check', racy, '-DRACEY', '--schedules', '4', '--jobs', '3', '--format', 'json');
   assert.equal(one.status, 1, one.stderr);
   assert.equal(two.status, 1, two.stderr);
   assert.equal(two.stdout, one.stdout);
+  assert.equal(three.stdout, one.stdout, three.stderr);
   const report = JSON.parse(one.stdout) as { findings: { kind: string }[]; stats: { schedules: number; steps: number } };
   assert.equal(report.stats.schedules, 4);
   assert.ok(report.findings.some((f) => f.kind === 'race'));
