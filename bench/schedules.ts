@@ -1,8 +1,9 @@
 // Schedules on worker threads: `scord check --schedules 8` with --jobs 2 beside --jobs 1, the
 // built CLI run as a user runs it, interleaved so that the machine's drift falls on both. The
 // two reports must be the same (the merge does not depend on the threads); the ratio is the
-// median of the runs' ratios. The program is a kernel of register arithmetic with a race, so
-// each schedule costs a few hundred milliseconds of simulation.
+// median of the runs' ratios. The program is a kernel of register arithmetic with a race, sized
+// so that each schedule costs a few hundred milliseconds of simulation on compiled blocks: a
+// schedule much cheaper than starting a worker thread would measure the start, not the work.
 import { performance } from 'node:perf_hooks';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -13,7 +14,7 @@ import type { Metric } from './simulator';
 const PROGRAM = `__global__ void work(int *out, int *flag) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   int a = t, b = 7;
-  for (int i = 0; i < 400; i++) { a = a * 3 + b; b = (b ^ a) + i; }
+  for (int i = 0; i < 2000; i++) { a = a * 3 + b; b = (b ^ a) + i; }
   out[t] = a + b;
   if (threadIdx.x == 0) flag[blockIdx.x % 4] = a;
 }
