@@ -17,6 +17,7 @@ import { DEFAULT_MEMORY_LIMIT, Memory, pointerAllocation, pointerOffset, type Me
 import { MemoryAccount, MemoryLimitExceeded } from '../gpu/memoryAccount';
 import { WARP, LowerError, type CompiledFunction, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
 import { FunctionLowerer, isAggregate, normalizer, ProgramExit, scalarKind, type ProgramInfo } from '../ir/lower';
+import { blockBody } from '../ir/compile';
 import { resetWide } from '../values/wide';
 import { CudaRuntime } from '../runtime/runtime';
 import type { UntilLaunch } from './describeLaunch';
@@ -276,9 +277,13 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     if (argcReg !== undefined) lanes.regs[argcReg * WARP] = 1;
     if (argvReg !== undefined) lanes.regs[argvReg * WARP] = argumentVector(memory, options.programName ?? 'a.out');
     let pc = 0;
+    const execution = options.execution ?? 'compiled';
     for (;;) {
       const block = compiled.blocks[pc];
-      for (const step of block.steps) step(lanes, 0);
+      // Host code is one lane: a hot block runs compiled as a kernel's does.
+      const body = execution === 'interpreted' ? undefined : blockBody(block, execution === 'eager');
+      if (body) body(lanes, HOST_LANE, 1);
+      else for (const step of block.steps) step(lanes, 0);
       launcher.steps += block.steps.length + 1;
       if (launcher.steps > budget) {
         // A launch that ran out of steps has said so already.
@@ -309,6 +314,9 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     throw e;
   }
 }
+
+/** The host thread as a group of lanes: lane 0 alone. */
+const HOST_LANE = Int32Array.of(0);
 
 /**
  * Each pointer parameter of a kernel run directly points to a fresh zeroed allocation of this

@@ -126,6 +126,51 @@ function intWrap(t: T.Type): PureStep['expr'] | undefined {
 
 const UINT3_FIELDS = ['x', 'y', 'z'];
 
+/**
+ * Variables whose address is taken, passed by reference, or bound to an atomic_ref, in a body.
+ * A tree is read once: every run lowers its kernels again from the same tree.
+ */
+const ADDRESS_TAKEN = new WeakMap<object, ReadonlySet<object>>();
+
+/** Keys of tree nodes that hold no expressions (source positions, types, resolved targets). */
+const NOT_CODE = new Set(['type', 'ref', 'resolvedType', 'resolvedTarget', 'instantiation', 'range', 'nameRange']);
+
+function addressTakenIn(root: object): ReadonlySet<object> {
+  const known = ADDRESS_TAKEN.get(root);
+  if (known) return known;
+  const taken = new Set<object>();
+  const seen = new Set<unknown>();
+  const visit = (x: unknown): void => {
+    if (!x || typeof x !== 'object' || seen.has(x)) return;
+    seen.add(x);
+    if (Array.isArray(x)) return x.forEach(visit);
+    const n = x as A.Expr;
+    if (n.kind === 'Unary' && n.op === '&') {
+      const r = rootVar(n.operand);
+      if (r) taken.add(r);
+    }
+    // An atomic_ref (a variable or a temporary) holds the address of the object it names.
+    const bound = atomicRefBinding(x as A.Expr | A.VarDecl);
+    if (bound) {
+      const r = rootVar(bound);
+      if (r) taken.add(r);
+    }
+    if (n.kind === 'Call' && n.callee.kind === 'Identifier' && n.callee.ref?.kind === 'function') {
+      const params = n.callee.ref.decl.params;
+      n.args.forEach((a, i) => {
+        if (params[i]?.type.kind === 'ReferenceType') {
+          const r = rootVar(a);
+          if (r) taken.add(r);
+        }
+      });
+    }
+    for (const k in n) if (!NOT_CODE.has(k)) visit((n as unknown as Record<string, unknown>)[k]);
+  };
+  visit(root);
+  ADDRESS_TAKEN.set(root, taken);
+  return taken;
+}
+
 export class FunctionLowerer {
   private readonly blocks: Block[] = [];
   private cur: Block;
@@ -254,35 +299,8 @@ export class FunctionLowerer {
   }
 
   /** Variables whose address is taken, passed by reference, or that are aggregates. */
-  private scanAddressTaken(root: unknown): void {
-    const seen = new Set<unknown>();
-    const visit = (x: unknown): void => {
-      if (!x || typeof x !== 'object' || seen.has(x)) return;
-      seen.add(x);
-      if (Array.isArray(x)) return x.forEach(visit);
-      const n = x as A.Expr;
-      if (n.kind === 'Unary' && n.op === '&') {
-        const r = rootVar(n.operand);
-        if (r) this.addressTaken.add(r);
-      }
-      // An atomic_ref (a variable or a temporary) holds the address of the object it names.
-      const bound = atomicRefBinding(x as A.Expr | A.VarDecl);
-      if (bound) {
-        const r = rootVar(bound);
-        if (r) this.addressTaken.add(r);
-      }
-      if (n.kind === 'Call' && n.callee.kind === 'Identifier' && n.callee.ref?.kind === 'function') {
-        const params = n.callee.ref.decl.params;
-        n.args.forEach((a, i) => {
-          if (params[i]?.type.kind === 'ReferenceType') {
-            const r = rootVar(a);
-            if (r) this.addressTaken.add(r);
-          }
-        });
-      }
-      for (const [k, v] of Object.entries(n)) if (k !== 'type' && k !== 'ref' && k !== 'resolvedType' && k !== 'resolvedTarget' && k !== 'instantiation') visit(v);
-    };
-    visit(root);
+  private scanAddressTaken(root: object): void {
+    for (const d of addressTakenIn(root)) this.addressTaken.add(d);
   }
 
   private needsMemory(decl: object, t: T.Type): boolean {
