@@ -32,10 +32,11 @@ export const DEFAULT_MAX_THREADS = 1 << 22;
 const LIVELOCK_WINDOW = 1_000_000;
 /**
  * A check hashes every resident thread's registers: on a big grid the window grows to this many
- * thread-steps per register hashed, so the check costs a small share of the run however big the
- * state (it stays within 1/64 of the step budget, so a hang is still found well before it ends).
+ * thread-steps per word hashed (a compiled thread-step costs about what hashing a word does), so
+ * the check costs a few percent of the run however big the state. It stays within 1/64 of the
+ * step budget, so a hang is still found well before the budget ends.
  */
-const LIVELOCK_STEPS_PER_WORD = 2;
+const LIVELOCK_STEPS_PER_WORD = 16;
 
 function hasReadyLane(w: WarpState): boolean {
   const status = w.status;
