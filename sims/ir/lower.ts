@@ -22,6 +22,8 @@ import { WARP, LowerError, pureStep, type Block, type CompiledFunction, type Lan
 import { ATOMIC_COMPOUND_OPS, ATOMIC_METHODS, casFailureOrder, constantArgument, methodShape, orderOf, threadScopeOf } from '../frontend/libcu';
 import { decodePtx, type PtxValue } from '../frontend/ptx';
 import { accessEvent, fenceStep, fill, modelLoad, modelStore, type Ordered } from './accessSteps';
+import * as Ops from './pureOps';
+import { binaryStep } from './pureOps';
 import { bigAtomic, narrowAtomic } from './atomicOps';
 import { MATH } from './math';
 
@@ -2109,51 +2111,18 @@ function comparison(op: string): (a: number, b: number) => boolean {
  */
 function fastArithmetic(op: string, t: T.Type, ro: number, ao: number, bo: number): Step | undefined {
   if (t.kind === 'int' && t.bits === 64) return undefined; // may hold boxed values
-  const i32 = t.kind === 'int' && t.bits === 32 && t.signed;
-  const u32 = t.kind === 'int' && t.bits === 32 && !t.signed;
-  const f32 = t.kind === 'float' && t.bits === 32;
-  const f64 = t.kind === 'float' && t.bits === 64;
-  if (i32) {
-    switch (op) {
-      case '+': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} + ${b}) | 0`);
-      case '-': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} - ${b}) | 0`);
-      case '*': return pureStep(ro, [ao, bo], ([a, b]) => `Math.imul(${a}, ${b})`);
-      case '&': return pureStep(ro, [ao, bo], ([a, b]) => `${a} & ${b}`);
-      case '|': return pureStep(ro, [ao, bo], ([a, b]) => `${a} | ${b}`);
-      case '^': return pureStep(ro, [ao, bo], ([a, b]) => `${a} ^ ${b}`);
-    }
-  }
-  if (u32) {
-    switch (op) {
-      case '+': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} + ${b}) >>> 0`);
-      case '-': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} - ${b}) >>> 0`);
-      case '*': return pureStep(ro, [ao, bo], ([a, b]) => `Math.imul(${a}, ${b}) >>> 0`);
-    }
-  }
-  if (f32) {
-    switch (op) {
-      case '+': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} + ${b})`);
-      case '-': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} - ${b})`);
-      case '*': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} * ${b})`);
-      case '/': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} / ${b})`);
-    }
-  }
-  if (f64) {
-    switch (op) {
-      case '+': return pureStep(ro, [ao, bo], ([a, b]) => `${a} + ${b}`);
-      case '*': return pureStep(ro, [ao, bo], ([a, b]) => `${a} * ${b}`);
-    }
-  }
-  switch (op) {
-    case '<': return pureStep(ro, [ao, bo], ([a, b]) => `${a} < ${b} ? 1 : 0`);
-    case '>': return pureStep(ro, [ao, bo], ([a, b]) => `${a} > ${b} ? 1 : 0`);
-    case '<=': return pureStep(ro, [ao, bo], ([a, b]) => `${a} <= ${b} ? 1 : 0`);
-    case '>=': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >= ${b} ? 1 : 0`);
-    case '==': return pureStep(ro, [ao, bo], ([a, b]) => `${a} === ${b} ? 1 : 0`);
-    case '!=': return pureStep(ro, [ao, bo], ([a, b]) => `${a} !== ${b} ? 1 : 0`);
-  }
+  const compare = COMPARISONS[op];
+  if (compare) return binaryStep(Ops.COMPARE, compare, ro, ao, bo);
+  const name = ARITHMETIC[op];
+  if (!name) return undefined;
+  if (t.kind === 'int' && t.bits === 32) return binaryStep(t.signed ? Ops.INT32 : Ops.UINT32, name, ro, ao, bo);
+  if (t.kind === 'float') return binaryStep(t.bits === 32 ? Ops.FLOAT : Ops.DOUBLE, name, ro, ao, bo);
   return undefined;
 }
+
+/** C's operators by the names of sims/ir/pureOps.ts. */
+const ARITHMETIC: Readonly<Record<string, string | undefined>> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '&': 'and', '|': 'or', '^': 'xor' };
+const COMPARISONS: Readonly<Record<string, string | undefined>> = { '<': 'lt', '>': 'gt', '<=': 'le', '>=': 'ge', '==': 'eq', '!=': 'ne' };
 
 /** The operation `op` in type `t`, with C's wrapping, truncation and rounding. */
 function arithmetic(op: string, t: T.Type, range: Range): (a: number, b: number, w: Lanes) => number {

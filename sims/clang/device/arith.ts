@@ -5,7 +5,9 @@
 import type { Range } from '../../frontend/source';
 import type { FlatAddresses } from '../../gpu/flat';
 import { pointerAllocation, pointerOffset } from '../../gpu/memory';
-import { pureStep, type Lanes, type Step } from '../../ir/ir';
+import type { Lanes, Step } from '../../ir/ir';
+import * as Ops from '../../ir/pureOps';
+import { binaryStep } from '../../ir/pureOps';
 import { box, isBoxed, plain, unbox } from '../../values/wide';
 import type { LType } from '../llvm/module';
 import { sizeOf, typeName } from './layout';
@@ -224,47 +226,13 @@ export function fcmp(pred: string): Binary {
  * into `ro`, or undefined for the general path.
  */
 export function fastBinary(op: string, t: LType, pred: string | undefined, ro: number, ao: number, bo: number): Step | undefined {
-  if (t.kind === 'int' && t.bits === 32) {
-    switch (op) {
-      case 'add': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} + ${b}) | 0`);
-      case 'sub': return pureStep(ro, [ao, bo], ([a, b]) => `(${a} - ${b}) | 0`);
-      case 'mul': return pureStep(ro, [ao, bo], ([a, b]) => `Math.imul(${a}, ${b})`);
-      case 'and': return pureStep(ro, [ao, bo], ([a, b]) => `${a} & ${b}`);
-      case 'or': return pureStep(ro, [ao, bo], ([a, b]) => `${a} | ${b}`);
-      case 'xor': return pureStep(ro, [ao, bo], ([a, b]) => `${a} ^ ${b}`);
-      case 'icmp':
-        switch (pred) {
-          case 'eq': return pureStep(ro, [ao, bo], ([a, b]) => `${a} === ${b} ? 1 : 0`);
-          case 'ne': return pureStep(ro, [ao, bo], ([a, b]) => `${a} !== ${b} ? 1 : 0`);
-          case 'slt': return pureStep(ro, [ao, bo], ([a, b]) => `${a} < ${b} ? 1 : 0`);
-          case 'sle': return pureStep(ro, [ao, bo], ([a, b]) => `${a} <= ${b} ? 1 : 0`);
-          case 'sgt': return pureStep(ro, [ao, bo], ([a, b]) => `${a} > ${b} ? 1 : 0`);
-          case 'sge': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >= ${b} ? 1 : 0`);
-          case 'ult': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >>> 0 < ${b} >>> 0 ? 1 : 0`);
-          case 'ule': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >>> 0 <= ${b} >>> 0 ? 1 : 0`);
-          case 'ugt': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >>> 0 > ${b} >>> 0 ? 1 : 0`);
-          case 'uge': return pureStep(ro, [ao, bo], ([a, b]) => `${a} >>> 0 >= ${b} >>> 0 ? 1 : 0`);
-        }
-    }
-  }
-  if (t.kind === 'float' && t.name === 'float') {
-    switch (op) {
-      case 'fadd': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} + ${b})`);
-      case 'fsub': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} - ${b})`);
-      case 'fmul': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} * ${b})`);
-      case 'fdiv': return pureStep(ro, [ao, bo], ([a, b]) => `Math.fround(${a} / ${b})`);
-    }
-  }
-  if (t.kind === 'float' && t.name === 'double') {
-    switch (op) {
-      case 'fadd': return pureStep(ro, [ao, bo], ([a, b]) => `${a} + ${b}`);
-      case 'fsub': return pureStep(ro, [ao, bo], ([a, b]) => `${a} - ${b}`);
-      case 'fmul': return pureStep(ro, [ao, bo], ([a, b]) => `${a} * ${b}`);
-      case 'fdiv': return pureStep(ro, [ao, bo], ([a, b]) => `${a} / ${b}`);
-    }
-  }
+  if (t.kind === 'int' && t.bits === 32) return op === 'icmp' ? binaryStep(Ops.COMPARE, ICMP[pred ?? ''] ?? '', ro, ao, bo) : binaryStep(Ops.INT32, op, ro, ao, bo);
+  if (t.kind === 'float' && (t.name === 'float' || t.name === 'double') && op.startsWith('f')) return binaryStep(t.name === 'float' ? Ops.FLOAT : Ops.DOUBLE, op.slice(1), ro, ao, bo);
   return undefined;
 }
+
+/** icmp's predicates by the names of sims/ir/pureOps.ts. */
+const ICMP: Readonly<Record<string, string | undefined>> = { eq: 'eq', ne: 'ne', slt: 'lt', sle: 'le', sgt: 'gt', sge: 'ge', ult: 'ult', ule: 'ule', ugt: 'ugt', uge: 'uge' };
 
 const scratch = new DataView(new ArrayBuffer(16));
 

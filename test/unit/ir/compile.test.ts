@@ -98,6 +98,16 @@ function run(source: string, execution: BlockExecution, options: RunOptions = {}
   return runProgram(parsed, { ...options, execution });
 }
 
+/** The run compiled at once, after checking that the interpreter gives the same output, findings and steps. */
+function runBothWays(source: string, options: RunOptions = {}) {
+  const c = run(source, 'eager', options);
+  const i = run(source, 'interpreted', options);
+  assert.equal(c.stdout, i.stdout);
+  assert.deepEqual(c.findings, i.findings);
+  assert.equal(c.steps, i.steps);
+  return c;
+}
+
 describe('runs', () => {
   test('a fault in a compiled block names the lane that faulted', () => {
     const source = `
@@ -108,9 +118,7 @@ __global__ void k(int *p) {
   p[j * 100] = t;
 }
 int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<1, 32>>>(p); cudaDeviceSynchronize(); return 0; }`;
-    const compiled = run(source, 'eager');
-    const interpreted = run(source, 'interpreted');
-    assert.deepEqual(compiled.findings, interpreted.findings);
+    const compiled = runBothWays(source);
     assert.equal(compiled.findings[0]?.kind, 'out-of-bounds');
     // Lane 0 writes p[-1500]: the first lane of the group faults first.
     assert.deepEqual(compiled.findings[0].thread, [0, 0, 0]);
@@ -133,11 +141,9 @@ int main() {
   return 0;
 }`;
     for (const options of [{}, { model: 'lockstep' as const }, { scheduler: 'random' as const, seed: 5 }]) {
-      const c = run(source, 'eager', options);
-      const i = run(source, 'interpreted', options);
+      const c = runBothWays(source, options);
       assert.deepEqual(c.findings, []);
-      assert.equal(c.stdout, i.stdout);
-      assert.equal(c.steps, i.steps);
+      assert.match(c.stdout, /^-?\d+\n$/);
     }
   });
 
@@ -149,11 +155,7 @@ __global__ void k(int *out) {
   out[threadIdx.x] = a;
 }
 int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<2, 64>>>(p); cudaDeviceSynchronize(); return 0; }`;
-    const c = run(source, 'eager', { stepBudget: 100_000 });
-    const i = run(source, 'interpreted', { stepBudget: 100_000 });
-    assert.equal(c.findings[0]?.kind, 'step-budget');
-    assert.deepEqual(c.findings, i.findings);
-    assert.equal(c.steps, i.steps);
+    assert.equal(runBothWays(source, { stepBudget: 100_000 }).findings[0]?.kind, 'step-budget');
   });
 
   test('a fault in the middle of a converged loop names the thread and keeps the steps taken before it', () => {
@@ -163,10 +165,6 @@ __global__ void k(int *p) {
   for (int i = 0; i < 40; i++) { int j = t * 2 + i; if (j > 0) p[j] = i; }
 }
 int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<1, 64>>>(p); cudaDeviceSynchronize(); return 0; }`;
-    const c = run(source, 'eager');
-    const i = run(source, 'interpreted');
-    assert.equal(c.findings[0]?.kind, 'out-of-bounds');
-    assert.deepEqual(c.findings, i.findings);
-    assert.equal(c.steps, i.steps);
+    assert.equal(runBothWays(source).findings[0]?.kind, 'out-of-bounds');
   });
 });
