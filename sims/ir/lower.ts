@@ -190,6 +190,8 @@ export class FunctionLowerer {
   private readonly frames: InlineFrame[] = [];
   private readonly loops: { breakTo: Block; continueTo?: Block }[] = [];
   private readonly addressTaken = new Set<object>();
+  /** Registers that hold a constant (written once, by `constant`), with its value. */
+  private readonly constants = new Map<number, number>();
   private readonly compiledName: string;
 
   constructor(
@@ -239,6 +241,7 @@ export class FunctionLowerer {
   private constant(value: number, range: Range): number {
     const r = this.reg();
     this.emit(pureStep(r * WARP, [], (_, lit) => lit(value)), range);
+    this.constants.set(r, value);
     return r;
   }
   private frameSlot(size: number, align: number): number {
@@ -1060,6 +1063,12 @@ export class FunctionLowerer {
     const fast = fastArithmetic(op, t, ro, ao, bo);
     if (fast) {
       this.emit(fast, range);
+      return r;
+    }
+    const k = this.constants.get(b);
+    const byConstant = k === undefined ? undefined : int32ByConstant(op, t, k);
+    if (byConstant) {
+      this.emit(pureStep(ro, [ao], ([x], lit) => byConstant(x, lit(k))), range);
       return r;
     }
     const f = arithmetic(op, t, range);
@@ -2117,6 +2126,30 @@ function fastArithmetic(op: string, t: T.Type, ro: number, ao: number, bo: numbe
   if (!name) return undefined;
   if (t.kind === 'int' && t.bits === 32) return binaryStep(t.signed ? Ops.INT32 : Ops.UINT32, name, ro, ao, bo);
   if (t.kind === 'float') return binaryStep(t.bits === 32 ? Ops.FLOAT : Ops.DOUBLE, name, ro, ao, bo);
+  return undefined;
+}
+
+/**
+ * `x op k` for a 32-bit integer type and a constant `k` that divides by something other than
+ * zero or shifts by 0 to 31, as `arithmetic` computes it (which also reports the other cases).
+ */
+function int32ByConstant(op: string, t: T.Type, k: number): ((x: string, k: string) => string) | undefined {
+  if (t.kind !== 'int' || t.bits !== 32 || !Number.isInteger(k)) return undefined;
+  const s = t.signed;
+  switch (op) {
+    case '/':
+      if (k === 0) return undefined;
+      return s ? (x, c) => `(${x} / ${c}) | 0` : (x, c) => `Math.floor(${x} / ${c}) >>> 0`;
+    case '%':
+      if (k === 0) return undefined;
+      return s ? (x, c) => `(${x} % ${c}) | 0` : (x, c) => `(${x} % ${c}) >>> 0`;
+    case '<<':
+      if (k < 0 || k >= 32) return undefined;
+      return s ? (x, c) => `${x} << ${c}` : (x, c) => `(${x} << ${c}) >>> 0`;
+    case '>>':
+      if (k < 0 || k >= 32) return undefined;
+      return s ? (x, c) => `${x} >> ${c}` : (x, c) => `${x} >>> ${c}`;
+  }
   return undefined;
 }
 

@@ -49,7 +49,35 @@ export function emitBinary(L: Lowering, r: Val, a: Val, b: Val, f: Binary, fast?
 export function lowerBinary(L: Lowering, i: LInstruction): void {
   const t = i.type.kind === 'vector' ? i.type.of : i.type;
   const f = t.kind === 'float' ? floatBinary(i.opcode, t) : t.kind === 'int' ? intBinary(i.opcode, t.bits, L.range) : L.fail(`not supported: '${i.opcode}' on ${typeName(i.type)}`);
-  emitBinary(L, L.result(i), L.val(i.operands[0]), L.val(i.operands[1]), f, (ro, ao, bo) => fastBinary(i.opcode, t, undefined, ro, ao, bo));
+  const k = i.operands[1];
+  const byConstant = t.kind === 'int' && t.bits === 32 && k.kind === 'int' ? int32ByConstant(i.opcode, BigInt.asIntN(32, k.value)) : undefined;
+  emitBinary(L, L.result(i), L.val(i.operands[0]), L.val(i.operands[1]), f, (ro, ao, bo) => fastBinary(i.opcode, t, undefined, ro, ao, bo) ?? (byConstant && pureStep(ro, [ao], ([x], lit) => byConstant(x, lit))));
+}
+
+/**
+ * `x op k` on i32 registers (held signed) for a constant `k` that divides by something other
+ * than zero or shifts by 0 to 31, as intBinary computes it (which also reports the other cases).
+ */
+function int32ByConstant(op: string, k: bigint): ((x: string, lit: (v: unknown) => string) => string) | undefined {
+  const s = Number(k);
+  const u = s >>> 0;
+  switch (op) {
+    case 'shl':
+      return u < 32 ? (x, lit) => `${x} << ${lit(u)}` : undefined;
+    case 'lshr':
+      return u < 32 ? (x, lit) => `(${x} >>> ${lit(u)}) | 0` : undefined;
+    case 'ashr':
+      return u < 32 ? (x, lit) => `${x} >> ${lit(u)}` : undefined;
+    case 'sdiv':
+      return s !== 0 ? (x, lit) => `Math.trunc(${x} / ${lit(s)}) | 0` : undefined;
+    case 'udiv':
+      return u !== 0 ? (x, lit) => `Math.floor((${x} >>> 0) / ${lit(u)}) | 0` : undefined;
+    case 'srem':
+      return s !== 0 ? (x, lit) => `(${x} % ${lit(s)}) | 0` : undefined;
+    case 'urem':
+      return u !== 0 ? (x, lit) => `((${x} >>> 0) % ${lit(u)}) | 0` : undefined;
+  }
+  return undefined;
 }
 
 export function lowerCompare(L: Lowering, i: LInstruction): void {
