@@ -167,4 +167,43 @@ __global__ void k(int *p) {
 int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<1, 64>>>(p); cudaDeviceSynchronize(); return 0; }`;
     assert.equal(runBothWays(source).findings[0]?.kind, 'out-of-bounds');
   });
+
+  test('division, remainder and shifts by a constant give what the closures give at the edges of int and unsigned', () => {
+    const source = `
+#include <cstdio>
+__global__ void k(int *out, unsigned *uout) {
+  int t = threadIdx.x;
+  int x = (t - 16) * 134217727;
+  unsigned u = (unsigned)x;
+  out[t * 6 + 0] = x / 7;
+  out[t * 6 + 1] = x % -7;
+  out[t * 6 + 2] = x >> 31;
+  out[t * 6 + 3] = x << 5;
+  out[t * 6 + 4] = x / -1;
+  out[t * 6 + 5] = x % 1;
+  uout[t * 4 + 0] = u / 10u;
+  uout[t * 4 + 1] = u % 3u;
+  uout[t * 4 + 2] = u >> 31;
+  uout[t * 4 + 3] = u << 31;
+}
+int main() {
+  int *out; unsigned *uout;
+  cudaMallocManaged(&out, 32 * 6 * sizeof(int));
+  cudaMallocManaged(&uout, 32 * 4 * sizeof(unsigned));
+  k<<<1, 32>>>(out, uout);
+  cudaDeviceSynchronize();
+  for (int i = 0; i < 32 * 6; i++) printf("%d ", out[i]);
+  for (int i = 0; i < 32 * 4; i++) printf("%u ", uout[i]);
+  printf("\\n");
+  return 0;
+}`;
+    const c = runBothWays(source);
+    assert.deepEqual(c.findings, []);
+    const values = c.stdout.trim().split(' ').map(Number);
+    assert.equal(values.length, 32 * 10);
+    // Thread 0: x = -16 * 134217727 = -2147483632 = 0x80000010, a multiple of 7 (C truncates toward
+    // zero); as unsigned, 2147483664, a multiple of 3.
+    assert.deepEqual(values.slice(0, 6), [-306783376, 0, -1, 512, 2147483632, 0]);
+    assert.deepEqual(values.slice(32 * 6, 32 * 6 + 4), [214748366, 0, 1, 0]);
+  });
 });
