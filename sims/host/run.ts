@@ -151,7 +151,6 @@ export interface RunResult {
   sampled?: SampledKernelLaunch[];
 }
 
-
 const DEFAULT_STEP_BUDGET = 200_000_000;
 
 
@@ -281,7 +280,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     for (;;) {
       const block = compiled.blocks[pc];
       // Host code is one lane: a hot block runs compiled as a kernel's does.
-      const body = execution === 'interpreted' ? undefined : blockBody(block, execution === 'eager');
+      const body = blockBody(block, execution);
       if (body) body(lanes, HOST_LANE, 1);
       else for (const step of block.steps) step(lanes, 0);
       launcher.steps += block.steps.length + 1;

@@ -5,7 +5,7 @@
 // once; any other step (memory, fences, calls into the runtime) is called as the interpreter
 // calls it, for every lane before the next step, so events, faults and the weak model see the
 // same order on both. The interpreter (the executor calling the closures) stays the reference:
-// test/simulator/compiled.test.ts runs every program both ways.
+// test/slow/differential.test.ts runs every program of the repository all ways.
 //
 // Generated text holds only numbers the compiler made (register offsets, step indices) and
 // names it chose; every value a step needs goes in through the constants array.
@@ -115,11 +115,19 @@ export function compileBlock(block: Block): BlockBody {
  */
 const BLOCK_RUNS_BEFORE_COMPILING = 16;
 
-/** The block's compiled body once the block is hot (at once when `eager`); undefined while the closures should run it. */
-export function blockBody(block: Block, eager = false): BlockBody | undefined {
+/**
+ * How the simulator runs a kernel's blocks: `compiled` compiles a block once it is hot and runs
+ * it through the closures until then; `eager` compiles every block on its first run (the
+ * differential test's way to compile everything); `interpreted` never.
+ */
+export type BlockExecution = 'compiled' | 'eager' | 'interpreted';
+
+/** The block's compiled body once the block is hot (at once when eager); undefined while the closures should run it. */
+export function blockBody(block: Block, execution: BlockExecution = 'compiled'): BlockBody | undefined {
+  if (execution === 'interpreted') return undefined;
   if (block.compiled) return block.compiled;
   block.runs = (block.runs ?? 0) + 1;
-  if (block.runs <= BLOCK_RUNS_BEFORE_COMPILING && !eager) return undefined;
+  if (block.runs <= BLOCK_RUNS_BEFORE_COMPILING && execution !== 'eager') return undefined;
   return (block.compiled = compileBlock(block));
 }
 
@@ -175,10 +183,11 @@ return -1;
 /** Converged stretches a function runs block by block before its converged run is compiled. */
 const CONVERGED_RUNS_BEFORE_COMPILING = 64;
 
-/** The function's converged run once it is hot, or at once when `eager` (null: it has none; undefined: not yet). */
-export function convergedRun(f: CompiledFunction, eager = false): ConvergedRun | null | undefined {
+/** The function's converged run once it is hot, or at once when eager (null: it has none or runs interpreted; undefined: not yet). */
+export function convergedRun(f: CompiledFunction, execution: BlockExecution = 'compiled'): ConvergedRun | null | undefined {
+  if (execution === 'interpreted') return null;
   if (f.converged !== undefined) return f.converged;
   f.convergedRuns = (f.convergedRuns ?? 0) + 1;
-  if (f.convergedRuns <= CONVERGED_RUNS_BEFORE_COMPILING && !eager) return undefined;
+  if (f.convergedRuns <= CONVERGED_RUNS_BEFORE_COMPILING && execution !== 'eager') return undefined;
   return (f.converged = compileConverged(f) ?? null);
 }

@@ -193,7 +193,6 @@ export interface ConvergedTally {
  */
 export type ConvergedRun = (w: Lanes, g: Int32Array, n: number, pcs: Int32Array, pc: number, limit: number, hot: Float64Array, tally: ConvergedTally) => number;
 
-
 export interface CompiledFunction {
   name: string;
   decl: A.FunctionDecl;

@@ -23,7 +23,6 @@ import { ATOMIC_COMPOUND_OPS, ATOMIC_METHODS, casFailureOrder, constantArgument,
 import { decodePtx, type PtxValue } from '../frontend/ptx';
 import { accessEvent, fenceStep, fill, modelLoad, modelStore, type Ordered } from './accessSteps';
 import * as Ops from './pureOps';
-import { binaryStep } from './pureOps';
 import { bigAtomic, narrowAtomic } from './atomicOps';
 import { MATH } from './math';
 
@@ -2121,11 +2120,11 @@ function comparison(op: string): (a: number, b: number) => boolean {
 function fastArithmetic(op: string, t: T.Type, ro: number, ao: number, bo: number): Step | undefined {
   if (t.kind === 'int' && t.bits === 64) return undefined; // may hold boxed values
   const compare = COMPARISONS[op];
-  if (compare) return binaryStep(Ops.COMPARE, compare, ro, ao, bo);
+  if (compare) return Ops.binaryStep(Ops.COMPARE, compare, ro, ao, bo);
   const name = ARITHMETIC[op];
   if (!name) return undefined;
-  if (t.kind === 'int' && t.bits === 32) return binaryStep(t.signed ? Ops.INT32 : Ops.UINT32, name, ro, ao, bo);
-  if (t.kind === 'float') return binaryStep(t.bits === 32 ? Ops.FLOAT : Ops.DOUBLE, name, ro, ao, bo);
+  if (t.kind === 'int' && t.bits === 32) return Ops.binaryStep(t.signed ? Ops.INT32 : Ops.UINT32, name, ro, ao, bo);
+  if (t.kind === 'float') return Ops.binaryStep(t.bits === 32 ? Ops.FLOAT : Ops.DOUBLE, name, ro, ao, bo);
   return undefined;
 }
 

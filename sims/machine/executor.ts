@@ -4,10 +4,10 @@
 // thread scheduling: diverged groups advance separately and merge when they meet again).
 import type { Range } from '../frontend/source';
 import type { CudaRuntime } from '../runtime/runtime';
-import { WARP, type Block, type CompiledFunction, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
+import { WARP, type Block, type CompiledFunction, type ConvergedRun, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
 import { DeviceFault } from '../gpu/access';
 import { immediatePostDominators } from '../ir/postdominators';
-import { blockBody, convergedRun } from '../ir/compile';
+import { blockBody, convergedRun, type BlockExecution } from '../ir/compile';
 import { occupancy, type DeviceConfig } from '../gpu/devices';
 import { pointerAllocation, type Memory } from '../gpu/memory';
 import { formatBytes, MemoryLimitExceeded } from '../gpu/memoryAccount';
@@ -268,12 +268,7 @@ export interface GridOptions {
   execution?: BlockExecution;
 }
 
-/**
- * How the simulator runs a kernel's blocks (sims/ir/compile.ts): `compiled` compiles a block
- * once it is hot and runs it through the closures until then; `eager` compiles every block on
- * its first run (the differential test's way to compile everything); `interpreted` never.
- */
-export type BlockExecution = 'compiled' | 'eager' | 'interpreted';
+export type { BlockExecution };
 
 export interface GridOutcome {
   completed: boolean;
@@ -395,10 +390,10 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   const hot = new Float64Array(kernel.blocks.length);
   const lockstep = options.model === 'lockstep';
   const group = lockstep ? lockstepGroup : readyGroup;
-  const compiled = options.execution !== 'interpreted';
-  const eager = options.execution === 'eager';
-  // Independent scheduling only: lockstep's reconvergence stack moves at every block.
-  let converged = compiled && !lockstep ? kernel.converged : null;
+  const execution = options.execution ?? 'compiled';
+  // Independent scheduling only: lockstep's reconvergence stack moves at every block. Undefined
+  // until known (convergedRun: cached, not yet hot, or none).
+  let converged: ConvergedRun | null | undefined = lockstep ? null : undefined;
   const tally = { blocks: 0, steps: 0 };
   let steps = 0;
   let nextMemoryCheck = MEMORY_CHECK_STEPS;
@@ -453,8 +448,9 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
           for (let q = 0; q < quantum && n > 0; q++) {
             // A warp that runs together runs compiled blocks back to back (same counts,
             // same order); it comes back at a block that needs the executor, or when split.
-            if (converged !== null && n === w.live && !pick && (!events || w.paths === 1)) converged = convergedRun(kernel, eager);
-            if (converged && n === w.live && !pick && (!events || w.paths === 1)) {
+            const together = n === w.live && !pick && (!events || w.paths === 1);
+            if (together && converged === undefined) converged = convergedRun(kernel, execution);
+            if (together && converged) {
               tally.blocks = 0;
               tally.steps = 0;
               let split: number;
@@ -476,7 +472,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             }
             const ran = w.pc[w.group[0]];
             hot[ran] += n;
-            steps += runGroup(kernel, w, n, findings, b, compiled, eager);
+            steps += runGroup(kernel, w, n, findings, b, execution);
             if (lockstep) lockstepAdvance(w, kernel, ran, n);
             else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
             // Every live lane ran and went to one place: the next group is the same lanes.
@@ -742,12 +738,12 @@ function lockstepAdvance(w: WarpState, kernel: CompiledFunction, ran: number, n:
 }
 
 /** Runs one block of the CFG for a group of lanes; returns the thread-steps taken. */
-function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: GridFinding[], b: BlockState, compiled: boolean, eager: boolean): number {
+function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: GridFinding[], b: BlockState, execution: BlockExecution): number {
   const g = w.group;
   const block: Block = kernel.blocks[w.pc[g[0]]];
   const steps = block.steps;
   let i = 0;
-  const body = compiled ? blockBody(block, eager) : undefined;
+  const body = blockBody(block, execution);
   if (body) body(w, g, n);
   else {
     try {
@@ -1023,8 +1019,7 @@ export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: P
   if (typeof launchProblem(req, options.device, options.maxThreads) === 'string') return undefined;
   const lockstep = options.model === 'lockstep';
   const group = lockstep ? lockstepGroup : readyGroup;
-  const compiled = options.execution !== 'interpreted';
-  const eager = options.execution === 'eager';
+  const execution = options.execution ?? 'compiled';
   const states: (BlockState | undefined)[] = new Array(blocks);
   const stats = { exited: 0 };
   // Findings of the explored schedules (barrier divergence) are the real run's to report.
@@ -1063,7 +1058,7 @@ export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: P
       const n = group(w);
       if (n === 0) return 0;
       const ran = w.pc[w.group[0]];
-      const steps = runGroup(kernel, w, n, ignored, b, compiled, eager);
+      const steps = runGroup(kernel, w, n, ignored, b, execution);
       if (lockstep) lockstepAdvance(w, kernel, ran, n);
       else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
       return steps;

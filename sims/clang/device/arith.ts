@@ -7,7 +7,6 @@ import type { FlatAddresses } from '../../gpu/flat';
 import { pointerAllocation, pointerOffset } from '../../gpu/memory';
 import type { Lanes, Step } from '../../ir/ir';
 import * as Ops from '../../ir/pureOps';
-import { binaryStep } from '../../ir/pureOps';
 import { box, isBoxed, plain, unbox } from '../../values/wide';
 import type { LType } from '../llvm/module';
 import { sizeOf, typeName } from './layout';
@@ -226,8 +225,8 @@ export function fcmp(pred: string): Binary {
  * into `ro`, or undefined for the general path.
  */
 export function fastBinary(op: string, t: LType, pred: string | undefined, ro: number, ao: number, bo: number): Step | undefined {
-  if (t.kind === 'int' && t.bits === 32) return op === 'icmp' ? binaryStep(Ops.COMPARE, ICMP[pred ?? ''] ?? '', ro, ao, bo) : binaryStep(Ops.INT32, op, ro, ao, bo);
-  if (t.kind === 'float' && (t.name === 'float' || t.name === 'double') && op.startsWith('f')) return binaryStep(t.name === 'float' ? Ops.FLOAT : Ops.DOUBLE, op.slice(1), ro, ao, bo);
+  if (t.kind === 'int' && t.bits === 32) return op === 'icmp' ? Ops.binaryStep(Ops.COMPARE, ICMP[pred ?? ''] ?? '', ro, ao, bo) : Ops.binaryStep(Ops.INT32, op, ro, ao, bo);
+  if (t.kind === 'float' && (t.name === 'float' || t.name === 'double') && op.startsWith('f')) return Ops.binaryStep(t.name === 'float' ? Ops.FLOAT : Ops.DOUBLE, op.slice(1), ro, ao, bo);
   return undefined;
 }
 

@@ -258,6 +258,7 @@ export function emitAtomic(L: Lowering, a: AtomicSpec): void {
   const ro = a.dst * WARP;
   const so = a.success === undefined ? undefined : a.success * WARP;
   const failureOrder = a.failureOrder;
+  const rmw = (old: number, v: number, c: number): number => (bigOp ? bigOp(old, v, c) : norm(f(old, v, c)));
   L.emitMemory((w: Lanes, l: number) => {
     const addr = w.regs[po + l];
     const v = operand(w.regs[vo + l]);
@@ -265,10 +266,10 @@ export function emitAtomic(L: Lowering, a: AtomicSpec): void {
     let old: number;
     let stored: number;
     const weak = w.ctx.weak;
-    if (weak) [old, stored] = weak.atomic(w, l, addr, kind, modelScope, (o) => (bigOp ? bigOp(o, v, c) : norm(f(o, v, c))), range, ordered?.order);
+    if (weak) [old, stored] = weak.atomic(w, l, addr, kind, modelScope, (o) => rmw(o, v, c), range, ordered?.order);
     else {
       old = load(w.ctx, addr, kind, range);
-      stored = bigOp ? bigOp(old, v, c) : norm(f(old, v, c));
+      stored = rmw(old, v, c);
       store(w.ctx, addr, kind, stored, range);
     }
     w.regs[ro + l] = result(old);

@@ -40,8 +40,8 @@ describe('generated code', () => {
     assert.ok(first > 0 && first < 40, `compiled after ${first} runs`);
     assert.ok(runs.slice(first).every((b) => b === runs[first]), 'compiled once, then kept');
     const eager: Block = { id: 1, steps, ranges: [], term: { kind: 'exit' } };
-    assert.ok(blockBody(eager, true));
-    assert.equal(blockBody(eager, true)!.toString(), runs[first]!.toString(), 'one generated function for one text');
+    assert.ok(blockBody(eager, 'eager'));
+    assert.equal(blockBody(eager, 'eager')!.toString(), runs[first]!.toString(), 'one generated function for one text');
   });
 
   test('consecutive pure steps become one loop over the lanes, each register written back once', () => {
