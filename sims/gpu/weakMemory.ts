@@ -89,6 +89,10 @@ export interface WeakObservation {
 }
 
 interface ThreadEntry {
+  readonly level: 'thread';
+  readonly state: AddressState;
+  /** The thread. */
+  readonly who: number;
   value: number;
   /** An own store not yet shared (false: a value borrowed from another thread). */
   own: boolean;
@@ -97,6 +101,10 @@ interface ThreadEntry {
 }
 
 interface BlockEntry {
+  readonly level: 'block';
+  readonly state: AddressState;
+  /** The block. */
+  readonly who: number;
   value: number;
   /** The thread whose fence or atomic put it there: its __threadfence shares it further. */
   owner: number;
@@ -106,6 +114,7 @@ interface BlockEntry {
 }
 
 interface AddressState {
+  readonly address: number;
   allocation: Allocation;
   offset: number;
   kind: ScalarKind;
@@ -124,14 +133,13 @@ interface AddressState {
 }
 
 /**
- * A thread entry to share, or a block entry to push to the other blocks, queued when the entry
- * was made. A later value of the same thread (or block) at the address updates the entry in
- * place, so an entry is queued once; an item whose entry is gone (propagated by a fence, a
- * barrier or another thread's access) is dead and skipped.
+ * A thread entry to share, or a block entry to push to the other blocks, queued as itself when
+ * it was made (one object per held-back value: a store allocates nothing else). A later value
+ * of the same thread (or block) at the address updates the entry in place, so an entry is
+ * queued once; an entry that is gone (propagated by a fence, a barrier or another thread's
+ * access) is dead and skipped.
  */
-type Pending =
-  | { level: 'thread'; address: number; who: number; entry: ThreadEntry }
-  | { level: 'block'; address: number; who: number; entry: BlockEntry };
+type Pending = ThreadEntry | BlockEntry;
 
 /**
  * The block entries of an address no block holds a value of (most addresses, under gpu-weak):
@@ -147,10 +155,18 @@ const STALE_LIMIT = 4;
 const PENDING_LIMIT = 1 << 16;
 
 export class WeakMemory {
-  private readonly addresses = new Map<number, AddressState>();
+  /**
+   * The state of each address with something unpropagated, by allocation and then offset: an
+   * address is a double (allocation id × 2³² + offset), which V8 hashes and boxes, while an
+   * offset is a small integer. `lastAllocation` saves the outer lookup for a run of accesses to
+   * one array.
+   */
+  private readonly addresses = new Map<Allocation, Map<number, AddressState>>();
+  private lastAllocation?: Allocation;
+  private lastStates?: Map<number, AddressState>;
   /** Addresses where each thread has an entry, and block entries each thread owns. */
-  private readonly threadAddresses = new Map<number, Set<number>>();
-  private readonly ownedBlockAddresses = new Map<number, Set<number>>();
+  private readonly threadAddresses = new Map<number, Set<AddressState>>();
+  private readonly ownedBlockAddresses = new Map<number, Set<AddressState>>();
   private pending: Pending[] = [];
   /** Per thread and address: values its view held since its last fence (the load pool). */
   private readonly stale = new Map<number, Map<number, number[]>>();
@@ -213,6 +229,7 @@ export class WeakMemory {
   endLaunch(): void {
     this.drain((n) => this.chooser.choose(n));
     this.addresses.clear();
+    this.lastAllocation = this.lastStates = undefined;
     this.firstAccessor.clear();
     this.threadAddresses.clear();
     this.ownedBlockAddresses.clear();
@@ -230,7 +247,7 @@ export class WeakMemory {
     const t = this.thread(w, l);
     const b = w.ctx.blockLinear;
     this.touch(p, t);
-    const existing = this.addresses.get(p);
+    const existing = this.statesOf(a)?.get(pointerOffset(p));
     if (!existing) {
       // Nothing unpropagated here: every view is memory. (Its views are followed for the load
       // pool only from the first load that finds something pending: bounded state for the
@@ -245,7 +262,7 @@ export class WeakMemory {
     // Values this load's own propagation replaces are not older values for it: reading one is
     // the same as not propagating (they stay in the window for the thread's later loads).
     const earlier = this.config.loadReordering ? [...(this.stale.get(t)?.get(p) ?? [])] : [];
-    this.settle(st, p, t, b);
+    this.settle(st, t, b);
     const own = st.threads.get(t);
     const view = this.view(st, t, b);
     let value = view;
@@ -264,10 +281,10 @@ export class WeakMemory {
         const s = sources[k - 1];
         value = s.value;
         how = ` (borrowed from ${s.from}, which has not shared it)`;
-        this.mutate(st, p, () => {
-          st.threads.set(t, { value, own: false, block: b, range });
-          this.index(this.threadAddresses, t, p);
-        });
+        const views = this.viewsBefore(st);
+        st.threads.set(t, { level: 'thread', state: st, who: t, value, own: false, block: b, range });
+        this.index(this.threadAddresses, t, st);
+        this.followViews(st, p, views);
       } else if (k > sources.length) {
         value = stale[k - 1 - sources.length];
         how = ' (an older value: the load pool let it pass the thread’s earlier load)';
@@ -294,35 +311,35 @@ export class WeakMemory {
     st.latestRange = range;
     this.stale.get(t)?.delete(p);
     if (isRelease(order)) this.fence(w, l, orderScope ?? 'system', range, true);
-    this.settle(st, p, t, b);
+    this.settle(st, t, b);
     if (strong || order || this.config.model === 'sc') {
       // Volatile and ordered stores write through to the level the scope names.
       const scope = order && this.config.model !== 'sc' ? (orderScope ?? 'system') : 'system';
       if (this.trace) this.step(w, l, `writes ${this.name(p)} = ${show(value)} through to ${scope === 'block' && !st.shared ? 'its block' : 'memory'}`, range);
-      this.mutate(st, p, () => {
-        this.dropThreadEntry(st, p, t);
-        if (scope === 'block' && !st.shared) this.setBlockEntry(st, p, b, { value, owner: t, range, atomic: false });
-        else this.writeEverywhere(st, p, value, range);
-      });
+      const views = this.viewsBefore(st);
+      this.dropThreadEntry(st, t);
+      if (scope === 'block' && !st.shared) this.setBlockEntry(st, p, b, value, t, range, false);
+      else this.writeEverywhere(st, p, value, range);
+      this.followViews(st, p, views);
       return;
     }
     if (this.trace) this.step(w, l, `writes ${this.name(p)} = ${show(value)}`, range);
     // The value this store replaces may have propagated first.
     const previous = st.threads.get(t);
-    if (previous?.own && previous.value !== value && this.pick(2, 1, t) === 1) this.propagateThreadEntry(st, p, t, previous);
-    this.mutate(st, p, () => {
-      const current = st.threads.get(t);
-      if (current?.own) {
-        // Still held back: the queued entry takes the new value.
-        current.value = value;
-        current.range = range;
-        return;
-      }
-      const entry: ThreadEntry = { value, own: true, block: b, range };
+    if (previous?.own && previous.value !== value && this.pick(2, 1, t) === 1) this.propagateThreadEntry(st, previous);
+    const views = this.viewsBefore(st);
+    const current = st.threads.get(t);
+    if (current?.own) {
+      // Still held back: the queued entry takes the new value.
+      current.value = value;
+      current.range = range;
+    } else {
+      const entry: ThreadEntry = { level: 'thread', state: st, who: t, value, own: true, block: b, range };
       st.threads.set(t, entry);
-      this.index(this.threadAddresses, t, p);
-      this.addPending({ level: 'thread', address: p, who: t, entry });
-    });
+      this.index(this.threadAddresses, t, st);
+      this.addPending(entry);
+    }
+    this.followViews(st, p, views);
   }
 
   /** A read-modify-write at the atomic's scope; returns [old, new]. */
@@ -342,30 +359,30 @@ export class WeakMemory {
     this.touch(p, t);
     const st = this.state(p, a, kind);
     this.stale.get(t)?.delete(p);
-    this.settle(st, p, t, b);
+    this.settle(st, t, b);
     let old = 0;
     let next = 0;
-    this.mutate(st, p, () => {
-      // The thread's own earlier store to the address comes first (program order).
-      const own = st.threads.get(t);
-      if (own?.own) {
-        if (scope === 'block' && !st.shared) this.setBlockEntry(st, p, b, { value: own.value, owner: t, range: own.range, atomic: false });
-        else this.writeEverywhere(st, p, own.value, own.range);
-      }
-      this.dropThreadEntry(st, p, t);
-      // An RMW that leaves the value as it was (a failed CAS) only reads: it writes nothing
-      // that could later overwrite a newer value.
-      if (scope === 'block' && !st.shared && this.config.model !== 'sc') {
-        // At the block's level (L1): other blocks neither see it nor are seen.
-        old = st.blocks.get(b)?.value ?? readResolved(a, off, kind);
-        next = rmw(old);
-        if (next !== old) this.setBlockEntry(st, p, b, { value: next, owner: t, range, atomic: true });
-      } else {
-        old = readResolved(a, off, kind);
-        next = rmw(old);
-        if (next !== old) this.writeEverywhere(st, p, next, range);
-      }
-    });
+    const views = this.viewsBefore(st);
+    // The thread's own earlier store to the address comes first (program order).
+    const own = st.threads.get(t);
+    if (own?.own) {
+      if (scope === 'block' && !st.shared) this.setBlockEntry(st, p, b, own.value, t, own.range, false);
+      else this.writeEverywhere(st, p, own.value, own.range);
+    }
+    this.dropThreadEntry(st, t);
+    // An RMW that leaves the value as it was (a failed CAS) only reads: it writes nothing
+    // that could later overwrite a newer value.
+    if (scope === 'block' && !st.shared && this.config.model !== 'sc') {
+      // At the block's level (L1): other blocks neither see it nor are seen.
+      old = st.blocks.get(b)?.value ?? readResolved(a, off, kind);
+      next = rmw(old);
+      if (next !== old) this.setBlockEntry(st, p, b, next, t, range, true);
+    } else {
+      old = readResolved(a, off, kind);
+      next = rmw(old);
+      if (next !== old) this.writeEverywhere(st, p, next, range);
+    }
+    this.followViews(st, p, views);
     st.latestValue = next;
     st.latestRange = range;
     if (this.trace) this.step(w, l, `${scope === 'block' ? 'block-scope ' : ''}atomic on ${this.name(p)}: ${show(old)} → ${show(next)}`, range);
@@ -395,9 +412,8 @@ export class WeakMemory {
     this.stale.delete(t);
     const mine = this.threadAddresses.get(t);
     if (!mine) return;
-    for (const p of mine) {
-      const st = this.addresses.get(p)!;
-      if (st.threads.get(t)?.own === false) this.dropThreadEntry(st, p, t);
+    for (const st of mine) {
+      if (st.threads.get(t)?.own === false) this.dropThreadEntry(st, t);
       st.readers?.delete(t);
     }
   }
@@ -420,9 +436,9 @@ export class WeakMemory {
     while (this.pending.length > 0) {
       const groups = new Map<number, Pending[]>();
       for (const x of this.pending) {
-        const g = groups.get(x.address);
+        const g = groups.get(x.state.address);
         if (g) g.push(x);
-        else groups.set(x.address, [x]);
+        else groups.set(x.state.address, [x]);
       }
       this.pending = [];
       for (const items of groups.values()) {
@@ -437,42 +453,42 @@ export class WeakMemory {
   }
 
   private propagateItem(x: Pending): void {
-    const st = this.addresses.get(x.address);
-    if (!st) return;
+    const st = x.state;
     if (this.isCurrent(st, x)) {
-      if (x.level === 'thread') this.propagateThreadEntry(st, x.address, x.who, x.entry);
-      else this.propagateBlockEntry(st, x.address, x.who, x.entry);
+      if (x.level === 'thread') this.propagateThreadEntry(st, x);
+      else this.propagateBlockEntry(st, x);
     }
-    this.forgetIfIdle(x.address, st);
+    this.forgetIfIdle(st);
   }
 
-  private propagateThreadEntry(st: AddressState, p: number, who: number, e: ThreadEntry): void {
-    const x = { address: p, who };
-    {
-      this.mutate(st, x.address, () => {
-        if (this.config.model === 'gpu-strong') {
-          // A store buffer drains into its block's view (shared memory: the block's memory).
-          st.threads.delete(x.who);
-          this.unindex(this.threadAddresses, x.who, x.address);
-          if (st.shared) writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
-          else this.setBlockEntry(st, x.address, e.block, { value: e.value, owner: x.who, range: e.range, atomic: false });
-        } else if (st.shared) this.writeWithinBlock(st, x.address, e.value);
-        else this.writeEverywhere(st, x.address, e.value, e.range);
-      });
-      if (this.trace) this.memoryStep(`${this.name(x.address)} = ${show(e.value)} from ${this.actorOfThread(x.who)} ${this.config.model === 'gpu-strong' ? (st.shared ? 'reaches its block' : 'reaches its block’s view') : st.shared ? 'reaches the block' : 'reaches every thread'}`, e.range);
-    }
+  private propagateThreadEntry(st: AddressState, e: ThreadEntry): void {
+    const p = st.address;
+    const t = e.who;
+    const views = this.viewsBefore(st);
+    if (this.config.model === 'gpu-strong') {
+      // A store buffer drains into its block's view (shared memory: the block's memory).
+      st.threads.delete(t);
+      this.unindex(this.threadAddresses, t, st);
+      if (st.shared) writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
+      else this.setBlockEntry(st, p, e.block, e.value, t, e.range, false);
+    } else if (st.shared) this.writeWithinBlock(st, e.value);
+    else this.writeEverywhere(st, p, e.value, e.range);
+    this.followViews(st, p, views);
+    if (this.trace) this.memoryStep(`${this.name(p)} = ${show(e.value)} from ${this.actorOfThread(t)} ${this.config.model === 'gpu-strong' ? (st.shared ? 'reaches its block' : 'reaches its block’s view') : st.shared ? 'reaches the block' : 'reaches every thread'}`, e.range);
   }
 
-  private propagateBlockEntry(st: AddressState, p: number, b: number, e: BlockEntry): void {
-    this.mutate(st, p, () => this.shareBlockEntry(st, p, b, e));
-    if (this.trace) this.memoryStep(`${this.name(p)} = ${show(e.value)} from block ${b} reaches the other blocks`, e.range);
+  private propagateBlockEntry(st: AddressState, e: BlockEntry): void {
+    const views = this.viewsBefore(st);
+    this.shareBlockEntry(st, st.address, e.who, e);
+    this.followViews(st, st.address, views);
+    if (this.trace) this.memoryStep(`${this.name(st.address)} = ${show(e.value)} from block ${e.who} reaches the other blocks`, e.range);
   }
 
   /**
-   * Before thread `t` of block `b` touches `p`: values other threads have not propagated
+   * Before thread `t` of block `b` touches the address: values other threads have not propagated
    * may propagate now, one at a time, in an order the chooser picks (or none).
    */
-  private settle(st: AddressState, p: number, t: number, b: number): void {
+  private settle(st: AddressState, t: number, b: number): void {
     // Nothing of another thread or block held back here (the common case): no decision.
     if (st.blocks.size === 0 && (st.threads.size === 0 || (st.threads.size === 1 && st.threads.has(t)))) return;
     for (;;) {
@@ -484,16 +500,16 @@ export class WeakMemory {
       if (n === 0) return;
       const k = this.pick(n + 1, 3, t);
       if (k === 0) return;
-      if (k <= threads.length) this.propagateThreadEntry(st, p, threads[k - 1], st.threads.get(threads[k - 1])!);
-      else this.propagateBlockEntry(st, p, blocks[k - 1 - threads.length], st.blocks.get(blocks[k - 1 - threads.length])!);
+      if (k <= threads.length) this.propagateThreadEntry(st, st.threads.get(threads[k - 1])!);
+      else this.propagateBlockEntry(st, st.blocks.get(blocks[k - 1 - threads.length])!);
     }
   }
 
   /** A digest of the model's state, for exhaustive exploration. */
   digest(mix: (x: number) => void): void {
-    for (const [p, st] of this.addresses) {
+    for (const states of this.addresses.values()) for (const st of states.values()) {
       if (!st.threads.size && !st.blocks.size) continue;
-      mix(p % 4294967296);
+      mix(st.address % 4294967296);
       for (const [t, e] of st.threads) {
         mix(t);
         mix(e.value);
@@ -513,7 +529,7 @@ export class WeakMemory {
     }
     // What is pending is a set: the order it was queued in changes no future.
     let set = 0;
-    for (const x of this.pending) set = (set + Math.imul((x.address % 4294967296) ^ Math.imul(x.who + 1, 0x85ebca6b) ^ (x.level === 'thread' ? 0x1b873593 : 0x3c6ef372), 0x27d4eb2f)) | 0;
+    for (const x of this.pending) set = (set + Math.imul((x.state.address % 4294967296) ^ Math.imul(x.who + 1, 0x85ebca6b) ^ (x.level === 'thread' ? 0x1b873593 : 0x3c6ef372), 0x27d4eb2f)) | 0;
     mix(set);
   }
 
@@ -524,34 +540,36 @@ export class WeakMemory {
     this.stale.delete(t);
     const mine = this.threadAddresses.get(t);
     if (mine) {
-      for (const p of [...mine]) {
-        const st = this.addresses.get(p)!;
+      for (const st of [...mine]) {
+        const p = st.address;
         const e = st.threads.get(t);
         if (!e || (!e.own && !this.config.cumulativeFences)) continue;
-        this.mutate(st, p, () => {
-          if (st.shared) {
-            if (this.config.model === 'gpu-strong') {
-              st.threads.delete(t);
-              this.unindex(this.threadAddresses, t, p);
-              writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
-            } else this.writeWithinBlock(st, p, e.value);
-          } else if (scope === 'block') {
-            // Shared within the block only: other blocks still need it (LS = 1, GS = 0).
-            if (this.config.model === 'gpu-weak') for (const [u, o] of st.threads) if (u !== t && o.block === b) this.dropThreadEntry(st, p, u);
-            this.dropThreadEntry(st, p, t);
-            this.setBlockEntry(st, p, b, { value: e.value, owner: t, range: e.range, atomic: false });
-          } else this.writeEverywhere(st, p, e.value, e.range);
-        });
+        const views = this.viewsBefore(st);
+        if (st.shared) {
+          if (this.config.model === 'gpu-strong') {
+            st.threads.delete(t);
+            this.unindex(this.threadAddresses, t, st);
+            writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
+          } else this.writeWithinBlock(st, e.value);
+        } else if (scope === 'block') {
+          // Shared within the block only: other blocks still need it (LS = 1, GS = 0).
+          if (this.config.model === 'gpu-weak') for (const [u, o] of st.threads) if (u !== t && o.block === b) this.dropThreadEntry(st, u);
+          this.dropThreadEntry(st, t);
+          this.setBlockEntry(st, p, b, e.value, t, e.range, false);
+        } else this.writeEverywhere(st, p, e.value, e.range);
+        this.followViews(st, p, views);
       }
     }
     if (scope === 'block') return;
     const owned = this.ownedBlockAddresses.get(t);
     if (!owned) return;
-    for (const p of [...owned]) {
-      const st = this.addresses.get(p)!;
+    for (const st of [...owned]) {
       const e = st.blocks.get(b);
-      if (e && e.owner === t) this.mutate(st, p, () => this.shareBlockEntry(st, p, b, e));
-      else this.unindex(this.ownedBlockAddresses, t, p);
+      if (e && e.owner === t) {
+        const views = this.viewsBefore(st);
+        this.shareBlockEntry(st, st.address, b, e);
+        this.followViews(st, st.address, views);
+      } else this.unindex(this.ownedBlockAddresses, t, st);
     }
   }
 
@@ -560,9 +578,9 @@ export class WeakMemory {
     writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
     for (const [ob, o] of st.blocks) {
       if (ob !== b) this.lose(p, o, e.value, e.range);
-      this.dropBlockEntry(st, p, ob);
+      this.dropBlockEntry(st, ob);
     }
-    if (this.config.model === 'gpu-weak') for (const [u, o] of st.threads) if (o.block !== b) this.dropThreadEntry(st, p, u);
+    if (this.config.model === 'gpu-weak') for (const [u, o] of st.threads) if (o.block !== b) this.dropThreadEntry(st, u);
   }
 
   /** A value every thread now sees: memory takes it, and every other copy is overwritten. */
@@ -570,61 +588,73 @@ export class WeakMemory {
     writeResolved(this.memory, st.allocation, st.offset, st.kind, value);
     for (const [ob, o] of st.blocks) {
       this.lose(p, o, value, range);
-      this.dropBlockEntry(st, p, ob);
+      this.dropBlockEntry(st, ob);
     }
     // gpu-strong's store buffers are not views: others' shares do not overwrite them.
-    for (const [u, o] of st.threads) if (this.config.model === 'gpu-weak' || !o.own) this.dropThreadEntry(st, p, u);
+    for (const [u, o] of st.threads) if (this.config.model === 'gpu-weak' || !o.own) this.dropThreadEntry(st, u);
   }
 
   /** Shared memory: the block's memory takes the value, the block's threads see it. */
-  private writeWithinBlock(st: AddressState, p: number, value: number): void {
+  private writeWithinBlock(st: AddressState, value: number): void {
     writeResolved(this.memory, st.allocation, st.offset, st.kind, value);
-    for (const u of st.threads.keys()) this.dropThreadEntry(st, p, u);
+    for (const u of st.threads.keys()) this.dropThreadEntry(st, u);
   }
 
   private lose(p: number, lost: BlockEntry, by: number, range: Range): void {
     if (lost.atomic && lost.value !== by) this.observe('lost-update', lost.range, p, lost.value, by, range);
   }
 
-  private setBlockEntry(st: AddressState, p: number, b: number, e: BlockEntry): void {
+  /** Block `b`'s view of `p` takes `value`, which `owner`'s fence or atomic put there. */
+  private setBlockEntry(st: AddressState, p: number, b: number, value: number, owner: number, range: Range, atomic: boolean): void {
     // The value this one replaces may have reached the other blocks first.
     const replaced = st.blocks.get(b);
-    if (replaced && replaced.value !== e.value && this.pick(2, 2, e.owner) === 1) this.shareBlockEntry(st, p, b, replaced);
+    if (replaced && replaced.value !== value && this.pick(2, 2, owner) === 1) this.shareBlockEntry(st, p, b, replaced);
     const old = st.blocks.get(b);
-    if (old && old.owner !== e.owner) this.unindex(this.ownedBlockAddresses, old.owner, p);
-    this.index(this.ownedBlockAddresses, e.owner, p);
+    if (old && old.owner !== owner) this.unindex(this.ownedBlockAddresses, old.owner, st);
+    this.index(this.ownedBlockAddresses, owner, st);
     if (old) {
       // Still held back: the queued entry takes the new value.
-      Object.assign(old, e);
+      old.value = value;
+      old.owner = owner;
+      old.range = range;
+      old.atomic = atomic;
       return;
     }
     if (st.blocks === NO_BLOCKS) st.blocks = new Map();
-    st.blocks.set(b, e);
-    this.addPending({ level: 'block', address: p, who: b, entry: e });
+    const entry: BlockEntry = { level: 'block', state: st, who: b, value, owner, range, atomic };
+    st.blocks.set(b, entry);
+    this.addPending(entry);
   }
 
-  private dropBlockEntry(st: AddressState, p: number, b: number): void {
+  private dropBlockEntry(st: AddressState, b: number): void {
     const e = st.blocks.get(b);
     if (!e) return;
     st.blocks.delete(b);
-    this.unindex(this.ownedBlockAddresses, e.owner, p);
+    this.unindex(this.ownedBlockAddresses, e.owner, st);
   }
 
-  private dropThreadEntry(st: AddressState, p: number, t: number): void {
-    if (st.threads.delete(t)) this.unindex(this.threadAddresses, t, p);
+  private dropThreadEntry(st: AddressState, t: number): void {
+    if (st.threads.delete(t)) this.unindex(this.threadAddresses, t, st);
   }
 
-  /** Runs a change to an address, following the views of its readers for the load pool. */
-  private mutate(st: AddressState, p: number, change: () => void): void {
+  /**
+   * Before a change to an address: the views of the readers the load pool follows there
+   * (undefined when it follows nobody, the common case: nothing to allocate). The change is
+   * written out between this and `followViews` rather than passed as a function, so a plain
+   * store allocates no closure.
+   */
+  private viewsBefore(st: AddressState): Map<number, number> | undefined {
     this.memory.version++;
     const readers = this.config.loadReordering ? st.readers : undefined;
-    if (!readers?.size) {
-      change();
-      return;
-    }
+    if (!readers?.size) return undefined;
     const before = new Map<number, number>();
     for (const r of readers) before.set(r, this.view(st, r, this.blockOf(r)));
-    change();
+    return before;
+  }
+
+  /** After a change to `p`: a reader whose view changed keeps the old value in its load pool. */
+  private followViews(st: AddressState, p: number, before: Map<number, number> | undefined): void {
+    if (!before) return;
     for (const [r, old] of before) {
       if (this.view(st, r, this.blockOf(r)) === old) continue;
       let m = this.stale.get(r);
@@ -644,11 +674,28 @@ export class WeakMemory {
     return readResolved(st.allocation, st.offset, st.kind);
   }
 
+  private statesOf(a: Allocation): Map<number, AddressState> | undefined {
+    if (a === this.lastAllocation) return this.lastStates;
+    const states = this.addresses.get(a);
+    if (states) {
+      this.lastAllocation = a;
+      this.lastStates = states;
+    }
+    return states;
+  }
+
   private state(p: number, a: Allocation, kind: ScalarKind): AddressState {
-    let st = this.addresses.get(p);
+    let states = this.statesOf(a);
+    if (!states) {
+      this.addresses.set(a, (states = new Map()));
+      this.lastAllocation = a;
+      this.lastStates = states;
+    }
+    const offset = pointerOffset(p);
+    let st = states.get(offset);
     if (!st) {
-      st = { allocation: a, offset: pointerOffset(p), kind, shared: a.space === 'shared', threads: new Map(), blocks: NO_BLOCKS, latestValue: 0 };
-      this.addresses.set(p, st);
+      st = { address: p, allocation: a, offset, kind, shared: a.space === 'shared', threads: new Map(), blocks: NO_BLOCKS, latestValue: 0 };
+      states.set(offset, st);
     }
     return st;
   }
@@ -685,30 +732,32 @@ export class WeakMemory {
   }
 
   /** An address with nothing unpropagated and nobody's view followed needs no state. */
-  private forgetIfIdle(p: number, st: AddressState): void {
-    if (!st.threads.size && !st.blocks.size && !st.readers?.size) this.addresses.delete(p);
+  private forgetIfIdle(st: AddressState): void {
+    if (st.threads.size || st.blocks.size || st.readers?.size) return;
+    // An entry queued before the address was last forgotten names a state the address no longer has.
+    const states = this.statesOf(st.allocation);
+    if (states?.get(st.offset) === st) states.delete(st.offset);
   }
 
   private isLive(x: Pending): boolean {
-    const st = this.addresses.get(x.address);
-    return !!st && this.isCurrent(st, x);
+    return this.isCurrent(x.state, x);
   }
 
   /** The queued entry still holds its value back (not propagated, dropped nor replaced). */
   private isCurrent(st: AddressState, x: Pending): boolean {
-    return x.level === 'thread' ? st.threads.get(x.who) === x.entry && x.entry.own : st.blocks.get(x.who) === x.entry;
+    return x.level === 'thread' ? st.threads.get(x.who) === x && x.own : st.blocks.get(x.who) === x;
   }
 
-  private index(m: Map<number, Set<number>>, who: number, p: number): void {
+  private index(m: Map<number, Set<AddressState>>, who: number, st: AddressState): void {
     let s = m.get(who);
     if (!s) m.set(who, (s = new Set()));
-    s.add(p);
+    s.add(st);
   }
 
-  private unindex(m: Map<number, Set<number>>, who: number, p: number): void {
+  private unindex(m: Map<number, Set<AddressState>>, who: number, st: AddressState): void {
     const s = m.get(who);
     if (!s) return;
-    s.delete(p);
+    s.delete(st);
     if (!s.size) m.delete(who);
   }
 
