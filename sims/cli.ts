@@ -636,7 +636,7 @@ async function runThroughClang(args: Args, io: Output): Promise<number> {
   const compiled = await compileProgram(program.options.units, { kernelOnly: isKernelOnly(program.options) });
   const ranges = new SourceRanges((p) => program.options.units.find((u) => u.file === p)?.text ?? readFileOrUndefined(p));
   if ('failed' in compiled) {
-    for (const d of compiled.failed.filter((x) => x.severity === 'error')) io.stderr(escapeControls(`${d.file}:${d.line}:${d.column}: error: ${d.message}\n`));
+    for (const d of compiled.failed.filter((x) => x.severity === 'error')) io.stderr(escapeControls(`${d.file}:${d.line}:${d.column}: error: ${clangDiagnostic(d, ranges).message}\n`));
     io.stderr(`scord: ${args.file || program.file} has errors; it cannot run\n`);
     return 1;
   }

@@ -12,6 +12,7 @@ import { compileDevice, compileHost, linkHost, type ClangDiagnostic, type Transl
 import { parseLlvmModule, LlvmParseError } from './llvm/parse';
 import type { LModule } from './llvm/module';
 import { SourceRanges } from './ranges';
+import { refusedFeature } from './refusals';
 import { chooseClangEntry } from './entry';
 import type { EntryRequest } from '../host/entry';
 import type { KernelHeader } from '../host/kernelHeader';
@@ -96,6 +97,8 @@ export function clangDiagnostic(d: ClangDiagnostic, ranges: SourceRanges): Check
     ? { file: d.file, start: start.start, end: ranges.rangeAt(d.file, d.endLine, Math.max(1, d.endColumn - 1)).end }
     : start;
   const where = d.includedFrom?.length ? ` (included from ${d.includedFrom.map((i) => `${i.file}:${i.line}`).join(', ')})` : '';
+  const feature = refusedFeature(d);
+  if (feature) return { severity: 'error', code: 'not-supported', message: `not supported: ${feature}; clang: ${d.message}${where}`, location: location(range), range };
   return { severity: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'information', code: 'clang', message: `${d.message}${d.flag ? ` [${d.flag}]` : ''}${where}`, location: location(range), range };
 }
 
