@@ -3,7 +3,7 @@
 // or written little-endian. 64-bit integers travel as JS numbers.
 import type { Range } from '../frontend/source';
 import { box, isBoxed, unbox } from '../values/wide';
-import { describe, Memory, pointerOffset, SCALAR_SIZE, type Allocation, type Fault, type ScalarKind } from './memory';
+import { describe, Memory, pointerOffset, scalarSize, type Allocation, type Fault, type ScalarKind } from './memory';
 
 /**
  * What an access needs of the thread that makes it: the memory, the side it runs on (host code
@@ -29,9 +29,9 @@ export class DeviceFault extends Error {
 }
 
 export function load(ctx: AccessContext, p: number, kind: ScalarKind, range: Range): number {
-  const a = ctx.memory.resolve(p, SCALAR_SIZE[kind], ctx.accessor, false);
+  const a = ctx.memory.resolve(p, scalarSize(kind), ctx.accessor, false);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
-  if (a.unwritten) checkWritten(ctx, a, pointerOffset(p), SCALAR_SIZE[kind], range);
+  if (a.unwritten) checkWritten(ctx, a, pointerOffset(p), scalarSize(kind), range);
   return readResolved(a, pointerOffset(p), kind);
 }
 
@@ -47,7 +47,7 @@ function checkWritten(ctx: AccessContext, a: Allocation, off: number, size: numb
 }
 
 export function store(ctx: AccessContext, p: number, kind: ScalarKind, value: number, range: Range): void {
-  const a = ctx.memory.resolve(p, SCALAR_SIZE[kind], ctx.accessor, true);
+  const a = ctx.memory.resolve(p, scalarSize(kind), ctx.accessor, true);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
   writeResolved(ctx.memory, a, pointerOffset(p), kind, value);
 }
@@ -60,14 +60,16 @@ export function readResolved(a: Allocation, off: number, kind: ScalarKind): numb
 
 /** Writes a value at a checked place, counting the writes that change memory. */
 export function writeResolved(memory: Memory, a: Allocation, off: number, kind: ScalarKind, value: number): void {
-  const size = SCALAR_SIZE[kind];
+  const size = scalarSize(kind);
   const view = a.view;
   // Count writes that change memory: threads that only spin, and change nothing, cannot
   // release each other (the progress monitor's deadlock test).
   const low = low32(view, off, size);
   const high = size === 8 ? view.getUint32(off + 4, true) : 0;
   Memory.write(a, off, kind, (kind === 'i64' || kind === 'u64') && isBoxed(value) ? unbox(value) : value);
-  a.unwritten?.fill(0, off, off + size);
+  const unwritten = a.unwritten;
+  // A scalar's few bytes one by one: TypedArray.fill is a call out of optimised code.
+  if (unwritten) for (let i = 0; i < size; i++) unwritten[off + i] = 0;
   if (low32(view, off, size) !== low || (size === 8 && view.getUint32(off + 4, true) !== high)) memory.version++;
 }
 

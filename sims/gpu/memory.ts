@@ -139,7 +139,12 @@ export class Memory {
     this.nextBase.set(space, base + Math.max(ALIGN, Math.ceil(size / ALIGN) * ALIGN));
     if (adopt) this.adopted.add(id);
     const bytes = adopt ?? new Uint8Array(size);
-    this.allocations.push({ id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), ...info });
+    // Every allocation has the same fields in the same order (absent ones undefined): every
+    // access reads them, and a site that sees objects of several shapes looks each field up.
+    this.allocations.push({
+      id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, unwritten: undefined,
+    });
     return makePointer(id, 0);
   }
 
@@ -204,7 +209,8 @@ export class Memory {
         ...(landsIn ? { landsIn } : {}),
       };
     }
-    if (off % size !== 0) return { kind: 'misaligned', message: `misaligned ${size}-byte ${write ? 'write' : 'read'} at offset ${off} of ${describe(a)}`, allocation: a, offset: off };
+    // Sizes are powers of two (scalars): a mask, not `%`, which on a double is a library call.
+    if ((off & (size - 1)) !== 0) return { kind: 'misaligned', message: `misaligned ${size}-byte ${write ? 'write' : 'read'} at offset ${off} of ${describe(a)}`, allocation: a, offset: off };
     if (accessor === 'host' && a.space !== 'host' && a.space !== 'managed') {
       return { kind: 'host-dereferences-device', message: `host code ${write ? 'writes' : 'reads'} ${describe(a)}, which is device memory; copy it with cudaMemcpy`, allocation: a, offset: off };
     }
@@ -345,7 +351,26 @@ export interface MemorySnapshot {
 
 export type ScalarKind = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64';
 
-export const SCALAR_SIZE: Record<ScalarKind, number> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f32: 4, f64: 8 };
+/**
+ * Bytes of a scalar. A switch, not a table: every load and store asks, with the kind varying by
+ * site, and a keyed lookup by string that sees several kinds is a hash probe each time.
+ */
+export function scalarSize(kind: ScalarKind): number {
+  switch (kind) {
+    case 'i8':
+    case 'u8':
+      return 1;
+    case 'i16':
+    case 'u16':
+      return 2;
+    case 'i64':
+    case 'u64':
+    case 'f64':
+      return 8;
+    default:
+      return 4;
+  }
+}
 
 /** `d_data (132 bytes, global memory from line 47)` */
 export function describe(a: Allocation): string {

@@ -31,7 +31,7 @@ import { isAcquire, isRelease, type MemoryOrder, type Scope } from './memoryOrde
 import type { AccessContext } from './access';
 import { nameAddress } from './lvalue';
 import { DeviceFault, readResolved, writeResolved } from './access';
-import { pointerOffset, SCALAR_SIZE, type Allocation, type Memory, type ScalarKind } from './memory';
+import { pointerOffset, scalarSize, type Allocation, type Memory, type ScalarKind } from './memory';
 import type { WeakModelSwitches } from './memoryModels';
 
 /** What the model needs of the warp a thread runs in: which warp of which block, and its context. */
@@ -701,7 +701,7 @@ export class WeakMemory {
   }
 
   private resolve(w: ThreadWarp, p: number, kind: ScalarKind, write: boolean, range: Range): Allocation {
-    const a = w.ctx.memory.resolve(p, SCALAR_SIZE[kind], w.ctx.accessor, write);
+    const a = w.ctx.memory.resolve(p, scalarSize(kind), w.ctx.accessor, write);
     if (!('bytes' in a)) throw new DeviceFault(a, range);
     return a;
   }

@@ -12,7 +12,7 @@ import { PRELUDE_FILE } from '../frontend/sema/prelude';
 import type { Range } from '../frontend/source';
 import * as T from '../frontend/types';
 import { copyBytes, DeviceFault, load, readCString, store } from '../gpu/access';
-import { SCALAR_SIZE, type Memory, type NamedRegion, type ScalarKind } from '../gpu/memory';
+import { scalarSize, type Memory, type NamedRegion, type ScalarKind } from '../gpu/memory';
 import { occupancy } from '../gpu/devices';
 import { cudaErrorString } from '../runtime/cudaErrors';
 import { deviceAttribute, deviceProperties } from '../runtime/deviceProperties';
@@ -865,7 +865,7 @@ export class FunctionLowerer {
     const ro = r * WARP;
     const ao = lv.addr * WARP;
     if (this.accessEvents) {
-      const event = accessEvent(false, SCALAR_SIZE[kind], kind, strong, undefined, this.side, range, ordered);
+      const event = accessEvent(false, scalarSize(kind), kind, strong, undefined, this.side, range, ordered);
       this.emitMemory((w, l) => {
         const address = w.regs[ao + l];
         w.regs[ro + l] = modelLoad(w, l, address, kind, strong, range, ordered);
@@ -897,7 +897,7 @@ export class FunctionLowerer {
     const kind = scalarKind(t);
     const strong = !!t.volatile || ordered !== undefined;
     if (this.accessEvents) {
-      const event = accessEvent(true, SCALAR_SIZE[kind], kind, strong, undefined, this.side, range, ordered);
+      const event = accessEvent(true, scalarSize(kind), kind, strong, undefined, this.side, range, ordered);
       this.emitMemory((w, l) => {
         const address = w.regs[ao + l];
         modelStore(w, l, address, kind, w.regs[vo + l], strong, range, ordered);
@@ -1987,7 +1987,7 @@ export class FunctionLowerer {
     const changed = scope && { op, scope, changed: true };
     const unchanged = scope && { op, scope, changed: false };
     const ordered = scope && order ? { order, scope } : undefined;
-    const event = this.accessEvents ? accessEvent(true, SCALAR_SIZE[kind], kind, scope !== undefined, changed, this.side, range, ordered) : undefined;
+    const event = this.accessEvents ? accessEvent(true, scalarSize(kind), kind, scope !== undefined, changed, this.side, range, ordered) : undefined;
     // The weak model knows no thread scope; the narrowest scope it knows stands for it.
     const modelScope = scope ?? 'block';
     const wide = kind === 'i64' || kind === 'u64';

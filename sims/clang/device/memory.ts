@@ -12,7 +12,7 @@
 // wins. `load atomic`/`store atomic` and `fence` without a syncscope are device scope too.
 import { load, store } from '../../gpu/access';
 import type { FlatAddresses } from '../../gpu/flat';
-import { pointerAllocation, pointerOffset, SCALAR_SIZE, type ScalarKind } from '../../gpu/memory';
+import { pointerAllocation, pointerOffset, scalarSize, type ScalarKind } from '../../gpu/memory';
 import { accessEvent, fenceStep, fill, modelLoad, modelStore, type Ordered } from '../../ir/accessSteps';
 import { bigAtomic, narrowAtomic } from '../../ir/atomicOps';
 import { WARP, type Lanes, type MemoryOrder, type Scope } from '../../ir/ir';
@@ -80,7 +80,7 @@ export function emitLoad(L: Lowering, dst: number, ptr: number, offset: number, 
     return;
   }
   if (L.events) {
-    const event = accessEvent(false, SCALAR_SIZE[kind], kind, strong, undefined, 'device', range, ordered);
+    const event = accessEvent(false, scalarSize(kind), kind, strong, undefined, 'device', range, ordered);
     L.emitMemory((w, l) => {
       const address = w.regs[po + l] + offset;
       const v = modelLoad(w, l, address, kind, strong, range, ordered);
@@ -109,7 +109,7 @@ export function emitStore(L: Lowering, src: number, ptr: number, offset: number,
     return;
   }
   if (L.events) {
-    const event = accessEvent(true, SCALAR_SIZE[kind], kind, strong, undefined, 'device', range, ordered);
+    const event = accessEvent(true, scalarSize(kind), kind, strong, undefined, 'device', range, ordered);
     L.emitMemory((w, l) => {
       const address = w.regs[po + l] + offset;
       modelStore(w, l, address, kind, toMemory ? toMemory(w.regs[vo + l]) : w.regs[vo + l], strong, range, ordered);
@@ -250,7 +250,7 @@ export function emitAtomic(L: Lowering, a: AtomicSpec): void {
   const unchanged = scope && { op: a.op, scope, changed: false };
   const ordered = scope && a.order ? { order: a.order, scope } : undefined;
   const range = L.range;
-  const event = L.events ? accessEvent(true, SCALAR_SIZE[kind], kind, scope !== undefined, changed, 'device', range, ordered) : undefined;
+  const event = L.events ? accessEvent(true, scalarSize(kind), kind, scope !== undefined, changed, 'device', range, ordered) : undefined;
   const modelScope = scope ?? 'block';
   const po = a.ptr * WARP;
   const vo = a.value * WARP;
