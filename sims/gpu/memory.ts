@@ -285,57 +285,39 @@ export class Memory {
   }
 
   // Typed access. Callers resolve first; these take the allocation and byte offset.
+  // Both dispatch on the kind's letter and width digit (see scalarSize), 32-bit kinds first.
   static read(a: Allocation, off: number, type: ScalarKind): number | bigint {
     const v = a.view;
-    switch (type) {
-      case 'i8':
-        return v.getInt8(off);
-      case 'u8':
-        return v.getUint8(off);
-      case 'i16':
-        return v.getInt16(off, true);
-      case 'u16':
-        return v.getUint16(off, true);
-      case 'i32':
-        return v.getInt32(off, true);
-      case 'u32':
-        return v.getUint32(off, true);
-      case 'i64':
-        return v.getBigInt64(off, true);
-      case 'u64':
-        return v.getBigUint64(off, true);
-      case 'f32':
-        return v.getFloat32(off, true);
-      case 'f64':
-        return v.getFloat64(off, true);
+    const letter = type.charCodeAt(0);
+    switch (type.charCodeAt(1)) {
+      case DIGIT_32:
+        return letter === LETTER_F ? v.getFloat32(off, true) : letter === LETTER_I ? v.getInt32(off, true) : v.getUint32(off, true);
+      case DIGIT_64:
+        return letter === LETTER_F ? v.getFloat64(off, true) : letter === LETTER_I ? v.getBigInt64(off, true) : v.getBigUint64(off, true);
+      case DIGIT_8:
+        return letter === LETTER_I ? v.getInt8(off) : v.getUint8(off);
+      default:
+        return letter === LETTER_I ? v.getInt16(off, true) : v.getUint16(off, true);
     }
   }
 
   static write(a: Allocation, off: number, type: ScalarKind, value: number | bigint): void {
     const v = a.view;
-    switch (type) {
-      case 'i8':
-      case 'u8':
+    const letter = type.charCodeAt(0);
+    switch (type.charCodeAt(1)) {
+      case DIGIT_32:
+        if (letter === LETTER_F) v.setFloat32(off, Number(value), true);
+        else v.setUint32(off, Number(value) >>> 0, true);
+        return;
+      case DIGIT_64:
+        if (letter === LETTER_F) v.setFloat64(off, Number(value), true);
+        else v.setBigUint64(off, BigInt.asUintN(64, typeof value === 'bigint' ? value : BigInt(Math.trunc(value))), true);
+        return;
+      case DIGIT_8:
         v.setUint8(off, Number(value) & 0xff);
         return;
-      case 'i16':
-      case 'u16':
+      default:
         v.setUint16(off, Number(value) & 0xffff, true);
-        return;
-      case 'i32':
-      case 'u32':
-        v.setUint32(off, Number(value) >>> 0, true);
-        return;
-      case 'i64':
-      case 'u64':
-        v.setBigUint64(off, BigInt.asUintN(64, typeof value === 'bigint' ? value : BigInt(Math.trunc(value))), true);
-        return;
-      case 'f32':
-        v.setFloat32(off, Number(value), true);
-        return;
-      case 'f64':
-        v.setFloat64(off, Number(value), true);
-        return;
     }
   }
 }
@@ -352,25 +334,22 @@ export interface MemorySnapshot {
 export type ScalarKind = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64';
 
 /**
- * Bytes of a scalar. A switch, not a table: every load and store asks, with the kind varying by
- * site, and a keyed lookup by string that sees several kinds is a hash probe each time.
+ * Bytes of a scalar, from the digit after the kind's first letter ('i8', 'u16', 'f32', 'i64'):
+ * every load and store asks, with the kind varying by site, where a string-keyed table is a
+ * hash probe and a switch over strings compares them one case at a time.
  */
 export function scalarSize(kind: ScalarKind): number {
-  switch (kind) {
-    case 'i8':
-    case 'u8':
-      return 1;
-    case 'i16':
-    case 'u16':
-      return 2;
-    case 'i64':
-    case 'u64':
-    case 'f64':
-      return 8;
-    default:
-      return 4;
-  }
+  const digit = kind.charCodeAt(1);
+  return digit === DIGIT_8 ? 1 : digit === DIGIT_16 ? 2 : digit === DIGIT_32 ? 4 : 8;
 }
+
+/** Character codes of a kind's width digit ('8', '1'6, '3'2, '6'4) and letter. */
+const DIGIT_8 = 56;
+const DIGIT_16 = 49;
+const DIGIT_32 = 51;
+const DIGIT_64 = 54;
+const LETTER_I = 105;
+const LETTER_F = 102;
 
 /** `d_data (132 bytes, global memory from line 47)` */
 export function describe(a: Allocation): string {
