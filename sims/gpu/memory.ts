@@ -343,13 +343,9 @@ export function scalarSize(kind: ScalarKind): number {
   return digit === DIGIT_8 ? 1 : digit === DIGIT_16 ? 2 : digit === DIGIT_32 ? 4 : 8;
 }
 
-/** Character codes of a kind's width digit ('8', '1'6, '3'2, '6'4) and letter. */
-const DIGIT_8 = 56;
-const DIGIT_16 = 49;
-const DIGIT_32 = 51;
-const DIGIT_64 = 54;
-const LETTER_I = 105;
-const LETTER_F = 102;
+/** Character codes of a kind's width digit (the first digit of 8, 16, 32, 64) and of its letter. */
+const [DIGIT_8, DIGIT_16, DIGIT_32, DIGIT_64] = ['8', '1', '3', '6'].map((c) => c.charCodeAt(0));
+const [LETTER_I, LETTER_F] = ['i', 'f'].map((c) => c.charCodeAt(0));
 
 /** `d_data (132 bytes, global memory from line 47)` */
 export function describe(a: Allocation): string {
