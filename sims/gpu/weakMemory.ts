@@ -284,7 +284,7 @@ export class WeakMemory {
         const views = this.viewsBefore(st);
         st.threads.set(t, { level: 'thread', state: st, who: t, value, own: false, block: b, range });
         this.index(this.threadAddresses, t, st);
-        this.followViews(st, p, views);
+        this.followViews(st, views);
       } else if (k > sources.length) {
         value = stale[k - 1 - sources.length];
         how = ' (an older value: the load pool let it pass the thread’s earlier load)';
@@ -318,9 +318,9 @@ export class WeakMemory {
       if (this.trace) this.step(w, l, `writes ${this.name(p)} = ${show(value)} through to ${scope === 'block' && !st.shared ? 'its block' : 'memory'}`, range);
       const views = this.viewsBefore(st);
       this.dropThreadEntry(st, t);
-      if (scope === 'block' && !st.shared) this.setBlockEntry(st, p, b, value, t, range, false);
-      else this.writeEverywhere(st, p, value, range);
-      this.followViews(st, p, views);
+      if (scope === 'block' && !st.shared) this.setBlockEntry(st, b, value, t, range, false);
+      else this.writeEverywhere(st, value, range);
+      this.followViews(st, views);
       return;
     }
     if (this.trace) this.step(w, l, `writes ${this.name(p)} = ${show(value)}`, range);
@@ -339,7 +339,7 @@ export class WeakMemory {
       this.index(this.threadAddresses, t, st);
       this.addPending(entry);
     }
-    this.followViews(st, p, views);
+    this.followViews(st, views);
   }
 
   /** A read-modify-write at the atomic's scope; returns [old, new]. */
@@ -366,8 +366,8 @@ export class WeakMemory {
     // The thread's own earlier store to the address comes first (program order).
     const own = st.threads.get(t);
     if (own?.own) {
-      if (scope === 'block' && !st.shared) this.setBlockEntry(st, p, b, own.value, t, own.range, false);
-      else this.writeEverywhere(st, p, own.value, own.range);
+      if (scope === 'block' && !st.shared) this.setBlockEntry(st, b, own.value, t, own.range, false);
+      else this.writeEverywhere(st, own.value, own.range);
     }
     this.dropThreadEntry(st, t);
     // An RMW that leaves the value as it was (a failed CAS) only reads: it writes nothing
@@ -376,13 +376,13 @@ export class WeakMemory {
       // At the block's level (L1): other blocks neither see it nor are seen.
       old = st.blocks.get(b)?.value ?? readResolved(a, off, kind);
       next = rmw(old);
-      if (next !== old) this.setBlockEntry(st, p, b, next, t, range, true);
+      if (next !== old) this.setBlockEntry(st, b, next, t, range, true);
     } else {
       old = readResolved(a, off, kind);
       next = rmw(old);
-      if (next !== old) this.writeEverywhere(st, p, next, range);
+      if (next !== old) this.writeEverywhere(st, next, range);
     }
-    this.followViews(st, p, views);
+    this.followViews(st, views);
     st.latestValue = next;
     st.latestRange = range;
     if (this.trace) this.step(w, l, `${scope === 'block' ? 'block-scope ' : ''}atomic on ${this.name(p)}: ${show(old)} → ${show(next)}`, range);
@@ -454,7 +454,7 @@ export class WeakMemory {
 
   private propagateItem(x: Pending): void {
     const st = x.state;
-    if (this.isCurrent(st, x)) {
+    if (this.isLive(x)) {
       if (x.level === 'thread') this.propagateThreadEntry(st, x);
       else this.propagateBlockEntry(st, x);
     }
@@ -462,25 +462,23 @@ export class WeakMemory {
   }
 
   private propagateThreadEntry(st: AddressState, e: ThreadEntry): void {
-    const p = st.address;
     const t = e.who;
     const views = this.viewsBefore(st);
     if (this.config.model === 'gpu-strong') {
       // A store buffer drains into its block's view (shared memory: the block's memory).
-      st.threads.delete(t);
-      this.unindex(this.threadAddresses, t, st);
+      this.dropThreadEntry(st, t);
       if (st.shared) writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
-      else this.setBlockEntry(st, p, e.block, e.value, t, e.range, false);
+      else this.setBlockEntry(st, e.block, e.value, t, e.range, false);
     } else if (st.shared) this.writeWithinBlock(st, e.value);
-    else this.writeEverywhere(st, p, e.value, e.range);
-    this.followViews(st, p, views);
-    if (this.trace) this.memoryStep(`${this.name(p)} = ${show(e.value)} from ${this.actorOfThread(t)} ${this.config.model === 'gpu-strong' ? (st.shared ? 'reaches its block' : 'reaches its block’s view') : st.shared ? 'reaches the block' : 'reaches every thread'}`, e.range);
+    else this.writeEverywhere(st, e.value, e.range);
+    this.followViews(st, views);
+    if (this.trace) this.memoryStep(`${this.name(st.address)} = ${show(e.value)} from ${this.actorOfThread(t)} ${this.config.model === 'gpu-strong' ? (st.shared ? 'reaches its block' : 'reaches its block’s view') : st.shared ? 'reaches the block' : 'reaches every thread'}`, e.range);
   }
 
   private propagateBlockEntry(st: AddressState, e: BlockEntry): void {
     const views = this.viewsBefore(st);
-    this.shareBlockEntry(st, st.address, e.who, e);
-    this.followViews(st, st.address, views);
+    this.shareBlockEntry(st, e.who, e);
+    this.followViews(st, views);
     if (this.trace) this.memoryStep(`${this.name(st.address)} = ${show(e.value)} from block ${e.who} reaches the other blocks`, e.range);
   }
 
@@ -541,23 +539,21 @@ export class WeakMemory {
     const mine = this.threadAddresses.get(t);
     if (mine) {
       for (const st of [...mine]) {
-        const p = st.address;
         const e = st.threads.get(t);
         if (!e || (!e.own && !this.config.cumulativeFences)) continue;
         const views = this.viewsBefore(st);
         if (st.shared) {
           if (this.config.model === 'gpu-strong') {
-            st.threads.delete(t);
-            this.unindex(this.threadAddresses, t, st);
+            this.dropThreadEntry(st, t);
             writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
           } else this.writeWithinBlock(st, e.value);
         } else if (scope === 'block') {
           // Shared within the block only: other blocks still need it (LS = 1, GS = 0).
           if (this.config.model === 'gpu-weak') for (const [u, o] of st.threads) if (u !== t && o.block === b) this.dropThreadEntry(st, u);
           this.dropThreadEntry(st, t);
-          this.setBlockEntry(st, p, b, e.value, t, e.range, false);
-        } else this.writeEverywhere(st, p, e.value, e.range);
-        this.followViews(st, p, views);
+          this.setBlockEntry(st, b, e.value, t, e.range, false);
+        } else this.writeEverywhere(st, e.value, e.range);
+        this.followViews(st, views);
       }
     }
     if (scope === 'block') return;
@@ -567,27 +563,27 @@ export class WeakMemory {
       const e = st.blocks.get(b);
       if (e && e.owner === t) {
         const views = this.viewsBefore(st);
-        this.shareBlockEntry(st, st.address, b, e);
-        this.followViews(st, st.address, views);
+        this.shareBlockEntry(st, b, e);
+        this.followViews(st, views);
       } else this.unindex(this.ownedBlockAddresses, t, st);
     }
   }
 
   /** Block `b`'s value reaches the other blocks: theirs are overwritten (coherence order). */
-  private shareBlockEntry(st: AddressState, p: number, b: number, e: BlockEntry): void {
+  private shareBlockEntry(st: AddressState, b: number, e: BlockEntry): void {
     writeResolved(this.memory, st.allocation, st.offset, st.kind, e.value);
     for (const [ob, o] of st.blocks) {
-      if (ob !== b) this.lose(p, o, e.value, e.range);
+      if (ob !== b) this.lose(st, o, e.value, e.range);
       this.dropBlockEntry(st, ob);
     }
     if (this.config.model === 'gpu-weak') for (const [u, o] of st.threads) if (o.block !== b) this.dropThreadEntry(st, u);
   }
 
   /** A value every thread now sees: memory takes it, and every other copy is overwritten. */
-  private writeEverywhere(st: AddressState, p: number, value: number, range: Range): void {
+  private writeEverywhere(st: AddressState, value: number, range: Range): void {
     writeResolved(this.memory, st.allocation, st.offset, st.kind, value);
     for (const [ob, o] of st.blocks) {
-      this.lose(p, o, value, range);
+      this.lose(st, o, value, range);
       this.dropBlockEntry(st, ob);
     }
     // gpu-strong's store buffers are not views: others' shares do not overwrite them.
@@ -600,15 +596,15 @@ export class WeakMemory {
     for (const u of st.threads.keys()) this.dropThreadEntry(st, u);
   }
 
-  private lose(p: number, lost: BlockEntry, by: number, range: Range): void {
-    if (lost.atomic && lost.value !== by) this.observe('lost-update', lost.range, p, lost.value, by, range);
+  private lose(st: AddressState, lost: BlockEntry, by: number, range: Range): void {
+    if (lost.atomic && lost.value !== by) this.observe('lost-update', lost.range, st.address, lost.value, by, range);
   }
 
-  /** Block `b`'s view of `p` takes `value`, which `owner`'s fence or atomic put there. */
-  private setBlockEntry(st: AddressState, p: number, b: number, value: number, owner: number, range: Range, atomic: boolean): void {
+  /** Block `b`'s view of the address takes `value`, which `owner`'s fence or atomic put there. */
+  private setBlockEntry(st: AddressState, b: number, value: number, owner: number, range: Range, atomic: boolean): void {
     // The value this one replaces may have reached the other blocks first.
     const replaced = st.blocks.get(b);
-    if (replaced && replaced.value !== value && this.pick(2, 2, owner) === 1) this.shareBlockEntry(st, p, b, replaced);
+    if (replaced && replaced.value !== value && this.pick(2, 2, owner) === 1) this.shareBlockEntry(st, b, replaced);
     const old = st.blocks.get(b);
     if (old && old.owner !== owner) this.unindex(this.ownedBlockAddresses, old.owner, st);
     this.index(this.ownedBlockAddresses, owner, st);
@@ -652,17 +648,17 @@ export class WeakMemory {
     return before;
   }
 
-  /** After a change to `p`: a reader whose view changed keeps the old value in its load pool. */
-  private followViews(st: AddressState, p: number, before: Map<number, number> | undefined): void {
+  /** After a change to the address: a reader whose view changed keeps the old value in its load pool. */
+  private followViews(st: AddressState, before: Map<number, number> | undefined): void {
     if (!before) return;
     for (const [r, old] of before) {
       if (this.view(st, r, this.blockOf(r)) === old) continue;
       let m = this.stale.get(r);
       if (!m) this.stale.set(r, (m = new Map()));
-      const list = m.get(p) ?? [];
+      const list = m.get(st.address) ?? [];
       if (!list.includes(old)) list.push(old);
       if (list.length > STALE_LIMIT) list.shift();
-      m.set(p, list);
+      m.set(st.address, list);
     }
   }
 
@@ -675,6 +671,7 @@ export class WeakMemory {
   }
 
   private statesOf(a: Allocation): Map<number, AddressState> | undefined {
+    // The cache remembers only a map that exists: a new one is cached by the next access.
     if (a === this.lastAllocation) return this.lastStates;
     const states = this.addresses.get(a);
     if (states) {
@@ -686,11 +683,7 @@ export class WeakMemory {
 
   private state(p: number, a: Allocation, kind: ScalarKind): AddressState {
     let states = this.statesOf(a);
-    if (!states) {
-      this.addresses.set(a, (states = new Map()));
-      this.lastAllocation = a;
-      this.lastStates = states;
-    }
+    if (!states) this.addresses.set(a, (states = new Map()));
     const offset = pointerOffset(p);
     let st = states.get(offset);
     if (!st) {
@@ -739,13 +732,9 @@ export class WeakMemory {
     if (states?.get(st.offset) === st) states.delete(st.offset);
   }
 
-  private isLive(x: Pending): boolean {
-    return this.isCurrent(x.state, x);
-  }
-
   /** The queued entry still holds its value back (not propagated, dropped nor replaced). */
-  private isCurrent(st: AddressState, x: Pending): boolean {
-    return x.level === 'thread' ? st.threads.get(x.who) === x && x.own : st.blocks.get(x.who) === x;
+  private isLive(x: Pending): boolean {
+    return x.level === 'thread' ? x.state.threads.get(x.who) === x && x.own : x.state.blocks.get(x.who) === x;
   }
 
   private index(m: Map<number, Set<AddressState>>, who: number, st: AddressState): void {
