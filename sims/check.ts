@@ -91,6 +91,8 @@ export interface CheckReport {
   stats: {
     exitCode?: number;
     launches: number;
+    /** Launches that repeated the previous one exactly and were not simulated again (their result was put back). */
+    repeatedLaunches?: number;
     steps: number;
     device: string;
     detection: 'exact' | 'hardware-faithful' | 'off';
@@ -330,6 +332,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   if (other) runOnce({ ...runOptions, ...withDetector, entry: other });
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;
+  if (run.repeatedLaunches) stats.repeatedLaunches = run.repeatedLaunches;
   if (run.launched.length) stats.launched = run.launched;
   const sites = sampledSites(run.sampled ?? []);
   const sampleNote = sampledNote(sites);

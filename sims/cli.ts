@@ -817,7 +817,7 @@ function printRun(run: RunResult, file: string, preset: string, io: Output): num
   for (const f of run.findings) io.stderr(escapeControls(`${where(f)}${f.severity}: ${f.kind}: ${f.message}${who(f)}\n`));
   // `run` reports what went wrong at run time (faults, errors, hangs); races are `check`'s.
   const errors = run.findings.length ? `${run.findings.length} run-time finding${run.findings.length === 1 ? '' : 's'}` : 'no run-time errors';
-  io.stderr(`scord: ${file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'} and ${run.steps} thread-steps on ${preset}; ${errors} (races are checked by scord check)\n`);
+  io.stderr(`scord: ${file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'}${run.repeatedLaunches ? ` (${run.repeatedLaunches} repeating the one before, not simulated again)` : ''} and ${run.steps} thread-steps on ${preset}; ${errors} (races are checked by scord check)\n`);
   return run.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
 

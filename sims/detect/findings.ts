@@ -176,6 +176,27 @@ export class PairIndex {
     return [...this.list];
   }
 
+  /** Each finding's count when the current launch began: what the launch added is the difference. */
+  private countsAtLaunch = new Map<RaceFinding, number>();
+
+  /** A launch begins (its 'launch' event). */
+  beginLaunch(): void {
+    this.countsAtLaunch = new Map(this.list.map((f) => [f, f.count]));
+  }
+
+  /**
+   * The launch just run is repeated without being run ('launch-repeat'): every race it counted is
+   * counted again, and a later repeat adds as much again.
+   */
+  repeatLaunch(): void {
+    for (const f of this.list) {
+      const before = this.countsAtLaunch.get(f) ?? 0;
+      const added = f.count - before;
+      f.count += added;
+      this.countsAtLaunch.set(f, before + added);
+    }
+  }
+
   /** Drops the pair's findings less serious than `rank` (a more serious one replaces them). */
   private dropBelow(rank: number, a: Range, b: Range): void {
     for (const [x, y] of [[a, b], [b, a]] as const) {

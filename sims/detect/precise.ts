@@ -213,8 +213,12 @@ export class PreciseDetector implements Detector {
       return;
     }
     switch (e.kind) {
+      case 'launch-repeat':
+        this.found.repeatLaunch();
+        return;
       case 'launch': {
         // Kernels run to completion one after another: nothing races across launches.
+        this.found.beginLaunch();
         const threads = e.block[0] * e.block[1] * e.block[2];
         const blocks = e.grid[0] * e.grid[1] * e.grid[2];
         this.warpsPerBlock = Math.max(1, Math.ceil(threads / 32));

@@ -143,9 +143,13 @@ export class ScordDetector implements Detector {
       return;
     }
     switch (e.kind) {
+      case 'launch-repeat':
+        this.reporter.found.repeatLaunch();
+        return;
       case 'launch':
         // Kernels run to completion one after another: nothing races across launches. The
         // entries' objects are reused by the next launch (no lock section refers to them now).
+        this.reporter.found.beginLaunch();
         this.meta.reset();
         this.fences = [];
         this.barriers = [];

@@ -31,6 +31,7 @@ export class DeviceFault extends Error {
 export function load(ctx: AccessContext, p: number, kind: ScalarKind, range: Range): number {
   const a = ctx.memory.resolve(p, scalarSize(kind), ctx.accessor, false);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
+  a.read = true;
   if (a.unwritten) checkWritten(ctx, a, pointerOffset(p), scalarSize(kind), range);
   return readResolved(a, pointerOffset(p), kind);
 }

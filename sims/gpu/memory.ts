@@ -66,6 +66,11 @@ export interface Allocation extends AllocationInfo {
    * cudaMalloc, which does not clear it); undefined when every byte counts as written.
    */
   unwritten?: Uint8Array;
+  /**
+   * Set by every load (device code reads only through `load`); cleared before a launch whose
+   * results may be reused, so that afterwards it says which allocations the launch read.
+   */
+  read: boolean;
 }
 
 export type FaultKind =
@@ -143,13 +148,23 @@ export class Memory {
     // access reads them, and a site that sees objects of several shapes looks each field up.
     this.allocations.push({
       id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, unwritten: undefined,
+      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, unwritten: undefined, read: false,
     });
     return makePointer(id, 0);
   }
 
   allocation(id: number): Allocation | undefined {
     return this.allocations[id];
+  }
+
+  /** How many allocations have been made (freed ones included): the next one's id. */
+  get allocationCount(): number {
+    return this.allocations.length;
+  }
+
+  /** The live allocations device code can reach (global, managed and constant memory), oldest first. */
+  *deviceVisible(): Iterable<Allocation> {
+    for (const a of this.allocations) if (a && !a.freed && (a.space === 'global' || a.space === 'managed' || a.space === 'constant')) yield a;
   }
 
   /**

@@ -13,6 +13,7 @@ import type { EventListener, LaunchRequest, RunContext } from '../ir/ir';
 import type { BlockSampling, SampledLaunch } from '../machine/blockSample';
 import type { CudaRuntime } from '../runtime/runtime';
 import { startLaunch, type UntilLaunch } from './describeLaunch';
+import { LaunchReuse } from './launchReuse';
 import type { LaunchDescription } from './launchDescription';
 
 /** A launch that ran a sample of its blocks, and where the program launched it. */
@@ -44,6 +45,8 @@ export interface LaunchSettings {
   /** RunOptions.untilLaunchOf: the program ends after the first launch of this kernel. */
   untilLaunchOf?: UntilLaunch;
   execution?: BlockExecution;
+  /** Put back the result of a launch that repeats the previous one instead of running it (default true; see launchReuse.ts). */
+  reuseLaunches?: boolean;
 }
 
 const NO_GLOBALS = new Map<A.VarDecl, number>();
@@ -55,12 +58,21 @@ export class GridLauncher {
   readonly launched: LaunchDescription[] = [];
   /** Launches that ran a sample of their blocks (RunResult.sampled). */
   readonly sampled: SampledKernelLaunch[] = [];
+  /** Launches that repeated the one before and were not run again (RunResult.repeatedLaunches). */
+  repeated = 0;
+  /** Only where a launch is a function of memory: one schedule, no search. */
+  private readonly reuse: LaunchReuse | undefined;
 
   constructor(
     private readonly s: LaunchSettings,
     /** Where the launches' findings go (the run's list). */
     private readonly findings: GridFinding[],
-  ) {}
+  ) {
+    // A sampled launch is never kept for reuse (it left blocks out), so sampling needs no exception.
+    const deterministic = !s.weak && !s.chooser && !s.onDecision && !s.fairnessCheck && s.scheduler !== 'random';
+    // The uninitialised-read check's marks are memory too (written bytes): not copied, so not reused.
+    this.reuse = deterministic && s.reuseLaunches !== false && !s.memory.checkUninitialised ? new LaunchReuse(s.memory, s.runtime) : undefined;
+  }
 
   /**
    * Runs the launch; `refused` when the device would not start it (its configuration), `last`
@@ -71,6 +83,14 @@ export class GridLauncher {
     const globals = s.globals ?? NO_GLOBALS;
     const { req, last } = startLaunch(asked, s.untilLaunchOf, this.launched, s.memory);
     this.launches++;
+    const repeatedSteps = this.reuse?.repeat(req);
+    if (repeatedSteps !== undefined) {
+      this.repeated++;
+      s.events?.({ kind: 'launch-repeat', kernel: req.kernel.name, range: req.range });
+      s.clock?.kernel(repeatedSteps, s.device.smCount);
+      return { refused: false, last };
+    }
+    this.reuse?.begin(req);
     s.events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
     const hang = s.fairnessCheck?.(req, { memory: s.memory, globals });
     if (hang) this.findings.push(hang);
@@ -87,6 +107,7 @@ export class GridLauncher {
       ...(s.execution ? { execution: s.execution } : {}),
     });
     this.steps += outcome.steps;
+    this.reuse?.end(outcome.completed && !outcome.findings.length && !outcome.sampled, outcome.steps);
     if (outcome.sampled) this.sampled.push({ kernel: req.kernel.name, range: req.range, ...outcome.sampled });
     s.clock?.kernel(outcome.steps, s.device.smCount);
     this.findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));

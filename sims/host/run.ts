@@ -100,6 +100,11 @@ export interface RunOptions {
   launchCheck?: LaunchCheckFactory;
   /** How kernels' blocks run: compiled (default) or through the reference interpreter. */
   execution?: BlockExecution;
+  /**
+   * false: run every launch, even one that repeats the previous launch exactly (by default its
+   * result is put back instead; sims/host/launchReuse.ts).
+   */
+  reuseLaunches?: boolean;
 }
 
 /** Makes a run's launch check, once the run knows its device, step budget and program. */
@@ -149,6 +154,8 @@ export interface RunResult {
   launched: LaunchDescription[];
   /** Launches that ran a sample of their blocks (RunOptions.sampleBlocks). */
   sampled?: SampledKernelLaunch[];
+  /** Launches that repeated the previous launch exactly and were not run again. */
+  repeatedLaunches?: number;
 }
 
 const DEFAULT_STEP_BUDGET = 200_000_000;
@@ -185,6 +192,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
       ...(options.maxThreads !== undefined ? { maxThreads: options.maxThreads } : {}), ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
       ...(options.untilLaunchOf ? { untilLaunchOf: options.untilLaunchOf } : {}),
       ...(options.execution ? { execution: options.execution } : {}),
+      ...(options.reuseLaunches === false ? { reuseLaunches: false } : {}),
     },
     findings,
   );
@@ -231,6 +239,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     launches: launcher.launches,
     launched: launcher.launched,
     ...(launcher.sampled.length ? { sampled: launcher.sampled } : {}),
+    ...(launcher.repeated ? { repeatedLaunches: launcher.repeated } : {}),
   });
 
   try {

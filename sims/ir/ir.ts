@@ -27,6 +27,12 @@ import type { MemoryOrder, Scope } from '../gpu/memoryOrder';
  */
 export type SimEvent =
   | { kind: 'launch'; kernel: string; grid: [number, number, number]; block: [number, number, number]; range: Range }
+  /**
+   * A launch that repeats the previous one exactly (same kernel, configuration, arguments, and
+   * the memory it reads) and is not run again (sims/host/launchReuse.ts): its accesses would be
+   * the previous launch's, so a detector counts the previous launch's races once more.
+   */
+  | { kind: 'launch-repeat'; kernel: string; range: Range }
   | { kind: 'block-start' | 'block-end'; block: number }
   | { kind: 'access'; write: boolean; address: number; size: number; type: ScalarKind; strong: boolean; atomic?: { op: string; scope: Scope; changed: boolean }; order?: MemoryOrder; orderScope?: Scope; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
   | { kind: 'fence'; scope: Scope; order?: MemoryOrder; block: number; warp: number; lane: number; range: Range }

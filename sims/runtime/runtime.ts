@@ -63,6 +63,12 @@ export class CudaRuntime {
   readonly output: OutputChunk[] = [];
   private lastError = 0;
   private stickyError = 0;
+  /**
+   * Bumped by everything a kernel does that is seen outside memory — output, a clock read, a
+   * finding, an error — so that a launch that did none of them is known to be a function of
+   * memory alone (sims/host/launchReuse.ts).
+   */
+  sideEffects = 0;
 
   /** Bytes of device memory the program holds through cudaMalloc and its kin. */
   private allocatedBytes = 0;
@@ -79,12 +85,16 @@ export class CudaRuntime {
   private result(name: CudaErrorName): number {
     if (this.stickyError) return this.stickyError;
     const code = CUDA_ERRORS[name].code;
-    if (code !== 0) this.lastError = code;
+    if (code !== 0) {
+      this.lastError = code;
+      this.sideEffects++;
+    }
     return code;
   }
 
   /** A kernel faulted (illegal address, assert, …): the context is now broken. */
   deviceFault(name: CudaErrorName): void {
+    this.sideEffects++;
     if (!CUDA_ERRORS[name].sticky) throw new Error(`${name} is not a sticky error`);
     if (!this.stickyError) this.stickyError = CUDA_ERRORS[name].code;
     this.lastError = this.stickyError;
@@ -123,6 +133,7 @@ export class CudaRuntime {
 
   /** A launch that could not start (bad configuration): a non-sticky error. */
   launchFailed(name: CudaErrorName): number {
+    this.sideEffects++;
     return this.result(name);
   }
 
@@ -218,6 +229,7 @@ export class CudaRuntime {
   }
 
   print(stream: OutputChunk['stream'], text: string, from: OutputChunk['from'] = 'host'): void {
+    this.sideEffects++;
     this.output.push({ stream, text, from });
   }
 
@@ -246,6 +258,7 @@ export class CudaRuntime {
   }
 
   private finding(kind: RuntimeFindingKind, message: string, at?: Range): void {
+    this.sideEffects++;
     this.findings.push({ kind, message, ...(at ? { at } : {}) });
   }
 
@@ -255,6 +268,7 @@ export class CudaRuntime {
    * million reports of one line would drown the rest and hold memory.
    */
   undefinedOperation(kind: UndefinedOperation, message: string, at: Range): void {
+    this.sideEffects++;
     const seen = this.undefinedAt.get(at);
     if (seen?.kind === kind) {
       seen.count = (seen.count ?? 1) + 1;
@@ -272,6 +286,7 @@ export class CudaRuntime {
    * later read anywhere in the run gives a larger value (a kernel timing itself sees time pass).
    */
   deviceClock(step: number): number {
+    this.sideEffects++;
     return (this.deviceTicks += step);
   }
   private deviceTicks = 0;

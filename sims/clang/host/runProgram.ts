@@ -105,6 +105,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
       ...(options.untilLaunchOf ? { untilLaunchOf: options.untilLaunchOf } : {}),
       ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
       ...(options.execution ? { execution: options.execution } : {}),
+      ...(options.reuseLaunches === false ? { reuseLaunches: false } : {}),
     },
     findings,
   );
@@ -122,6 +123,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
     launches: launcher.launches,
     launched: launcher.launched,
     ...(launcher.sampled.length ? { sampled: launcher.sampled } : {}),
+    ...(launcher.repeated ? { repeatedLaunches: launcher.repeated } : {}),
     ...(files ? { files: files.written() } : {}),
   });
 
