@@ -80,7 +80,7 @@ const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format t
        scord parse FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--json]
        scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]
        scord run FILE... [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${PRESETS}]
-                 [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N]
+                 [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N] [--max-steps N]
                  [--model independent|lockstep] [--fairness ${FAIRNESS_KINDS.join('|')}] [--interpret]
                  [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
                  [--allow-read] [--args "ARGS"] [--program-arg ARG]... [-- ARG...]
@@ -92,6 +92,13 @@ const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format t
 
 /** The commands that run a whole program and take its inputs (argv, stdin, several files). */
 const PROGRAM_COMMANDS = ['check', 'run', 'fix'];
+/**
+ * The thread-steps a run may take when --max-steps does not say: a program in CI is checked as it
+ * is, and real ones take a billion steps (cuda-samples' matrixMul: 1.05 G in its one simulated
+ * launch, half a minute), where the editor, which must answer while one types, stops at its
+ * `scord.simulator.stepBudget` (50 M).
+ */
+const CLI_STEP_BUDGET = 2_000_000_000;
 
 /** Metadata granularities of the detector, in bytes (the paper's design is 4: one word). */
 const GRANULARITIES = [4, 8, 16, 32, 64];
@@ -555,7 +562,7 @@ function checkOptionsOf(args: Args, fileName: string, text: string): CheckOption
     ...(args.model ? { model: args.model } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.schedules !== undefined ? { schedules: args.schedules } : {}),
-    ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+    maxSteps: args.maxSteps ?? CLI_STEP_BUDGET,
     ...(args.sampleBlocks !== undefined ? { sampleBlocks: { blocks: args.sampleBlocks } } : {}),
     ...(args.interpret ? { execution: 'interpreted' as const } : {}),
     ...(args.granularity !== undefined ? { granularity: args.granularity } : {}),
@@ -794,6 +801,7 @@ function runOptionsOf(args: Args): RunOptions {
     ...(args.scheduler ? { scheduler: args.scheduler } : {}),
     ...(args.model ? { model: args.model } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    stepBudget: args.maxSteps ?? CLI_STEP_BUDGET,
     ...(args.fairness ? { launchCheck: fairnessLaunchCheck(args.fairness) } : {}),
     ...(args.interpret ? { execution: 'interpreted' as const } : {}),
     deviceMemoryLimit: args.memoryLimit,

@@ -79,7 +79,22 @@ test('run takes a scheduler, a seed and a number of schedules', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, 'counted 171 events, expected 171\n');
   assert.equal(scord('run', 'examples/scoped-counter.cu', '--schedules', '3').status, 0);
-  for (const bad of [['--scheduler', 'fifo'], ['--seed', '-1'], ['--schedules', '0']]) assert.equal(scord('run', 'examples/scoped-counter.cu', ...bad).status, 2, bad.join(' '));
+  for (const bad of [['--scheduler', 'fifo'], ['--seed', '-1'], ['--schedules', '0'], ['--max-steps', '0']]) assert.equal(scord('run', 'examples/scoped-counter.cu', ...bad).status, 2, bad.join(' '));
+});
+
+test('run takes a step budget', () => {
+  const r = scord('run', 'examples/scoped-counter.cu', '--max-steps', '50');
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /error: step-budget: the program did not finish within 50 steps/);
+});
+
+test('a kernel launched again over the same memory is simulated once, and run says so', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-'));
+  const file = path.join(dir, 'timed.cu');
+  fs.writeFileSync(file, '__global__ void k(const int *a, int *b) { b[threadIdx.x] = a[threadIdx.x] + 1; }\nint main() { int *a, *b; cudaMalloc(&a, 128); cudaMalloc(&b, 128); cudaMemset(a, 0, 128); for (int i = 0; i < 20; i++) k<<<1, 32>>>(a, b); cudaDeviceSynchronize(); return 0; }\n');
+  const r = scord('run', file);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /exited with status 0 after 20 launches \(19 repeating the one before, not simulated again\) and \d+ thread-steps/);
 });
 
 // `scord check` has its own file: test/unit/cli/cli-check.test.ts.
