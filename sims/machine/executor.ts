@@ -398,6 +398,9 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   let steps = 0;
   let nextMemoryCheck = MEMORY_CHECK_STEPS;
   const resident: BlockState[] = [];
+  // Under a weak model, values still held for a block's memory and threads drain at the
+  // launch's end: nothing of a block is freed or handed on before then.
+  const pool = weak ? undefined : new BlockPool(env.memory, kernel.frameSize);
   const events = env.events;
   const stats = { exited: 0 };
   const admit = (): void => {
@@ -409,7 +412,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     while (resident.length < occ.residentBlocks && queue.remaining > 0) {
       const linear = queue.take();
       events?.({ kind: 'block-start', block: linear });
-      resident.push(startBlock(linear, req, env, kernel, threads, stats));
+      resident.push(startBlock(linear, req, env, kernel, threads, stats, pool));
     }
   };
   const outcome = (completed: boolean): GridOutcome => ({ completed, steps, findings, ...(queue.sampled ? { sampled: { simulated: queue.simulated, blocks } } : {}) });
@@ -555,7 +558,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
       if (resident[i].warps.every((w) => w.status.every((s) => s === 0 || s === EXITED))) {
         events?.({ kind: 'block-end', block: resident[i].ctx.blockLinear });
         // Under a weak model, values still held for the block's memory drain at the launch's end.
-        if (!weak) releaseBlock(resident[i], env.memory);
+        pool?.give(resident[i]);
         resident.splice(i, 1);
       }
     }
@@ -571,6 +574,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     weak.drain((n) => decide(n, resident, 1));
     weak.endLaunch();
   }
+  pool?.retire();
   return outcome(true);
 }
 
@@ -594,16 +598,79 @@ function launchMemoryProblem(req: LaunchRequest, kernel: CompiledFunction, threa
 }
 
 /** A finished block's shared memory and its threads' local memory go back to the account. */
-function releaseBlock(b: BlockState, memory: Memory): void {
-  const retire = (p: number): void => {
-    const a = memory.allocation(pointerAllocation(p));
-    if (a) memory.retire(a);
-  };
-  retire(b.ctx.shared);
-  for (const w of b.warps) for (let l = 0; l < WARP; l++) if (w.frame[l]) retire(w.frame[l]);
+/**
+ * What finished blocks leave behind, for blocks yet to start: their warps' arrays and their
+ * threads' local memory — as on a GPU, where a new block takes the slots of the block that left
+ * the SM. A grid of thousands of blocks otherwise makes a dozen typed arrays per warp and one
+ * allocation per thread, which cost more than running short kernels. Everything taken is reset
+ * as new (zeroed registers and frames), so a run does not depend on what a block was given. A
+ * pointer into the frame of a thread that has exited reaches the frame's new owner, as on
+ * hardware; the frames left at the launch's end are freed (a later access is a use after free).
+ */
+class BlockPool {
+  private readonly frames: number[] = [];
+  private readonly warps: WarpState[] = [];
+
+  constructor(
+    private readonly memory: Memory,
+    private readonly frameSize: number,
+  ) {}
+
+  frame(label: string, owner: number): number {
+    const p = this.frames.pop();
+    if (p === undefined) return this.memory.allocate('local', this.frameSize, { label, owner });
+    const a = this.memory.allocation(pointerAllocation(p))!;
+    a.bytes.fill(0);
+    a.label = label;
+    a.owner = owner;
+    return p;
+  }
+
+  /** A finished warp's arrays, reset, or undefined when none is left. */
+  warp(ctx: RunContext, index: number): WarpState | undefined {
+    const w = this.warps.pop();
+    if (!w) return undefined;
+    w.regs.fill(0);
+    w.frame.fill(0);
+    for (const t of w.tid) t.fill(0);
+    w.ctx = ctx;
+    w.pc.fill(0);
+    w.status.fill(0);
+    w.pred.fill(0);
+    w.waitingAt.fill(undefined);
+    w.inCollective.fill(undefined);
+    w.group.fill(0);
+    w.rot = 0;
+    w.stack = [];
+    w.index = index;
+    w.warp = index;
+    w.paths = 1;
+    w.live = 0;
+    w.together = false;
+    return w;
+  }
+
+  /** A block finished: its shared memory is freed, its warps and frames kept for the next. */
+  give(b: BlockState): void {
+    const a = this.memory.allocation(pointerAllocation(b.ctx.shared));
+    if (a) this.memory.retire(a);
+    for (const w of b.warps) {
+      for (let l = 0; l < WARP; l++) if (w.frame[l]) this.frames.push(w.frame[l]);
+      this.warps.push(w);
+    }
+  }
+
+  /** The launch ends: the frames no thread holds are freed. */
+  retire(): void {
+    for (const p of this.frames) {
+      const a = this.memory.allocation(pointerAllocation(p));
+      if (a) this.memory.retire(a);
+    }
+    this.frames.length = 0;
+  }
 }
 
-function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, kernel: CompiledFunction, threads: number, stats: { exited: number }): BlockState {
+function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, kernel: CompiledFunction, threads: number, stats: { exited: number }, pool?: BlockPool): BlockState {
   const [gx, gy] = req.grid;
   const index: [number, number, number] = [linear % gx, Math.floor(linear / gx) % gy, Math.floor(linear / (gx * gy))];
   const sharedSize = kernel.sharedSize + req.dynamicShared;
@@ -627,7 +694,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
   const warps: WarpState[] = [];
   const [bx, by] = req.block;
   for (let base = 0; base < threads; base += WARP) {
-    const w: WarpState = {
+    const w: WarpState = pool?.warp(ctx, warps.length) ?? {
       regs: new Float64Array(kernel.numRegs * WARP),
       frame: new Float64Array(WARP),
       tid: [new Int32Array(WARP), new Int32Array(WARP), new Int32Array(WARP)],
@@ -652,7 +719,10 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
       w.tid[1][l] = Math.floor(t / bx) % by;
       w.tid[2][l] = Math.floor(t / (bx * by));
       w.status[l] = READY;
-      if (kernel.frameSize > 0) w.frame[l] = env.memory.allocate('local', kernel.frameSize, { label: `local memory of thread (${w.tid[0][l]}, ${w.tid[1][l]}, ${w.tid[2][l]})`, owner: t });
+      if (kernel.frameSize > 0) {
+        const label = `local memory of thread (${w.tid[0][l]}, ${w.tid[1][l]}, ${w.tid[2][l]})`;
+        w.frame[l] = pool ? pool.frame(label, t) : env.memory.allocate('local', kernel.frameSize, { label, owner: t });
+      }
       kernel.paramRegs.forEach((r, i) => {
         w.regs[r * WARP + l] = req.args[i];
       });
