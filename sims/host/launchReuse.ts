@@ -84,7 +84,8 @@ export class LaunchReuse {
     if (this.running) this.memory.account.release(this.running.charged);
     this.running = undefined;
     const previous = this.lastKey;
-    this.lastKey = { kernel: req.kernel, grid: req.grid, block: req.block, dynamicShared: req.dynamicShared, args: req.args };
+    // Copies: a caller may fill the same arrays for its next launch.
+    this.lastKey = { kernel: req.kernel, grid: [...req.grid], block: [...req.block], dynamicShared: req.dynamicShared, args: [...req.args] };
     let total = 0;
     for (const a of this.memory.deviceVisible()) total += a.size;
     if (total > MAX_COPIED_BYTES || (total > ALWAYS_COPIED_BYTES && !(previous && sameLaunch(previous, req)))) return;
