@@ -71,7 +71,17 @@ export interface Allocation extends AllocationInfo {
    * results may be reused, so that afterwards it says which allocations the launch read.
    */
   read: boolean;
+  /**
+   * While a launch is watched byte by byte (sims/host/launchReuse.ts): per byte, 0 untouched so
+   * far, FIRST_WRITTEN or FIRST_READ by how the launch first touched it; undefined otherwise.
+   */
+  firstAccess: Uint8Array | undefined;
 }
+
+/** Allocation.firstAccess: the launch wrote the byte before reading it. */
+export const FIRST_WRITTEN = 1;
+/** Allocation.firstAccess: the launch read the byte before writing it (its value mattered). */
+export const FIRST_READ = 2;
 
 export type FaultKind =
   | 'null-dereference'
@@ -148,7 +158,7 @@ export class Memory {
     // access reads them, and a site that sees objects of several shapes looks each field up.
     this.allocations.push({
       id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, unwritten: undefined, read: false,
+      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, unwritten: undefined, read: false, firstAccess: undefined,
     });
     return makePointer(id, 0);
   }

@@ -14,8 +14,13 @@
 //     it changed it, the launch wrote, and what it wrote did not depend on what was there).
 // Its result, the memory after the last launch, is then put back, and detectors are told
 // ('launch-repeat') so that they count its races as a run would have.
+//
+// An allocation the launch both read and changed (a reduction writes its partial sums, then
+// adds them up) would never pass the first test. When the same launch comes again, such
+// allocations are watched byte by byte (`Allocation.firstAccess`): what matters is only the
+// bytes the launch read before writing them, and only the bytes it touched are put back.
 import { Buffer } from 'node:buffer';
-import type { Allocation, Memory } from '../gpu/memory';
+import { FIRST_READ, type Allocation, type Memory } from '../gpu/memory';
 import type { LaunchRequest } from '../ir/ir';
 import type { CudaRuntime } from '../runtime/runtime';
 
@@ -31,8 +36,11 @@ interface Before {
   key: LaunchKey;
   /** Each device-visible allocation's bytes before the launch. */
   bytes: Map<Allocation, Uint8Array>;
+  /** The allocations watched byte by byte (their `firstAccess` set). */
+  watched: Allocation[];
   sideEffects: number;
   allocations: number;
+  /** Bytes charged for `bytes` and the watched allocations' marks. */
   charged: number;
 }
 
@@ -41,6 +49,8 @@ interface LaunchRecord extends Before {
   read: Set<Allocation>;
   /** The bytes after the launch of the allocations it changed. */
   after: Map<Allocation, Uint8Array>;
+  /** How the launch first touched each byte of the watched allocations (Allocation.firstAccess). */
+  firstAccess: Map<Allocation, Uint8Array>;
   /** Thread-steps the launch took (the simulated clock moves by as much on a repeat). */
   steps: number;
   /** Bytes of `after`, charged on their own. */
@@ -69,19 +79,31 @@ export class LaunchReuse {
     for (const [a, before] of last.bytes) {
       if (a.freed || a.bytes.length !== before.length) return undefined;
       const after = last.after.get(a);
-      // Most often nothing touched it since: it holds what the last launch left.
-      if (after && !last.read.has(a) ? !sameBytes(a.bytes, after) && !sameWhereUnchanged(a.bytes, before, after) : !sameBytes(a.bytes, before)) return undefined;
+      const first = last.firstAccess.get(a);
+      if (first) {
+        if (!sameWhereRead(a.bytes, before, first)) return undefined;
+      } else if (after && !last.read.has(a)) {
+        // Most often nothing touched it since: it holds what the last launch left.
+        if (!sameBytes(a.bytes, after) && !sameWhereUnchanged(a.bytes, before, after)) return undefined;
+      } else if (!sameBytes(a.bytes, before)) return undefined;
     }
-    for (const [a, after] of last.after) a.bytes.set(after);
+    for (const [a, after] of last.after) {
+      const first = last.firstAccess.get(a);
+      if (!first) a.bytes.set(after);
+      else for (let i = 0; i < after.length; i++) if (first[i] !== 0) a.bytes[i] = after[i];
+    }
     if (last.after.size) this.memory.version++;
     return last.steps;
   }
 
   /** Before running a launch that `repeat` did not answer. */
   begin(req: LaunchRequest): void {
+    // The same launch again, and it failed `repeat`: watch what it read and changed.
+    const last = this.last;
+    const watch = last && sameLaunch(last.key, req) ? [...last.read].filter((a) => last.after.has(a) && !a.freed) : [];
     this.forget();
     // A launch that ended in an exception never reached `end`.
-    if (this.running) this.memory.account.release(this.running.charged);
+    if (this.running) this.drop(this.running);
     this.running = undefined;
     const previous = this.lastKey;
     // Copies: a caller may fill the same arrays for its next launch.
@@ -89,13 +111,16 @@ export class LaunchReuse {
     let total = 0;
     for (const a of this.memory.deviceVisible()) total += a.size;
     if (total > MAX_COPIED_BYTES || (total > ALWAYS_COPIED_BYTES && !(previous && sameLaunch(previous, req)))) return;
-    if (this.memory.account.charge(total, 'the copy of device memory kept to recognise a repeated launch')) return;
+    let marks = 0;
+    for (const a of watch) marks += a.size;
+    if (this.memory.account.charge(total + marks, 'the copy of device memory kept to recognise a repeated launch')) return;
     const bytes = new Map<Allocation, Uint8Array>();
     for (const a of this.memory.deviceVisible()) {
       bytes.set(a, a.bytes.slice());
       a.read = false;
     }
-    this.running = { key: this.lastKey, bytes, sideEffects: this.runtime.sideEffects, allocations: this.memory.allocationCount, charged: total };
+    for (const a of watch) a.firstAccess = new Uint8Array(a.size);
+    this.running = { key: this.lastKey, bytes, watched: watch, sideEffects: this.runtime.sideEffects, allocations: this.memory.allocationCount, charged: total + marks };
   }
 
   /** After the launch `begin` saw: `clean` when it completed with no finding and ran every block. */
@@ -103,6 +128,11 @@ export class LaunchReuse {
     const run = this.running;
     this.running = undefined;
     if (!run) return;
+    const firstAccess = new Map<Allocation, Uint8Array>();
+    for (const a of run.watched) {
+      if (a.firstAccess) firstAccess.set(a, a.firstAccess);
+      a.firstAccess = undefined;
+    }
     if (!clean || this.runtime.sideEffects !== run.sideEffects || !this.sameAllocations(run)) {
       this.memory.account.release(run.charged);
       return;
@@ -112,7 +142,9 @@ export class LaunchReuse {
     let changed = 0;
     for (const [a, before] of run.bytes) {
       if (a.read) read.add(a);
-      if (!sameBytes(a.bytes, before)) {
+      // A watched allocation keeps its bytes either way: the bytes it wrote are put back even
+      // where they held that value before (the host may have changed them since).
+      if (firstAccess.has(a) || !sameBytes(a.bytes, before)) {
         after.set(a, a.bytes.slice());
         changed += a.size;
       }
@@ -121,7 +153,13 @@ export class LaunchReuse {
       this.memory.account.release(run.charged);
       return;
     }
-    this.last = { ...run, read, after, steps, afterBytes: changed };
+    this.last = { ...run, read, after, firstAccess, steps, afterBytes: changed };
+  }
+
+  /** A launch that will not reach `end`: its marks are taken off and its copies given back. */
+  private drop(run: Before): void {
+    for (const a of run.watched) a.firstAccess = undefined;
+    this.memory.account.release(run.charged);
   }
 
   /** No device memory made (and kept) or freed by the launch: the same allocations before and after. */
@@ -158,6 +196,12 @@ function words(a: Uint8Array): Int32Array | undefined {
 /** Device memory is compared at every launch: the runtime's memcmp, not a loop in JS. */
 function sameBytes(x: Uint8Array, y: Uint8Array): boolean {
   return x.length === y.length && Buffer.from(x.buffer, x.byteOffset, x.length).equals(Buffer.from(y.buffer, y.byteOffset, y.length));
+}
+
+/** `now` equals `before` at every byte the launch read before writing it. */
+function sameWhereRead(now: Uint8Array, before: Uint8Array, first: Uint8Array): boolean {
+  for (let i = 0; i < first.length; i++) if (first[i] === FIRST_READ && now[i] !== before[i]) return false;
+  return true;
 }
 
 /**
