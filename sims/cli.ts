@@ -764,7 +764,8 @@ function printCheck(report: CheckReport, args: Args, io: Output): number {
       if (f.note) io.stdout(escapeControls(`${l.file}:${l.line}:${l.column}: note: ${f.note}\n`));
       if (f.observed) io.stdout(escapeControls(`${l.file}:${l.line}:${l.column}: note: ${f.observed}\n`));
     }
-    if (report.analysed) io.stdout(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${args.file}\n`);
+    const repeated = report.stats.repeatedLaunches ? ` (${report.stats.launches} launches; ${report.stats.repeatedLaunches} repeated the one before and were not simulated again)` : '';
+    if (report.analysed) io.stdout(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${args.file}${repeated}\n`);
     else {
       const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
       io.stdout(`${args.file} was not analysed: ${errors} error${errors === 1 ? '' : 's'}\n`);

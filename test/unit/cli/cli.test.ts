@@ -88,13 +88,16 @@ test('run takes a step budget', () => {
   assert.match(r.stderr, /error: step-budget: the program did not finish within 50 steps/);
 });
 
-test('a kernel launched again over the same memory is simulated once, and run says so', () => {
+test('a kernel launched again over the same memory is simulated once, and run and check say so', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-'));
   const file = path.join(dir, 'timed.cu');
   fs.writeFileSync(file, '__global__ void k(const int *a, int *b) { b[threadIdx.x] = a[threadIdx.x] + 1; }\nint main() { int *a, *b; cudaMalloc(&a, 128); cudaMalloc(&b, 128); cudaMemset(a, 0, 128); for (int i = 0; i < 20; i++) k<<<1, 32>>>(a, b); cudaDeviceSynchronize(); return 0; }\n');
   const r = scord('run', file);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /exited with status 0 after 20 launches \(19 repeating the one before, not simulated again\) and \d+ thread-steps/);
+  const c = scord('check', file);
+  assert.equal(c.status, 0, c.stderr);
+  assert.equal(c.stdout, `0 findings in ${file} (20 launches; 19 repeated the one before and were not simulated again)\n`);
 });
 
 // `scord check` has its own file: test/unit/cli/cli-check.test.ts.
