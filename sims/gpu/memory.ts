@@ -78,6 +78,11 @@ export interface Allocation extends AllocationInfo {
   firstAccess: Uint8Array | undefined;
 }
 
+/** Global, managed and constant memory: what device code reaches and a launch leaves behind (not its shared or local memory). */
+export function isDeviceVisible(a: Allocation): boolean {
+  return a.space === 'global' || a.space === 'managed' || a.space === 'constant';
+}
+
 /** Allocation.firstAccess: the launch wrote the byte before reading it. */
 export const FIRST_WRITTEN = 1;
 /** Allocation.firstAccess: the launch read the byte before writing it (its value mattered). */
@@ -172,9 +177,9 @@ export class Memory {
     return this.allocations.length;
   }
 
-  /** The live allocations device code can reach (global, managed and constant memory), oldest first. */
+  /** The live allocations device code can reach and that outlive a launch, oldest first (see isDeviceVisible). */
   *deviceVisible(): Iterable<Allocation> {
-    for (const a of this.allocations) if (a && !a.freed && (a.space === 'global' || a.space === 'managed' || a.space === 'constant')) yield a;
+    for (const a of this.allocations) if (a && !a.freed && isDeviceVisible(a)) yield a;
   }
 
   /**

@@ -20,7 +20,7 @@
 // allocations are watched byte by byte (`Allocation.firstAccess`): what matters is only the
 // bytes the launch read before writing them, and only the bytes it touched are put back.
 import { Buffer } from 'node:buffer';
-import { FIRST_READ, type Allocation, type Memory } from '../gpu/memory';
+import { FIRST_READ, isDeviceVisible, type Allocation, type Memory } from '../gpu/memory';
 import type { LaunchRequest } from '../ir/ir';
 import type { CudaRuntime } from '../runtime/runtime';
 
@@ -108,14 +108,15 @@ export class LaunchReuse {
     const previous = this.lastKey;
     // Copies: a caller may fill the same arrays for its next launch.
     this.lastKey = { kernel: req.kernel, grid: [...req.grid], block: [...req.block], dynamicShared: req.dynamicShared, args: [...req.args] };
+    const visible = [...this.memory.deviceVisible()];
     let total = 0;
-    for (const a of this.memory.deviceVisible()) total += a.size;
+    for (const a of visible) total += a.size;
     if (total > MAX_COPIED_BYTES || (total > ALWAYS_COPIED_BYTES && !(previous && sameLaunch(previous, req)))) return;
     let marks = 0;
     for (const a of watch) marks += a.size;
     if (this.memory.account.charge(total + marks, 'the copy of device memory kept to recognise a repeated launch')) return;
     const bytes = new Map<Allocation, Uint8Array>();
-    for (const a of this.memory.deviceVisible()) {
+    for (const a of visible) {
       bytes.set(a, a.bytes.slice());
       a.read = false;
     }
@@ -167,7 +168,7 @@ export class LaunchReuse {
     for (const a of run.bytes.keys()) if (a.freed) return false;
     for (let id = run.allocations; id < this.memory.allocationCount; id++) {
       const a = this.memory.allocation(id);
-      if (a && !a.freed && (a.space === 'global' || a.space === 'managed' || a.space === 'constant')) return false;
+      if (a && !a.freed && isDeviceVisible(a)) return false;
     }
     return true;
   }

@@ -597,7 +597,6 @@ function launchMemoryProblem(req: LaunchRequest, kernel: CompiledFunction, threa
   return `this launch of ${kernel.name} needs ${parts.join(' and ')}${held > 0 ? `, beside the ${formatBytes(held)} the program holds` : ''}; the memory limit is ${formatBytes(memory.account.limit)}`;
 }
 
-/** A finished block's shared memory and its threads' local memory go back to the account. */
 /**
  * What finished blocks leave behind, for blocks yet to start: their warps' arrays and their
  * threads' local memory — as on a GPU, where a new block takes the slots of the block that left
