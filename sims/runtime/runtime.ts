@@ -5,6 +5,7 @@
 import type { Range } from '../frontend/source';
 import { DEFAULT_MEMORY_LIMIT, describe, Memory, pointerAllocation, pointerOffset, type Allocation, type MemorySpace, type NamedRegion } from '../gpu/memory';
 import { CUDA_ERRORS, type CudaErrorName } from './cudaErrors';
+import { TextureTable } from './textures';
 import { isBoxed, unbox } from '../values/wide';
 
 /**
@@ -70,6 +71,8 @@ export class CudaRuntime {
    */
   sideEffects = 0;
 
+  /** CUDA arrays, texture objects and surface objects the program made. */
+  readonly textures = new TextureTable();
   /** Bytes of device memory the program holds through cudaMalloc and its kin. */
   private allocatedBytes = 0;
   /** Limits the program set with cudaDeviceSetLimit (cudaLimit values). */

@@ -1,6 +1,7 @@
 // Calls of functions device code declares but does not define: printf (`vprintf` in NVVM),
-// assert (`__assertfail`), the device heap (malloc, free, new, delete) and libdevice's math
-// (`__nv_*`, including the ones that answer through pointers: sincosf, modff, frexpf).
+// assert (`__assertfail`), the device heap (malloc, free, new, delete), texture and surface
+// hooks (./textureHooks.ts) and libdevice's math (`__nv_*`, including the ones that answer
+// through pointers: sincosf, modff, frexpf).
 import { DeviceFault, load, readCString } from '../../gpu/access';
 import { pointerAllocation } from '../../gpu/memory';
 import { WARP, type Lanes } from '../../ir/ir';
@@ -12,6 +13,7 @@ import { libdeviceFunction } from './libdevice';
 import { structLayout } from './layout';
 import type { Lowering } from './lowering';
 import { emitStore } from './memory';
+import { lowerSurfaceAccess, lowerTextureFetch } from './textureHooks';
 import { normalizerOf, unsignedView } from './numbers';
 
 /** Lowers a call of a declared function; false when the simulator does not know it. */
@@ -26,9 +28,11 @@ export function lowerExternalCall(L: Lowering, i: LInstruction, name: string): b
     }
     case '__scord_tex_fetch':
     case '__scord_tex1Dfetch':
-      return L.fail('not supported: textures');
+      lowerTextureFetch(L, i, name === '__scord_tex1Dfetch');
+      return true;
     case '__scord_surf_access':
-      return L.fail('not supported: surfaces');
+      lowerSurfaceAccess(L, i);
+      return true;
     case 'cudaGetLastError':
     case 'cudaPeekAtLastError':
     case 'cudaDeviceSynchronize': {
