@@ -8,6 +8,7 @@ import { deviceCalls } from './deviceCalls';
 import { callSite, HostStop, locateRuntimeFindings, placeText, type HostContext } from './hostContext';
 import { launchCalls } from './launchCalls';
 import { memoryCalls } from './memoryCalls';
+import { textureCalls } from './textureCalls';
 import { Registrations } from './registration';
 
 type Implementation = (...args: number[]) => number | void;
@@ -21,6 +22,7 @@ export function cudaImports(ctx: HostContext, imports: WasmImport[]): { env: Rec
   const known: Record<string, Implementation> = {
     ...registrations.imports(),
     ...memoryCalls(ctx, registrations),
+    ...textureCalls(ctx),
     ...launchCalls(ctx, registrations),
     ...deviceCalls(ctx),
   };
@@ -69,7 +71,8 @@ export function unsupportedFeature(name: string): string {
     [/^cuda(ImportExternal|ExternalMemory|SignalExternal|WaitExternal|DestroyExternal)/, 'external resources'],
     [/^cuda(Graph|StreamBeginCapture|StreamEndCapture|UserObject|DeviceGraphMem|StreamGetCaptureInfo|StreamUpdateCaptureDependencies|ThreadExchangeStreamCaptureMode)/, 'CUDA graphs'],
     [/^cuda(MemPool|DeviceGetDefaultMemPool|DeviceSetMemPool|DeviceGetMemPool)/, 'memory pools'],
-    [/^cuda(MallocArray|Malloc3DArray|MallocMipmappedArray|FreeArray|FreeMipmappedArray|Array|GetMipmappedArrayLevel|Memcpy(To|From)Array|Memcpy2D(To|From)Array|Memcpy3D|Malloc3D|CreateTextureObject|DestroyTextureObject|GetTextureObject|CreateSurfaceObject|DestroySurfaceObject|GetSurfaceObject|GetChannelDesc|BindTexture|UnbindTexture)/, 'CUDA arrays, textures and surfaces'],
+    [/^cuda(MallocMipmappedArray|FreeMipmappedArray|GetMipmappedArrayLevel|MipmappedArray)/, 'mipmapped arrays'],
+    [/^cuda(BindTexture|UnbindTexture|GetTextureReference|GetTextureAlignmentOffset|BindSurface|GetSurfaceReference)/, 'texture and surface references'],
     [/^cuda(GetDriverEntryPoint|GetExportTable|GetFuncBySymbol|GetKernel)/, 'the CUDA driver API'],
     [/^cu[A-Z]/, 'the CUDA driver API'],
     [/^__cudaRegister(Texture|Surface)/, 'texture and surface references'],
