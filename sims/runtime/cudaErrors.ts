@@ -14,12 +14,16 @@ export const CUDA_ERRORS = {
   cudaErrorInvalidDeviceFunction: { code: 98, text: 'invalid device function', sticky: false },
   cudaErrorInvalidDevice: { code: 101, text: 'invalid device ordinal', sticky: false },
   cudaErrorInvalidResourceHandle: { code: 400, text: 'invalid resource handle', sticky: false },
+  cudaErrorIllegalState: { code: 401, text: 'the operation is not allowed in the present state', sticky: false },
   cudaErrorNotReady: { code: 600, text: 'device not ready', sticky: false },
   cudaErrorIllegalAddress: { code: 700, text: 'an illegal memory access was encountered', sticky: true },
   cudaErrorAssert: { code: 710, text: 'device-side assert triggered', sticky: true },
   cudaErrorMisalignedAddress: { code: 716, text: 'misaligned address', sticky: true },
   cudaErrorLaunchFailure: { code: 719, text: 'unspecified launch failure', sticky: true },
   cudaErrorNotSupported: { code: 801, text: 'operation not supported', sticky: false },
+  cudaErrorStreamCaptureUnsupported: { code: 900, text: 'operation not supported on a stream being captured', sticky: false },
+  cudaErrorStreamCaptureUnmatched: { code: 903, text: 'the capture was not begun in this stream', sticky: false },
+  cudaErrorStreamCaptureIsolation: { code: 905, text: 'the operation would merge two separate captures', sticky: false },
 } as const;
 
 export type CudaErrorName = keyof typeof CUDA_ERRORS;

@@ -1,17 +1,19 @@
 // The host program's `env` imports: the CUDA runtime, implemented on the simulator (memory,
-// launches, devices, streams and events, registration). Every function the module imports is
+// arrays and textures, launches, devices, streams and events, graphs, registration). Every function the module imports is
 // provided, so instantiation never fails: one the simulator does not implement (the driver API,
 // graphics interop, graphs, or a function no file of the program defines) ends the run, when
 // called, with one `not supported: …` finding at the call.
 import type { FunctionType, WasmImport } from './wasmBinary';
 import { deviceCalls } from './deviceCalls';
 import { callSite, HostStop, locateRuntimeFindings, placeText, type HostContext } from './hostContext';
+import { graphCalls } from './graphCalls';
 import { launchCalls } from './launchCalls';
 import { memoryCalls } from './memoryCalls';
 import { textureCalls } from './textureCalls';
 import { Registrations } from './registration';
 
 type Implementation = (...args: number[]) => number | void;
+type Fn = (...args: number[]) => number;
 
 /** Registration of a unit compiled as relocatable device code: the name ends with the unit's module id. */
 const LINKED_BINARY = /^__cudaRegisterLinkedBinary_/;
@@ -19,13 +21,17 @@ const LINKED_BINARY = /^__cudaRegisterLinkedBinary_/;
 /** The `env` imports of a module, and the registration tables they fill. */
 export function cudaImports(ctx: HostContext, imports: WasmImport[]): { env: Record<string, unknown>; registrations: Registrations } {
   const registrations = new Registrations(ctx);
-  const known: Record<string, Implementation> = {
+  const launches = launchCalls(ctx, registrations);
+  const textures = textureCalls(ctx);
+  const calls = {
     ...registrations.imports(),
     ...memoryCalls(ctx, registrations),
-    ...textureCalls(ctx),
-    ...launchCalls(ctx, registrations),
+    ...textures.calls,
+    ...launches.calls,
     ...deviceCalls(ctx),
   };
+  // Graphs come last: they record the stream-ordered calls above while a stream is captured.
+  const known: Record<string, Implementation> = { ...calls, ...graphCalls(ctx, { prepareLaunch: launches.prepare, prepareCopy3D: textures.prepareCopy3D, dim3: launches.dim3, calls: calls as Record<string, Fn> }) };
   const env: Record<string, unknown> = {};
   for (const imp of imports) {
     if (imp.module !== 'env' || imp.kind !== 'function') continue;

@@ -4,7 +4,7 @@
 // cudaEventElapsedTime measures the simulated work between two records (reproducibly).
 import { cudaErrorName, cudaErrorString } from '../../runtime/cudaErrors';
 import { deviceAttribute, writeDeviceProp, devicePropLayout } from '../../runtime/deviceProperties';
-import type { HostContext } from './hostContext';
+import { callHostFunction, type HostContext } from './hostContext';
 
 type Fn = (...args: number[]) => number;
 
@@ -61,11 +61,7 @@ export function deviceCalls(ctx: HostContext): Record<string, Fn> {
     ev.time = clock.monotonic();
     return ok();
   };
-  /** Calls a host function of the program through its function table (stream callbacks). */
-  const callHost = (index: number, ...args: number[]): void => {
-    const f = ctx.table?.get(index) as ((...a: number[]) => unknown) | null | undefined;
-    if (typeof f === 'function') f(...args);
-  };
+  const callHost = (index: number, ...args: number[]): void => callHostFunction(ctx, index, ...args);
 
   return {
     cudaGetLastError: () => runtime.getLastError(),

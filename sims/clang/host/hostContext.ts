@@ -85,3 +85,9 @@ export function allocatedVariable(ctx: HostContext, range: Range | undefined): s
   const m = /^[A-Za-z_]\w*\s*(?:<[^>()]*>\s*)?\(\s*(?:\([^()]*\)\s*)?&\s*([A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*)\s*[,)]/.exec(call);
   return m ? m[1].replace(/\s+/g, '') : undefined;
 }
+
+/** Calls a host function of the program through its function table (stream callbacks, graph host nodes). */
+export function callHostFunction(ctx: HostContext, index: number, ...args: number[]): void {
+  const f = ctx.table?.get(index) as ((...a: number[]) => unknown) | null | undefined;
+  if (typeof f === 'function') f(...args);
+}

@@ -17,7 +17,7 @@ import type { Registrations } from './registration';
 import { ProcExit } from './wasi';
 
 type Fn = (...args: number[]) => number;
-type Dim3 = [number, number, number];
+export type Dim3 = [number, number, number];
 
 interface CallConfiguration {
   grid: Dim3;
@@ -31,7 +31,10 @@ const FUNC_ATTRIBUTES_SIZE = 128;
 /** The PTX ISA and binary versions a kernel reports (sm_70). */
 const KERNEL_VERSION = 70;
 
-export function launchCalls(ctx: HostContext, reg: Registrations): Record<string, Fn> {
+/** A kernel launch whose arguments are read: running it returns the launch's error code. */
+export type PreparedLaunch = () => number;
+
+export function launchCalls(ctx: HostContext, reg: Registrations): { calls: Record<string, Fn>; prepare: (stub: number, grid: Dim3, block: Dim3, argsAt: number, shared: number) => PreparedLaunch | number; dim3: (at: number) => Dim3 } {
   const { runtime, linear, memory, flat, device, launcher } = ctx;
   const configurations: CallConfiguration[] = [];
   const invalid = (): number => runtime.status('cudaErrorInvalidValue');
@@ -52,9 +55,11 @@ export function launchCalls(ctx: HostContext, reg: Registrations): Record<string
     return undefined;
   };
 
-  const launch = (stub: number, grid: Dim3, block: Dim3, argsAt: number, shared: number): number => {
-    const broken = runtime.status('cudaSuccess');
-    if (broken) return broken;
+  /**
+   * A launch with its arguments read now, to run now or later (a graph's kernel node keeps the
+   * values the arguments had when it was made); an error code when there is no such launch.
+   */
+  const prepare = (stub: number, grid: Dim3, block: Dim3, argsAt: number, shared: number): PreparedLaunch | number => {
     const kernel = kernelOf(stub);
     if (!kernel) return runtime.status('cudaErrorInvalidDeviceFunction');
     const { range, site } = callSite(ctx);
@@ -66,11 +71,22 @@ export function launchCalls(ctx: HostContext, reg: Registrations): Record<string
       throw new HostStop({ kind: 'not-supported', message: `not supported: launching '${kernel.displayName}': ${e.message}${placeText(site)}`, ...(range ? { range } : {}) }, 2);
     }
     nameArrays(kernel, args);
-    const outcome = launcher.launch({ kernel: kernel.compiled, grid, block, dynamicShared: shared, args, range: range ?? kernel.compiled.decl.nameRange });
-    if (outcome.last) throw new ProcExit(0);
-    // Out of steps: the run ends here, as the hand-written runner's does.
-    if (launcher.exhausted) throw new HostStop(undefined, 124);
-    return outcome.refused ? runtime.status('cudaErrorInvalidConfiguration') : 0;
+    return () => {
+      const broken = runtime.status('cudaSuccess');
+      if (broken) return broken;
+      const outcome = launcher.launch({ kernel: kernel.compiled, grid, block, dynamicShared: shared, args, range: range ?? kernel.compiled.decl.nameRange });
+      if (outcome.last) throw new ProcExit(0);
+      // Out of steps: the run ends here, as the hand-written runner's does.
+      if (launcher.exhausted) throw new HostStop(undefined, 124);
+      return outcome.refused ? runtime.status('cudaErrorInvalidConfiguration') : 0;
+    };
+  };
+
+  const launch = (stub: number, grid: Dim3, block: Dim3, argsAt: number, shared: number): number => {
+    const broken = runtime.status('cudaSuccess');
+    if (broken) return broken;
+    const prepared = prepare(stub, grid, block, argsAt, shared);
+    return typeof prepared === 'number' ? prepared : prepared();
   };
 
   /**
@@ -118,7 +134,7 @@ export function launchCalls(ctx: HostContext, reg: Registrations): Record<string
     return runtime.status('cudaSuccess');
   };
 
-  return {
+  const calls: Record<string, Fn> = {
     __cudaPushCallConfiguration: (grid, block, shared, stream) => {
       configurations.push({ grid: dim3(grid), block: dim3(block), shared, stream });
       return 0;
@@ -162,4 +178,5 @@ export function launchCalls(ctx: HostContext, reg: Registrations): Record<string
       return runtime.status('cudaSuccess');
     },
   };
+  return { calls, prepare, dim3 };
 }

@@ -53,7 +53,7 @@ function elementType(format: ChannelFormat, rows: number, slices: number, width:
   return t;
 }
 
-export function textureCalls(ctx: HostContext): Record<string, Fn> {
+export function textureCalls(ctx: HostContext): { calls: Record<string, Fn>; prepareCopy3D: (parms: number) => (() => number) | number } {
   const { runtime, linear, flat, clock } = ctx;
   const table = runtime.textures;
   const invalid = (): number => runtime.status('cudaErrorInvalidValue');
@@ -152,7 +152,7 @@ export function textureCalls(ctx: HostContext): Record<string, Fn> {
    * either side the extent's width (and an array side's x position) counts elements; with
    * pitched pointers on both sides, bytes.
    */
-  const copy3D = (parms: number): number => {
+  const prepareCopy3D = (parms: number): (() => number) | number => {
     if (!readable(parms, L.cudaMemcpy3DParms.size)) return invalid();
     const P = L.cudaMemcpy3DParms;
     const side = (arrayAt: number, posAt: number, ptrAt: number) => {
@@ -179,15 +179,21 @@ export function textureCalls(ctx: HostContext): Record<string, Fn> {
     const kind = linear.view().getInt32(parms + P.kind, true);
     const startOf = (s: NonNullable<typeof src>): number => (s.elementSize ? s.pos[0] * s.elementSize : s.pos[0]);
     for (const s of [src, dst]) if (startOf(s) + widthBytes > s.limit || s.pos[1] + height > s.rows || s.pos[2] + depth > s.slices) return invalid();
-    clock.copy(widthBytes * height * depth);
-    for (let z = 0; z < depth; z++) {
-      for (let y = 0; y < height; y++) {
-        const row = (s: NonNullable<typeof src>): number => s.base + ((s.pos[2] + z) * s.rows + s.pos[1] + y) * s.pitch + startOf(s);
-        const e = runtime.memcpy(row(dst), row(src), widthBytes, kind);
-        if (e) return e;
+    return () => {
+      clock.copy(widthBytes * height * depth);
+      for (let z = 0; z < depth; z++) {
+        for (let y = 0; y < height; y++) {
+          const row = (s: NonNullable<typeof src>): number => s.base + ((s.pos[2] + z) * s.rows + s.pos[1] + y) * s.pitch + startOf(s);
+          const e = runtime.memcpy(row(dst), row(src), widthBytes, kind);
+          if (e) return e;
+        }
       }
-    }
-    return ok();
+      return ok();
+    };
+  };
+  const copy3D = (parms: number): number => {
+    const prepared = prepareCopy3D(parms);
+    return typeof prepared === 'number' ? prepared : prepared();
   };
 
   /** The resource a cudaResourceDesc describes, or why it is not one the runtime can read. */
@@ -225,7 +231,7 @@ export function textureCalls(ctx: HostContext): Record<string, Fn> {
     linear.setU32(out + 4, 0);
   };
 
-  return {
+  const calls: Record<string, Fn> = {
     cudaMallocArray: (out, format, width, height, flags) => makeArray(out, format, width, height, 0, flags, Math.max(height, 1), 1, 'cudaMallocArray'),
     cudaMalloc3DArray: (out, format, extent, flags) => {
       if (!readable(extent, L.cudaExtent.size)) return invalid();
@@ -361,4 +367,5 @@ export function textureCalls(ctx: HostContext): Record<string, Fn> {
       return s ? copyOut(s.resourceDesc, out, L.cudaResourceDesc.size) : invalid();
     },
   };
+  return { calls, prepareCopy3D };
 }

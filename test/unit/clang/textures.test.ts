@@ -10,6 +10,7 @@ import { Memory, pointerAllocation, pointerOffset } from '../../../sims/gpu/memo
 import type { Range } from '../../../sims/frontend/source';
 import { accessSurface, fetchLinear, fetchTexture } from '../../../sims/clang/device/textures';
 import { TEXTURE_LAYOUTS } from '../../../sims/clang/host/textureCalls';
+import { GRAPH_LAYOUTS } from '../../../sims/clang/host/graphCalls';
 import { ADDRESS_BORDER, ADDRESS_CLAMP, ADDRESS_MIRROR, ADDRESS_WRAP, elementSizeOf, type ChannelFormat, type CudaArray, type TextureObject } from '../../../sims/runtime/textures';
 
 const RANGE = { file: 'k.cu', start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 2, offset: 1 } } as unknown as Range;
@@ -179,10 +180,10 @@ test('channel formats: element sizes, and the formats a GPU cannot have', () => 
   assert.match(String(elementSizeOf({ bits: [0, 0, 0, 0], kind: 'signed' })), /no channels/);
 });
 
-test('the host calls read descriptors with the layouts clang gives the project’s headers', () => {
+test('the host calls (textures, graphs) read descriptors with the layouts clang gives the project’s headers', () => {
   const file = path.resolve(__dirname, '../../../sims/clang/include/layouts.json');
   const structs = JSON.parse(fs.readFileSync(file, 'utf8')).structs as Record<string, { size: number; fields: Record<string, { offset: number }> }>;
-  for (const [name, fields] of Object.entries(TEXTURE_LAYOUTS)) {
+  for (const [name, fields] of Object.entries({ ...TEXTURE_LAYOUTS, ...GRAPH_LAYOUTS })) {
     const s = structs[name];
     assert.ok(s, `layouts.json has ${name}`);
     for (const [field, offset] of Object.entries(fields)) {
