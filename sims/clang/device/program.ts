@@ -8,25 +8,14 @@ import type { Range } from '../../frontend/source';
 import type { FlatAddresses } from '../../gpu/flat';
 import type { Memory } from '../../gpu/memory';
 import { LowerError, type CompiledFunction } from '../../ir/ir';
-import type { DebugLocation, LFunction, LModule, LType, LValue } from '../llvm/module';
+import type { DebugLocation, LFunction, LModule, LValue } from '../llvm/module';
 import { DeviceGlobals } from './globals';
 import { alignOf, sizeOf } from './layout';
 import { displayName, KernelLowering } from './lowerer';
 import { Symbols } from './symbols';
+import type { DeviceKernel } from './kernel';
 
-export interface DeviceKernel {
-  /** Mangled name, as __cudaRegisterFunction and the .ll name it. */
-  name: string;
-  /** Demangled, for messages: `countEvents(int*, int)`; or the DISubprogram name. */
-  displayName: string;
-  compiled: CompiledFunction;
-  /**
-   * One per kernel parameter, in order: its LLVM type, byte size and alignment in the argument
-   * buffer; `pointer` when its registers hold a provenance pointer. byval structs are copied
-   * into a fresh device allocation by the launcher, whose pointer is the arg.
-   */
-  params: { type: LType; size: number; align: number; pointer: boolean; byval?: LType }[];
-}
+export type { DeviceKernel } from './kernel';
 
 export interface DeviceProgram {
   /**
@@ -87,7 +76,7 @@ export function loadDeviceProgram(modules: LModule[], options: DeviceLoadOptions
     if (!k) return undefined;
     const lowering = new KernelLowering({
       symbols, globals, memory: options.memory, flat: options.flat, events: options.events, switchAtMemory: options.switchAtMemory,
-      rangeOf: options.rangeOf, isLibraryFile, indirectTargets,
+      rangeOf: options.rangeOf, isLibraryFile, indirectTargets, kernel: (name) => table.get(name),
     });
     const env = globals.constEnv(k.module, (g) => lowering.sharedAddress(g));
     const shown = displayName(k.fn);
@@ -112,7 +101,8 @@ export function loadDeviceProgram(modules: LModule[], options: DeviceLoadOptions
       })),
     };
   };
-  return { kernels: new KernelTable(kernels, lower), globals: globals.named(), indirectTargets: (argc) => indirectTargets(argc).map((f) => globals.functionAddress(f)!) };
+  const table = new KernelTable(kernels, lower);
+  return { kernels: table, globals: globals.named(), indirectTargets: (argc) => indirectTargets(argc).map((f) => globals.functionAddress(f)!) };
 }
 
 /** A map of kernels that lowers each one when it is first asked for. */

@@ -8,11 +8,11 @@
 import { occupancy } from '../../gpu/devices';
 import { pointerAllocation } from '../../gpu/memory';
 import { namingType } from '../device/layout';
-import type { DeviceKernel } from '../device/program';
+import type { DeviceKernel } from '../device/kernel';
 import type { LFunction } from '../llvm/module';
 import { pointeeOf } from './pointee';
 import { callSite, HostStop, placeText, type HostContext } from './hostContext';
-import { ArgumentError, kernelArguments } from './kernelArgs';
+import { ArgumentError, kernelArguments } from '../device/kernelArgs';
 import type { Registrations } from './registration';
 import { ProcExit } from './wasi';
 

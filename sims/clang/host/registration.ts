@@ -8,7 +8,7 @@
 // moved onto the host shadow's bytes (the device initializer copied there first), so host code
 // reads and writes it directly and kernels see the same bytes.
 import { pointerAllocation } from '../../gpu/memory';
-import type { DeviceKernel } from '../device/program';
+import type { DeviceKernel } from '../device/kernel';
 import type { HostContext } from './hostContext';
 
 export interface RegisteredVariable {

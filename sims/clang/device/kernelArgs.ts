@@ -1,15 +1,15 @@
-// A kernel's arguments, from the host program's memory into the values its registers start
-// with. clang's stub passes cudaLaunchKernel an array of pointers, one per parameter, each to
-// the argument's bytes in linear memory; the device kernel's parameter list (its LLVM types)
-// says how to read them. Integers are kept signed (sims/clang/device/numbers.ts), 64-bit ones
+// A kernel's arguments, from memory into the values its registers start with. clang's host stub
+// passes cudaLaunchKernel an array of pointers, one per parameter, each to the argument's bytes
+// in the host program's linear memory; a launch in device code fills a parameter buffer, each
+// argument at its alignment. The kernel's parameter list (its LLVM types) says how to read them. Integers are kept signed (sims/clang/device/numbers.ts), 64-bit ones
 // beyond 2^53 boxed, pointers become provenance pointers through the flat address space, and a
 // struct passed by value is copied into a fresh device allocation whose pointer is the argument.
 import type { FlatAddresses } from '../../gpu/flat';
 import { Memory, pointerAllocation } from '../../gpu/memory';
 import { box } from '../../values/wide';
-import type { DeviceKernel } from '../device/program';
-import { sizeOf } from '../device/layout';
-import { fromBfloatBits, fromHalfBits } from '../device/numbers';
+import type { DeviceKernel } from './kernel';
+import { sizeOf } from './layout';
+import { fromBfloatBits, fromHalfBits } from './numbers';
 import type { LType } from '../llvm/module';
 
 /** Why an argument cannot be passed (a type the launcher does not know how to read). */
@@ -17,19 +17,19 @@ export class ArgumentError extends Error {}
 
 /**
  * The register value of each parameter of `kernel`, reading argument i at address
- * `addressOf(i)` of the linear memory `view`.
+ * `addressOf(i)` of `view`; addresses below `lowest` are not the program's (the host's null page).
  */
-export function kernelArguments(kernel: DeviceKernel, view: DataView, addressOf: (i: number) => number, memory: Memory, flat: FlatAddresses): number[] {
+export function kernelArguments(kernel: DeviceKernel, view: DataView, addressOf: (i: number) => number, memory: Memory, flat: FlatAddresses, lowest = 1): number[] {
   return kernel.params.map((param, i) => {
     const at = addressOf(i);
     if (param.byval) {
       const size = Math.max(1, sizeOf(param.byval));
-      check(view, at, size, i);
+      check(view, at, size, i, lowest);
       const p = memory.allocate('global', size, { label: `argument ${i + 1} of ${kernel.displayName}` });
       memory.allocation(pointerAllocation(p))!.bytes.set(new Uint8Array(view.buffer, view.byteOffset + at, size));
       return p;
     }
-    check(view, at, Math.max(1, sizeOf(param.type)), i);
+    check(view, at, Math.max(1, sizeOf(param.type)), i, lowest);
     return scalarValue(param.type, view, at, flat, i);
   });
 }
@@ -57,6 +57,6 @@ function scalarValue(t: LType, view: DataView, at: number, flat: FlatAddresses, 
   throw new ArgumentError(`argument ${index + 1} has a type the simulator cannot pass to a kernel (${t.kind})`);
 }
 
-function check(view: DataView, at: number, size: number, index: number): void {
-  if (at <= 0 || at + size > view.byteLength) throw new ArgumentError(`argument ${index + 1} lies outside the program's memory (address 0x${(at >>> 0).toString(16)})`);
+function check(view: DataView, at: number, size: number, index: number, lowest: number): void {
+  if (at < lowest || at + size > view.byteLength) throw new ArgumentError(`argument ${index + 1} lies outside the program's memory (address 0x${(at >>> 0).toString(16)})`);
 }
