@@ -99,7 +99,9 @@ export type FaultKind =
   | 'invalid-pointer'
   | 'double-free'
   | 'invalid-free'
-  | 'assertion-failed';
+  | 'assertion-failed'
+  /** Device code did something CUDA allows that the simulator cannot do (a located `not supported: …`). */
+  | 'not-supported';
 
 export interface Fault {
   kind: FaultKind;

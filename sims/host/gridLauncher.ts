@@ -80,7 +80,6 @@ export class GridLauncher {
    */
   launch(asked: LaunchRequest): { refused: boolean; last: boolean } {
     const s = this.s;
-    const globals = s.globals ?? NO_GLOBALS;
     const { req, last } = startLaunch(asked, s.untilLaunchOf, this.launched, s.memory);
     this.launches++;
     const repeatedSteps = this.reuse?.repeat(req);
@@ -91,10 +90,29 @@ export class GridLauncher {
       return { refused: false, last };
     }
     this.reuse?.begin(req);
+    // Grids device code launches (dynamic parallelism) run after the grid that launched them,
+    // in the order they were launched, before the host goes on.
+    const children: LaunchRequest[] = [];
+    const first = this.runOne(req, children);
+    // A launch that launched grids is not a function of its own memory alone: never reused.
+    this.reuse?.end(first.clean && children.length === 0, first.steps);
+    if (first.clean) {
+      for (let k = 0; k < children.length && !this.exhausted && !s.runtime.status('cudaSuccess'); k++) this.runOne(children[k], children);
+    }
+    return { refused: first.refused, last };
+  }
+
+  /** Runs one grid; grids its device code launches are added to `children`. */
+  private runOne(req: LaunchRequest, children: LaunchRequest[]): { clean: boolean; refused: boolean; steps: number } {
+    const s = this.s;
+    const globals = s.globals ?? NO_GLOBALS;
     s.events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
     const hang = s.fairnessCheck?.(req, { memory: s.memory, globals });
     if (hang) this.findings.push(hang);
-    const outcome = runGrid(req, { device: s.device, memory: s.memory, runtime: s.runtime, globals, ...(s.events ? { events: s.events } : {}), ...(s.weak ? { weak: s.weak } : {}) }, {
+    // This grid's own launches, so that device code knows whether it has launched any.
+    const launched: LaunchRequest[] = [];
+    const env = { device: s.device, memory: s.memory, runtime: s.runtime, globals, deviceLaunches: launched, ...(s.events ? { events: s.events } : {}), ...(s.weak ? { weak: s.weak } : {}) };
+    const outcome = runGrid(req, env, {
       device: s.device,
       stepBudget: Math.max(0, s.budget - this.steps),
       ...(s.scheduler ? { scheduler: s.scheduler } : {}),
@@ -107,11 +125,11 @@ export class GridLauncher {
       ...(s.execution ? { execution: s.execution } : {}),
     });
     this.steps += outcome.steps;
-    this.reuse?.end(outcome.completed && !outcome.findings.length && !outcome.sampled, outcome.steps);
+    children.push(...launched);
     if (outcome.sampled) this.sampled.push({ kernel: req.kernel.name, range: req.range, ...outcome.sampled });
     s.clock?.kernel(outcome.steps, s.device.smCount);
     this.findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
-    return { refused: outcome.findings.some((f) => f.kind === 'launch-configuration'), last };
+    return { clean: outcome.completed && !outcome.findings.length && !outcome.sampled, refused: outcome.findings.some((f) => f.kind === 'launch-configuration'), steps: outcome.steps };
   }
 
   /** The launches have used up the run's step budget. */

@@ -74,6 +74,12 @@ export interface RunContext {
   globals: Map<A.VarDecl, number>;
   /** Host only: runs a kernel launch to completion. */
   launch?: (launch: LaunchRequest) => void;
+  /**
+   * Device code (dynamic parallelism): where a launch in device code puts its grid. Grids run
+   * after the grid that launched them, in launch order, which CUDA allows (CUDA 12 device code
+   * cannot wait for its children).
+   */
+  deviceLaunches?: LaunchRequest[];
 }
 
 export interface LaunchRequest {

@@ -323,6 +323,8 @@ export interface GridEnvironment {
   events?: EventListener;
   /** A weak memory model the launch's loads, stores and fences go through. */
   weak?: WeakMemory;
+  /** Where device code's launches go (RunContext.deviceLaunches). */
+  deviceLaunches?: LaunchRequest[];
 }
 
 /**
@@ -678,6 +680,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
   const ctx: RunContext = {
     ...(env.events ? { events: env.events } : {}),
     ...(env.weak ? { weak: env.weak } : {}),
+    ...(env.deviceLaunches ? { deviceLaunches: env.deviceLaunches } : {}),
     device: env.device,
     blockLinear: linear,
     memory: env.memory,

@@ -13,6 +13,7 @@ import { libdeviceFunction } from './libdevice';
 import { structLayout } from './layout';
 import type { Lowering } from './lowering';
 import { emitStore } from './memory';
+import { lowerDeviceCopy, lowerDeviceErrorText, lowerDeviceLaunch, lowerDeviceStream, lowerDeviceSynchronize, lowerParameterBuffer } from './deviceRuntime';
 import { lowerSurfaceAccess, lowerTextureFetch } from './textureHooks';
 import { normalizerOf, unsignedView } from './numbers';
 
@@ -35,11 +36,31 @@ export function lowerExternalCall(L: Lowering, i: LInstruction, name: string): b
       return true;
     case 'cudaGetLastError':
     case 'cudaPeekAtLastError':
-    case 'cudaDeviceSynchronize': {
-      // Device code launches no kernels here, so there is nothing to wait for and no error.
+    case 'cudaStreamDestroy': {
+      // A device-side launch that fails faults at the launch: there is no error left to report.
       L.copy(L.result(i), { reg: L.constReg(0), n: 1 });
       return true;
     }
+    case 'cudaDeviceSynchronize':
+      lowerDeviceSynchronize(L, i);
+      return true;
+    case 'cudaGetParameterBuffer':
+      lowerParameterBuffer(L, i);
+      return true;
+    case 'cudaLaunchDevice':
+      lowerDeviceLaunch(L, i);
+      return true;
+    case 'cudaStreamCreateWithFlags':
+      lowerDeviceStream(L, i);
+      return true;
+    case 'cudaGetErrorString':
+    case 'cudaGetErrorName':
+      lowerDeviceErrorText(L, i, name === 'cudaGetErrorName');
+      return true;
+    case 'cudaMemcpyAsync':
+    case 'cudaMemsetAsync':
+      lowerDeviceCopy(L, i, name === 'cudaMemsetAsync');
+      return true;
     case 'cudaGetDeviceCount':
     case 'cudaGetDevice':
     case 'cudaRuntimeGetVersion': {
@@ -59,6 +80,29 @@ export function lowerExternalCall(L: Lowering, i: LInstruction, name: string): b
         const text = readCString(w.ctx, w.regs[msg + l], range, 512);
         throw new DeviceFault({ kind: 'assertion-failed', message: `assertion \`${text}\` failed` }, range);
       });
+      return true;
+    }
+    case 'cudaMalloc': {
+      // cudaMalloc in device code: memory of the device heap, as malloc's.
+      const n = L.reg(ops[1]) * WARP;
+      const p = L.regs(1);
+      const range = L.range;
+      L.emit((w, l) => {
+        const size = w.regs[n + l] >>> 0;
+        w.regs[p * WARP + l] = w.ctx.memory.allocate('global', size, { label: `cudaMalloc(${size}) in device code`, origin: range });
+      });
+      emitStore(L, p, L.reg(ops[0]), 0, { kind: 'ptr', addrspace: 0 }, false, undefined, L.isLocal(ops[0]));
+      L.copy(L.result(i), { reg: L.constReg(0), n: 1 });
+      return true;
+    }
+    case 'cudaFree': {
+      const p = L.reg(ops[0]) * WARP;
+      const range = L.range;
+      L.emit((w, l) => {
+        const fault = w.ctx.memory.free(w.regs[p + l], 'device');
+        if (fault) throw new DeviceFault(fault, range);
+      });
+      L.copy(L.result(i), { reg: L.constReg(0), n: 1 });
       return true;
     }
     case 'malloc':

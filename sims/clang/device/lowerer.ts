@@ -32,6 +32,7 @@ import { lowerBinary, lowerCast, lowerCompare, lowerExtractElement, lowerGep, lo
 import { analyseFunction, localPointers, writesThrough, type FunctionInfo } from './analysis';
 import type { Symbols } from './symbols';
 import type { Lowering, Val } from './lowering';
+import type { DeviceKernel } from './kernel';
 
 
 export interface LoweringOptions {
@@ -44,9 +45,10 @@ export interface LoweringOptions {
   rangeOf: (loc: DebugLocation | undefined) => Range;
   /** Headers of the toolchain: code there reports at the user's call instead. */
   isLibraryFile: (file: string) => boolean;
-  /** Defined functions whose address the program takes (candidates of an indirect call). */
   /** The functions a call through a pointer with this many arguments may reach (see DeviceProgram.indirectTargets). */
   indirectTargets: (argc: number) => LFunction[];
+  /** The program's kernels by mangled name, lowered when first asked for (a device-side launch's callee). */
+  kernel: (name: string) => DeviceKernel | undefined;
 }
 
 /** One inlined copy of a function: its SSA values and blocks. */
@@ -467,6 +469,10 @@ export class KernelLowering implements Lowering {
   }
 
   /** The instruction that defines local value `name` in the code being lowered. */
+  get kernels(): (name: string) => DeviceKernel | undefined {
+    return this.options.kernel;
+  }
+
   definition(name: string): LInstruction | undefined {
     return this.info(this.instance.fn).defs.get(name);
   }

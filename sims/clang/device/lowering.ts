@@ -2,6 +2,7 @@
 // kernel being lowered: its registers, steps, blocks and the current source range. The kernel
 // lowerer (./lowerer.ts) is one; the lowerings import this contract and not the lowerer, so the
 // lowerer can import them without a loop.
+import type { DeviceKernel } from './kernel';
 import type { Range } from '../../frontend/source';
 import type { FlatAddresses } from '../../gpu/flat';
 import type { Block, Step, Terminator } from '../../ir/ir';
@@ -40,4 +41,6 @@ export interface Lowering {
   fail(message: string): never;
   /** The instruction that defines an SSA name of the function being lowered. */
   definition(name: string): LInstruction | undefined;
+  /** The program's kernels by mangled name, lowered on first use: ask when the step runs (a kernel may launch itself). */
+  readonly kernels: (name: string) => DeviceKernel | undefined;
 }
