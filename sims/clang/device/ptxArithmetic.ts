@@ -64,6 +64,11 @@ function operation(op: string): ((...xs: number[]) => number) | undefined {
     case 'max.s32': return (a, b) => Math.max(a | 0, b | 0);
     case 'popc.b32': return (a) => popcount(u(a));
     case 'clz.b32': return (a) => Math.clz32(a);
+    // The most significant (non-sign) bit's position, or 0xffffffff when there is none; .shiftamt: the left shift that makes it the top bit.
+    case 'bfind.u32': return (a) => (u(a) === 0 ? -1 : 31 - Math.clz32(a));
+    case 'bfind.s32': return (a) => ((a | 0) === 0 || (a | 0) === -1 ? -1 : 31 - Math.clz32((a | 0) < 0 ? ~a : a));
+    case 'bfind.shiftamt.u32': return (a) => (u(a) === 0 ? -1 : Math.clz32(a));
+    case 'bfind.shiftamt.s32': return (a) => ((a | 0) === 0 || (a | 0) === -1 ? -1 : Math.clz32((a | 0) < 0 ? ~a : a));
     case 'brev.b32': return (a) => reverseBits(u(a)) | 0;
     case 'bfe.u32': return bitfieldExtract(false);
     case 'bfe.s32': return bitfieldExtract(true);
