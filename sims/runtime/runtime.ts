@@ -73,6 +73,8 @@ export class CudaRuntime {
 
   /** CUDA arrays, texture objects and surface objects the program made. */
   readonly textures = new TextureTable();
+  /** The values of CUDA graphs' conditional handles, by handle: device code sets them (cudaGraphSetConditional). */
+  readonly graphConditions = new Map<number, number>();
   /** Bytes of device memory the program holds through cudaMalloc and its kin. */
   private allocatedBytes = 0;
   /** Limits the program set with cudaDeviceSetLimit (cudaLimit values). */

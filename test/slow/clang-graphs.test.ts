@@ -1,6 +1,7 @@
 // CUDA graphs end to end: a program (test/fixtures/clang/graphs.cu) builds a graph by hand and
 // one by capturing three streams that fork and join through events, clones, instantiates and
-// launches them, and checks the results, the node counts and the capture status on the host.
+// launches them, and checks the results, the node counts and the capture status on the host;
+// conditional nodes (if/else, while, switch) run their bodies as device code sets their handles.
 // A kernel node that races is reported like any launch.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,7 +40,7 @@ before(async () => {
 describe('CUDA graphs', () => {
   test('hand-built, cloned and captured graphs run their nodes in dependency order, each launch', () => {
     const r = run([]);
-    const checks = ['node-count', 'roots', 'node-type', 'manual', 'memset-node', 'clone', 'capturing', 'nothing-ran', 'captured-nodes', 'capture-ended', 'captured', 'no-errors'];
+    const checks = ['node-count', 'roots', 'node-type', 'manual', 'memset-node', 'clone', 'capturing', 'nothing-ran', 'captured-nodes', 'capture-ended', 'captured', 'conditional', 'no-errors'];
     assert.deepEqual(r.stdout.split('\n').filter(Boolean), checks.map((c) => `ok ${c}`));
     assert.equal(r.exitCode, 0);
     assert.deepEqual(r.findings, []);

@@ -53,6 +53,16 @@ export function lowerExternalCall(L: Lowering, i: LInstruction, name: string): b
     case 'cudaStreamCreateWithFlags':
       lowerDeviceStream(L, i);
       return true;
+    case 'cudaGraphSetConditional': {
+      // A conditional graph node's value, for the node that runs after this kernel (sims/clang/host/graphCalls.ts).
+      const handle = L.reg(ops[0]) * WARP;
+      const value = L.reg(ops[1]) * WARP;
+      L.emit((w, l) => {
+        const h = Number(unbox(w.regs[handle + l]));
+        if (w.ctx.runtime.graphConditions.has(h)) w.ctx.runtime.graphConditions.set(h, w.regs[value + l] >>> 0);
+      });
+      return true;
+    }
     case 'cudaGetErrorString':
     case 'cudaGetErrorName':
       lowerDeviceErrorText(L, i, name === 'cudaGetErrorName');

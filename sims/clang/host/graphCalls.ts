@@ -5,10 +5,11 @@
 // to completion, so a launch runs the nodes one after another in an order their dependencies
 // allow (creation order among independent nodes). A node keeps what its parameters said when it
 // was made: a kernel node its arguments' values, a memcpy node its cudaMemcpy3DParms.
-// Conditional nodes, executable-graph updates and device-side graph launches stay refused
-// (`not supported: … (CUDA graphs)`, ./cudaImports.ts).
+// Conditional nodes (if, if/else, while, switch) run their body graphs as the value device code
+// gave their handle says (cudaGraphSetConditional). Executable-graph updates and device-side
+// graph launches stay refused (`not supported: … (CUDA graphs)`, ./cudaImports.ts).
 import { pointerAllocation, pointerOffset } from '../../gpu/memory';
-import { callHostFunction, type HostContext } from './hostContext';
+import { callHostFunction, callSite, HostStop, placeText, type HostContext } from './hostContext';
 import type { Dim3, PreparedLaunch } from './launchCalls';
 
 type Fn = (...args: number[]) => number;
@@ -16,7 +17,15 @@ type Fn = (...args: number[]) => number;
 type Work = () => number;
 
 /** cudaGraphNodeType. */
-const NODE = { kernel: 0, memcpy: 1, memset: 2, host: 3, graph: 4, empty: 5, waitEvent: 6, eventRecord: 7, memFree: 11 } as const;
+const NODE = { kernel: 0, memcpy: 1, memset: 2, host: 3, graph: 4, empty: 5, waitEvent: 6, eventRecord: 7, memFree: 11, conditional: 13 } as const;
+/** cudaGraphConditionalNodeType. */
+const COND_IF = 0;
+const COND_WHILE = 1;
+const COND_SWITCH = 2;
+/** cudaGraphCondAssignDefault: the handle takes its default value at each launch of its graph. */
+const ASSIGN_DEFAULT = 1;
+/** Iterations of a while node after which the run is stopped (its body never clears the condition). */
+const WHILE_LIMIT = 1 << 24;
 /** cudaStreamCaptureStatus. */
 const CAPTURE_NONE = 0;
 const CAPTURE_ACTIVE = 1;
@@ -26,6 +35,10 @@ export const GRAPH_LAYOUTS = {
   cudaKernelNodeParams: { size: 40, func: 0, gridDim: 4, blockDim: 16, sharedMemBytes: 28, kernelParams: 32 },
   cudaMemsetParams: { size: 24, dst: 0, pitch: 4, value: 8, elementSize: 12, width: 16, height: 20 },
   cudaHostNodeParams: { size: 8, fn: 0, userData: 4 },
+  /** The generic form (cudaGraphAddNode): the type, then the node's parameters at `params`. */
+  cudaGraphNodeParams: { size: 256, type: 0, kernel: 16, memset: 16, host: 16, graph: 16, eventRecord: 16, free: 16, conditional: 16 },
+  /** `size_`: the field `size` (the struct's own size is `size`). */
+  cudaConditionalNodeParams: { size: 24, handle: 0, type: 8, size_: 12, phGraph_out: 16 },
 } as const;
 const L = GRAPH_LAYOUTS;
 
@@ -36,11 +49,15 @@ interface GraphNode {
   work: Work;
   /** A child-graph node's graph (its own copy). */
   child?: Graph;
+  /** A conditional node: its handle, kind and body graphs. */
+  conditional?: { handle: number; kind: number; bodies: Graph[] };
 }
 
 interface Graph {
   handle: number;
   nodes: GraphNode[];
+  /** Conditional handles made for this graph: given their default at each launch when asked to. */
+  conditions: { handle: number; value: number }[];
 }
 
 /** A stream capture: the graph it fills, and per captured stream the nodes its next work depends on. */
@@ -49,6 +66,8 @@ interface Capture {
   origin: number;
   id: number;
   tails: Map<number, GraphNode[]>;
+  /** Where cudaStreamGetCaptureInfo last wrote the dependencies (program memory, reused). */
+  depsBuffer?: { at: number; capacity: number };
 }
 
 /** What the graph calls need of the others: prepared launches and 3D copies, and the one stream-ordered table. */
@@ -90,14 +109,14 @@ export function graphCalls(ctx: HostContext, support: GraphSupport): Record<stri
   let nextHandle = 0x4000_0000;
   const graphs = new Map<number, Graph>();
   const nodes = new Map<number, GraphNode>();
-  const execs = new Map<number, Work[]>();
+  const execs = new Map<number, { steps: Work[]; conditions: Graph['conditions'] }>();
   const capturing = new Map<number, Capture>();
   /** Events recorded in a capturing stream: the capture and the nodes a wait on them depends on. */
   const capturedEvents = new Map<number, { capture: Capture; deps: GraphNode[] }>();
   let captures = 0;
 
   const newGraph = (): Graph => {
-    const g: Graph = { handle: nextHandle++, nodes: [] };
+    const g: Graph = { handle: nextHandle++, nodes: [], conditions: [] };
     graphs.set(g.handle, g);
     return g;
   };
@@ -152,17 +171,50 @@ export function graphCalls(ctx: HostContext, support: GraphSupport): Record<stri
         const inner = flatten(n.child);
         if (!inner) return undefined;
         out.push(...inner);
+      } else if (n.conditional) {
+        const bodies = n.conditional.bodies.map(flatten);
+        if (bodies.some((b) => !b)) return undefined;
+        out.push(conditionalWork(n.conditional.handle, n.conditional.kind, bodies as Work[][]));
       } else out.push(n.work);
     }
     return out;
+  };
+  const runSteps = (steps: Work[]): number => {
+    for (const step of steps) {
+      const e = step();
+      if (e) return e;
+    }
+    return 0;
+  };
+  /** What a conditional node does when its graph runs: its bodies, as its handle's value says. */
+  const conditionalWork = (handle: number, kind: number, bodies: Work[][]): Work => () => {
+    const value = (): number => runtime.graphConditions.get(handle) ?? 0;
+    if (kind === COND_WHILE) {
+      for (let k = 0; value() !== 0; k++) {
+        if (k >= WHILE_LIMIT) {
+          const { range, site } = callSite(ctx);
+          throw new HostStop({ kind: 'not-supported', message: `a conditional while node of a CUDA graph ran its body ${WHILE_LIMIT} times and its condition is still set${placeText(site)}`, ...(range ? { range } : {}) }, 2);
+        }
+        const e = runSteps(bodies[0]);
+        if (e) return e;
+      }
+      return ok();
+    }
+    const v = value();
+    // If: the body when set, the else body (a second one) when not; switch: the body of that number, if any.
+    const body = kind === COND_IF ? (v !== 0 ? bodies[0] : bodies[1]) : kind === COND_SWITCH ? bodies[v] : undefined;
+    return body ? runSteps(body) : ok();
   };
   /** A copy of a graph, nodes and edges, and which copy each original node has. */
   const cloneGraph = (g: Graph): { copy: Graph; map: Map<GraphNode, GraphNode> } => {
     const copy = newGraph();
     const map = new Map<GraphNode, GraphNode>();
+    copy.conditions = g.conditions;
     for (const n of g.nodes) {
       const child = n.child && cloneGraph(n.child).copy;
-      map.set(n, addNode(copy, n.type, n.deps.map((d) => map.get(d)!).filter(Boolean), n.work, child));
+      const made = addNode(copy, n.type, n.deps.map((d) => map.get(d)!).filter(Boolean), n.work, child);
+      if (n.conditional) made.conditional = { ...n.conditional, bodies: n.conditional.bodies.map((b) => cloneGraph(b).copy) };
+      map.set(n, made);
     }
     return { copy, map };
   };
@@ -320,7 +372,7 @@ export function graphCalls(ctx: HostContext, support: GraphSupport): Record<stri
       const steps = flatten(g);
       if (!steps) return invalid();
       const handle = nextHandle++;
-      execs.set(handle, steps);
+      execs.set(handle, { steps, conditions: g.conditions });
       linear.setU32(out, handle);
       return ok();
     },
@@ -328,15 +380,69 @@ export function graphCalls(ctx: HostContext, support: GraphSupport): Record<stri
     cudaGraphInstantiateWithParams: (out, graph) => graphApi.cudaGraphInstantiate(out, graph),
     cudaGraphUpload: (exec) => (execs.has(exec) ? ok() : invalid()),
     cudaGraphLaunch: (exec, stream) => {
-      const steps = execs.get(exec);
-      if (!steps) return invalid();
+      const x = execs.get(exec);
+      if (!x) return invalid();
       const c = capturing.get(stream);
       if (c) return capture(c, stream, NODE.graph, () => graphApi.cudaGraphLaunch(exec, 0));
-      for (const step of steps) {
-        const e = step();
-        if (e) return e;
-      }
+      for (const cond of x.conditions) runtime.graphConditions.set(cond.handle, cond.value);
+      return runSteps(x.steps) || ok();
+    },
+    cudaGraphConditionalHandleCreate: (out, graph, value, flags) => {
+      const g = graphs.get(graph);
+      if (!g || !linear.contains(out, 8)) return invalid();
+      const handle = nextHandle++;
+      runtime.graphConditions.set(handle, value >>> 0);
+      if (flags & ASSIGN_DEFAULT) g.conditions.push({ handle, value: value >>> 0 });
+      linear.setU32(out, handle);
+      linear.setU32(out + 4, 0);
       return ok();
+    },
+    cudaGraphAddNode: (out, graph, deps, _edgeData, count, params) => {
+      const P = L.cudaGraphNodeParams;
+      if (!linear.contains(params, P.size)) return invalid();
+      const type = u32(params + P.type);
+      switch (type) {
+        case NODE.kernel: {
+          const K = L.cudaKernelNodeParams;
+          const at = params + P.kernel;
+          return added(out, graph, deps, count, NODE.kernel, support.prepareLaunch(u32(at + K.func), support.dim3(at + K.gridDim), support.dim3(at + K.blockDim), u32(at + K.kernelParams), u32(at + K.sharedMemBytes)));
+        }
+        case NODE.memset:
+          return added(out, graph, deps, count, NODE.memset, memsetWork(params + P.memset));
+        case NODE.host:
+          return graphApi.cudaGraphAddHostNode(out, graph, deps, count, params + P.host);
+        case NODE.graph:
+          return graphApi.cudaGraphAddChildGraphNode(out, graph, deps, count, u32(params + P.graph));
+        case NODE.empty:
+          return added(out, graph, deps, count, NODE.empty, ok);
+        case NODE.eventRecord:
+          return graphApi.cudaGraphAddEventRecordNode(out, graph, deps, count, u32(params + P.eventRecord));
+        case NODE.waitEvent:
+          return added(out, graph, deps, count, NODE.waitEvent, ok);
+        case NODE.memFree:
+          return graphApi.cudaGraphAddMemFreeNode(out, graph, deps, count, u32(params + P.free));
+        case NODE.conditional: {
+          const C = L.cudaConditionalNodeParams;
+          const at = params + P.conditional;
+          const handle = u32(at + C.handle);
+          const kind = u32(at + C.type);
+          const size = u32(at + C.size_);
+          if (!runtime.graphConditions.has(handle) || kind > COND_SWITCH || size < 1 || (kind !== COND_SWITCH && size > (kind === COND_IF ? 2 : 1))) return invalid();
+          // The body graphs are the runtime's: their handles go in an array in the program's memory.
+          const array = linear.malloc(size * 4);
+          if (!array) return runtime.status('cudaErrorMemoryAllocation');
+          const bodies = Array.from({ length: size }, () => newGraph());
+          bodies.forEach((b, k) => linear.setU32(array + k * 4, b.handle));
+          linear.setU32(at + C.phGraph_out, array);
+          const r = added(out, graph, deps, count, NODE.conditional, ok);
+          if (r === 0) nodes.get(u32(out))!.conditional = { handle, kind, bodies };
+          return r;
+        }
+        default: {
+          const { range, site } = callSite(ctx);
+          throw new HostStop({ kind: 'not-supported', message: `not supported: cudaGraphAddNode of a node of type ${type} (CUDA graphs)${placeText(site)}`, ...(range ? { range } : {}) }, 2);
+        }
+      }
     },
     cudaGraphExecDestroy: (exec) => (execs.delete(exec) ? ok() : invalid()),
 
@@ -346,12 +452,31 @@ export function graphCalls(ctx: HostContext, support: GraphSupport): Record<stri
       capturing.set(stream, c);
       return ok();
     },
+    cudaStreamBeginCaptureToGraph: (stream, graph, deps, _edgeData, count) => {
+      const g = graphs.get(graph);
+      if (!g) return invalid();
+      if (stream === 0 || capturing.has(stream)) return runtime.status('cudaErrorStreamCaptureUnsupported');
+      const tails = depsAt(g, deps, count);
+      if (!tails) return invalid();
+      capturing.set(stream, { graph: g, origin: stream, id: ++captures, tails: new Map([[stream, tails]]) });
+      return ok();
+    },
+    cudaStreamUpdateCaptureDependencies: (stream, deps, _edgeData, count, flags) => {
+      const c = capturing.get(stream);
+      if (!c) return runtime.status('cudaErrorIllegalState');
+      const given = depsAt(c.graph, deps, count);
+      if (!given) return invalid();
+      c.tails.set(stream, flags === 1 ? given : [...(c.tails.get(stream) ?? []), ...given]);
+      return ok();
+    },
     cudaStreamEndCapture: (stream, out) => {
       const c = capturing.get(stream);
       if (!c) return runtime.status('cudaErrorIllegalState');
       if (c.origin !== stream) return runtime.status('cudaErrorStreamCaptureUnmatched');
       for (const [s, other] of [...capturing]) if (other === c) capturing.delete(s);
       for (const [e, rec] of [...capturedEvents]) if (rec.capture === c) capturedEvents.delete(e);
+      // A capture into a graph of the program's own (cudaStreamBeginCaptureToGraph) may ask for nothing back.
+      if (out === 0) return ok();
       if (!linear.contains(out, 4)) return invalid();
       linear.setU32(out, c.graph.handle);
       return ok();
@@ -369,8 +494,19 @@ export function graphCalls(ctx: HostContext, support: GraphSupport): Record<stri
         linear.setU32(idOut + 4, 0);
       }
       if (graphOut && linear.contains(graphOut, 4)) linear.setU32(graphOut, c?.graph.handle ?? 0);
-      if (depsOut && linear.contains(depsOut, 4)) linear.setU32(depsOut, 0);
-      if (countOut && linear.contains(countOut, 4)) linear.setU32(countOut, 0);
+      const tails = c?.tails.get(stream) ?? [];
+      if (depsOut && linear.contains(depsOut, 4)) {
+        // The array is the runtime's, in the program's memory, valid until the next call.
+        let buffer = c?.depsBuffer;
+        if (c && tails.length && (!buffer || buffer.capacity < tails.length)) {
+          const at = linear.malloc(tails.length * 4);
+          if (!at) return runtime.status('cudaErrorMemoryAllocation');
+          buffer = c.depsBuffer = { at, capacity: tails.length };
+        }
+        if (buffer) tails.forEach((n, k) => linear.setU32(buffer!.at + k * 4, n.handle));
+        linear.setU32(depsOut, tails.length && buffer ? buffer.at : 0);
+      }
+      if (countOut && linear.contains(countOut, 4)) linear.setU32(countOut, tails.length);
       return ok();
     },
   };
