@@ -36,7 +36,8 @@ export function refusedFeature(d: Pick<ClangDiagnostic, 'severity' | 'message'>)
     return known ? `${known[1]} (<${header}>)` : undefined;
   }
   // nvcc passes inline PTX such as "mov.u64 %0, %globaltimer;" through as written; clang wants
-  // a register name's % written %% and refuses the string.
+  // a register name's % written %% and refuses the string. The sources are mended before clang
+  // reads them (../toolchain/inlineAsm.ts); what is left is an escape that mending cannot read.
   if (d.message === 'invalid % escape in inline assembly string') return "a PTX register named with a single '%' in inline assembly (nvcc accepts it; write '%%')";
   return undefined;
 }

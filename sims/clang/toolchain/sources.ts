@@ -7,6 +7,7 @@
 // policy (sims/files/policy.ts): regular files only, at most 8 MB each and 64 MB in all, never
 // /proc, /sys or /dev, never a pipe or a device (opened without blocking, checked with fstat),
 // so a hostile `#include` cannot hang or exhaust the analysis; what is refused is remembered and explained where clang reports it.
+import { nvccInlineAsm } from './inlineAsm';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_LIMITS, MAX_FILES, readBounded, specialPath, type Refusal } from '../../files/policy';
@@ -37,7 +38,7 @@ export class SourceSet {
   /** Adds a root file (the unit, a forced include) with its text if it is not on disk. */
   addRoot(file: string, text?: string): Refusal | undefined {
     if (text !== undefined) {
-      this.files.set(file, new TextEncoder().encode(text));
+      this.files.set(file, new TextEncoder().encode(nvccInlineAsm(text)));
       this.scan(file);
       return undefined;
     }
@@ -96,7 +97,7 @@ export class SourceSet {
     if (special) return { reason: special };
     const text = this.search.overlay?.(file);
     if (text !== undefined) {
-      const bytes = new TextEncoder().encode(text);
+      const bytes = new TextEncoder().encode(nvccInlineAsm(text));
       const over = this.budget(bytes.length);
       if (over) return over;
       this.files.set(file, bytes);
@@ -112,7 +113,7 @@ export class SourceSet {
   private accept(file: string, bytes: Uint8Array): Refusal | undefined {
     const over = this.budget(bytes.length);
     if (over) return over;
-    this.files.set(file, bytes);
+    this.files.set(file, withNvccInlineAsm(bytes));
     return undefined;
   }
 
@@ -214,4 +215,15 @@ function probe(file: string): 'missing' | 'folder' | 'other' {
 
 function latin1(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
+/** A file's bytes with its inline asm as clang wants it (./inlineAsm.ts); the same bytes when nothing changes. */
+function withNvccInlineAsm(bytes: Uint8Array): Uint8Array {
+  const text = latin1(bytes);
+  if (!text.includes('asm')) return bytes;
+  const fixed = nvccInlineAsm(text);
+  if (fixed === text) return bytes;
+  const out = new Uint8Array(fixed.length);
+  for (let i = 0; i < fixed.length; i++) out[i] = fixed.charCodeAt(i);
+  return out;
 }
