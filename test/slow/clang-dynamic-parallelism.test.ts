@@ -3,40 +3,11 @@
 // included), recursion to a depth, device-side cudaMalloc, cudaMemcpyAsync and cudaFree, and an
 // error text in device code; a child grid's race is reported at its line; a parent that waits
 // for its child is a located `not supported`, since children run after their parent.
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { compileProgram, type CompiledProgram } from '../../sims/clang/check';
-import { runClangProgram, type ClangRunOptions, type ClangRunResult } from '../../sims/clang/host/runProgram';
-import { SourceRanges } from '../../sims/clang/ranges';
-import { ScordDetector } from '../../sims/detect/scord';
-import { CLANG_FIXTURES } from '../support/clangDevice';
+import { compiledFixture } from '../support/clangProgram';
 
-const FILE = path.join(CLANG_FIXTURES, 'dynamic-parallelism.cu');
-const TEXT = fs.readFileSync(FILE, 'utf8');
-const ranges = new SourceRanges((p) => (p === FILE ? TEXT : undefined));
-let program: CompiledProgram;
-const lineOf = (snippet: string): number => TEXT.split('\n').findIndex((l) => l.includes(snippet)) + 1;
-
-function run(args: string[], options: ClangRunOptions = {}): ClangRunResult {
-  return runClangProgram(
-    { ...(program.wasm ? { wasm: program.wasm } : {}), device: program.device },
-    {
-      argv: args,
-      programName: 'dynamic-parallelism',
-      rangeOf: (loc) => (loc ? ranges.rangeAt(loc.file, loc.line, loc.column) : ranges.rangeAt(FILE, 1, 1)),
-      sourceText: (p) => (p === FILE ? TEXT : undefined),
-      ...options,
-    },
-  );
-}
-
-before(async () => {
-  const compiled = await compileProgram([{ file: FILE, defines: [], includeDirs: [] }]);
-  if ('failed' in compiled) throw new Error(compiled.failed.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`).join('\n'));
-  program = compiled;
-});
+const { run, runDetected, lineOf } = compiledFixture('dynamic-parallelism.cu');
 
 describe('dynamic parallelism', () => {
   test('child grids run with their arguments, recursively; device code allocates, copies and frees', () => {
@@ -47,10 +18,8 @@ describe('dynamic parallelism', () => {
   });
 
   test('a race inside a child grid is found at its line', () => {
-    const detectors: ScordDetector[] = [];
-    const r = run(['race'], { listen: (memory) => { const d = new ScordDetector(memory, {}); detectors.push(d); return d.listener; } });
+    const { result: r, races } = runDetected(['race']);
     assert.equal(r.exitCode, 0);
-    const races = detectors.flatMap((d) => d.findings());
     assert.ok(races.length > 0, 'the child grid was run and heard');
     assert.equal(races[0].range.start.line + 1, lineOf('*counter += 1'));
   });

@@ -3,12 +3,12 @@
 // output in order with device printf, argv, stdin, files kept in memory, exit statuses, kernels
 // launched through the simulator (managed memory, copies, races found by the detector), and
 // faults, overruns and unsupported calls as located findings.
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkWithClang, compileProgram, type CompiledProgram } from '../../sims/clang/check';
+import { checkWithClang, compileProgram } from '../../sims/clang/check';
 import { readKernelHeader } from '../../sims/host/kernelHeader';
 import { checkSource } from '../../sims/check';
 import { DEFAULT_MEMORY_LIMIT } from '../../sims/gpu/memory';
@@ -16,44 +16,15 @@ import { scord } from '../../sims/cli';
 import { unsupportedFeature } from '../../sims/clang/host/cudaImports';
 import { DEVICE_PROP_FIELDS, devicePropLayout } from '../../sims/runtime/deviceProperties';
 import { SandboxFiles } from '../../sims/clang/host/sandboxFiles';
-import { runClangProgram, type ClangRunOptions, type ClangRunResult } from '../../sims/clang/host/runProgram';
+import { runClangProgram } from '../../sims/clang/host/runProgram';
 import { SourceRanges } from '../../sims/clang/ranges';
 import { ScordDetector } from '../../sims/detect/scord';
-import type { RaceFinding } from '../../sims/detect/findings';
 import { CLANG_FIXTURES } from '../support/clangDevice';
+import { compiledFixture } from '../support/clangProgram';
 
-const FILE = path.join(CLANG_FIXTURES, 'host-program.cu');
-const TEXT = fs.readFileSync(FILE, 'utf8');
 
-/** 1-based line of the first line of the fixture containing `snippet`. */
-function lineOf(snippet: string): number {
-  const i = TEXT.split('\n').findIndex((l) => l.includes(snippet));
-  assert.ok(i >= 0, `the fixture has no line with ${snippet}`);
-  return i + 1;
-}
-
-let program: CompiledProgram;
-const ranges = new SourceRanges((p) => (p === FILE ? TEXT : undefined));
-
-function run(args: string[], options: ClangRunOptions = {}): ClangRunResult {
-  return runClangProgram(
-    { ...(program.wasm ? { wasm: program.wasm } : {}), device: program.device },
-    {
-      argv: args,
-      programName: 'host-program',
-      rangeOf: (loc) => (loc ? ranges.rangeAt(loc.file, loc.line, loc.column) : ranges.rangeAt(FILE, 1, 1)),
-      sourceText: (p) => (p === FILE ? TEXT : undefined),
-      ...options,
-    },
-  );
-}
-
-before(async () => {
-  const compiled = await compileProgram([{ file: FILE, defines: [], includeDirs: [] }]);
-  if ('failed' in compiled) throw new Error(compiled.failed.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`).join('\n'));
-  program = compiled;
-  assert.ok(program.wasm, 'the program links to a host program');
-});
+const fixture = compiledFixture('host-program.cu', { hostProgram: true });
+const { run, lineOf } = fixture;
 
 describe('the program as its user sees it', () => {
   test('host and device output come out in the order they were printed, with argv', () => {
@@ -160,16 +131,8 @@ describe('kernels launched by main', () => {
   });
 
   test('the detector hears the launch: a block-scope atomic across blocks is a scoped race at its line', () => {
-    const detectors: ScordDetector[] = [];
-    const r = run(['race'], {
-      listen: (memory) => {
-        const d = new ScordDetector(memory, {});
-        detectors.push(d);
-        return d.listener;
-      },
-    });
+    const { result: r, races } = fixture.runDetected(['race']);
     assert.equal(r.exitCode, 0);
-    const races: RaceFinding[] = detectors.flatMap((d) => d.findings());
     assert.ok(races.length > 0, 'a race is found');
     assert.equal(races[0].category, 'scoped-atomic');
     assert.equal(races[0].range.start.line + 1, lineOf('atomicAdd_block(counter, 1)'));
@@ -294,7 +257,7 @@ describe('a kernel run without a host program', () => {
   test('the entry kernel gets zeroed arrays and the scalars given', () => {
     const detectors: ScordDetector[] = [];
     const r = runClangProgram(
-      { device: program.device },
+      { device: fixture.program.device },
       {
         entry: { kernel: 'countAll', grid: [2, 1, 1], block: [32, 1, 1], args: {} },
         listen: (memory) => {
@@ -307,7 +270,7 @@ describe('a kernel run without a host program', () => {
     assert.equal(r.exitCode, 0);
     assert.equal(r.launches, 1);
     assert.ok(detectors.flatMap((d) => d.findings()).some((f) => f.category === 'scoped-atomic'));
-    const missing = runClangProgram({ device: program.device }, { entry: { kernel: 'nosuch', grid: [1, 1, 1], block: [1, 1, 1], args: {} } });
+    const missing = runClangProgram({ device: fixture.program.device }, { entry: { kernel: 'nosuch', grid: [1, 1, 1], block: [1, 1, 1], args: {} } });
     assert.equal(missing.exitCode, 2);
     assert.match(missing.findings[0].message, /no kernel named 'nosuch' \(its kernels: .*countAll/);
   });

@@ -5,45 +5,11 @@
 // surface write and a texture read of one element by two threads with nothing between them is a
 // race the detector reports on the program's lines, and a fetch through a destroyed object is a
 // located fault.
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { compileProgram, type CompiledProgram } from '../../sims/clang/check';
-import { runClangProgram, type ClangRunOptions, type ClangRunResult } from '../../sims/clang/host/runProgram';
-import { SourceRanges } from '../../sims/clang/ranges';
-import { ScordDetector } from '../../sims/detect/scord';
-import { CLANG_FIXTURES } from '../support/clangDevice';
+import { compiledFixture } from '../support/clangProgram';
 
-const FILE = path.join(CLANG_FIXTURES, 'textures.cu');
-const TEXT = fs.readFileSync(FILE, 'utf8');
-const ranges = new SourceRanges((p) => (p === FILE ? TEXT : undefined));
-let program: CompiledProgram;
-
-function lineOf(snippet: string): number {
-  const i = TEXT.split('\n').findIndex((l) => l.includes(snippet));
-  assert.ok(i >= 0, `the fixture has no line with ${snippet}`);
-  return i + 1;
-}
-
-function run(args: string[], options: ClangRunOptions = {}): ClangRunResult {
-  return runClangProgram(
-    { ...(program.wasm ? { wasm: program.wasm } : {}), device: program.device },
-    {
-      argv: args,
-      programName: 'textures',
-      rangeOf: (loc) => (loc ? ranges.rangeAt(loc.file, loc.line, loc.column) : ranges.rangeAt(FILE, 1, 1)),
-      sourceText: (p) => (p === FILE ? TEXT : undefined),
-      ...options,
-    },
-  );
-}
-
-before(async () => {
-  const compiled = await compileProgram([{ file: FILE, defines: [], includeDirs: [] }]);
-  if ('failed' in compiled) throw new Error(compiled.failed.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`).join('\n'));
-  program = compiled;
-});
+const { run, runDetected, lineOf } = compiledFixture('textures.cu');
 
 describe('textures and surfaces', () => {
   test('every fetch returns what the texture unit returns, and surface writes land in the array', () => {
@@ -55,16 +21,8 @@ describe('textures and surfaces', () => {
   });
 
   test('a surface write and a texture read of one element by two threads race, at their lines, naming the element', () => {
-    const detectors: ScordDetector[] = [];
-    const r = run(['race'], {
-      listen: (memory) => {
-        const d = new ScordDetector(memory, {});
-        detectors.push(d);
-        return d.listener;
-      },
-    });
+    const { result: r, races } = runDetected(['race']);
     assert.equal(r.exitCode, 0);
-    const races = detectors.flatMap((d) => d.findings());
     assert.equal(races.length, 1, races.map((f) => f.message).join('\n'));
     const lines = [races[0].range.start.line + 1, races[0].previous.start.line + 1].sort();
     assert.deepEqual(lines, [lineOf('surf2Dwrite(float(x)'), lineOf('out[x] = tex2D<float>(tex, (x + 1)')].sort());
