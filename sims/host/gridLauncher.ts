@@ -125,7 +125,8 @@ export class GridLauncher {
       ...(s.execution ? { execution: s.execution } : {}),
     });
     this.steps += outcome.steps;
-    children.push(...launched);
+    // One by one: a grid may launch more children than a call takes arguments.
+    for (const child of launched) children.push(child);
     if (outcome.sampled) this.sampled.push({ kernel: req.kernel.name, range: req.range, ...outcome.sampled });
     s.clock?.kernel(outcome.steps, s.device.smCount);
     this.findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));

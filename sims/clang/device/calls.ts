@@ -105,16 +105,10 @@ export function lowerExternalCall(L: Lowering, i: LInstruction, name: string): b
       L.copy(L.result(i), { reg: L.constReg(0), n: 1 });
       return true;
     }
-    case 'cudaFree': {
-      const p = L.reg(ops[0]) * WARP;
-      const range = L.range;
-      L.emit((w, l) => {
-        const fault = w.ctx.memory.free(w.regs[p + l], 'device');
-        if (fault) throw new DeviceFault(fault, range);
-      });
+    case 'cudaFree':
+      emitDeviceFree(L, ops[0]);
       L.copy(L.result(i), { reg: L.constReg(0), n: 1 });
       return true;
-    }
     case 'malloc':
     case '_Znwj':
     case '_Znaj':
@@ -138,15 +132,9 @@ export function lowerExternalCall(L: Lowering, i: LInstruction, name: string): b
     case '_ZdlPvj':
     case '_ZdaPvj':
     case '_ZdlPvm':
-    case '_ZdaPvm': {
-      const p = L.reg(ops[0]) * WARP;
-      const range = L.range;
-      L.emit((w, l) => {
-        const fault = w.ctx.memory.free(w.regs[p + l], 'device');
-        if (fault) throw new DeviceFault(fault, range);
-      });
+    case '_ZdaPvm':
+      emitDeviceFree(L, ops[0]);
       return true;
-    }
     case '__nv_sincosf':
     case '__nv_sincos':
     case '__nv_fast_sincosf':
@@ -238,6 +226,16 @@ export function lowerExternalCall(L: Lowering, i: LInstruction, name: string): b
     return true;
   }
   return false;
+}
+
+/** free, delete and device-side cudaFree: the device heap's allocation at the pointer, freed (a bad pointer faults). */
+function emitDeviceFree(L: Lowering, pointer: LValue): void {
+  const p = L.reg(pointer) * WARP;
+  const range = L.range;
+  L.emit((w, l) => {
+    const fault = w.ctx.memory.free(w.regs[p + l], 'device');
+    if (fault) throw new DeviceFault(fault, range);
+  });
 }
 
 /** How printf reads one argument from vprintf's buffer: its offset and LLVM type. */

@@ -1,6 +1,6 @@
 // The CUDA runtime as device code calls it (dynamic parallelism): kernels launched from device
-// code, its streams, device-side copies and memsets, and cudaDeviceSynchronize. With relocatable device code clang
-// turns `child<<<grid, block, shared, stream>>>(args)` in a kernel into
+// code, its streams, device-side copies and memsets, and cudaDeviceSynchronize. With relocatable
+// device code clang turns `child<<<grid, block, shared, stream>>>(args)` in a kernel into
 // `cudaGetParameterBuffer(align, size)`, stores of each argument at its alignment in that buffer,
 // and `cudaLaunchDevice(@child, buffer, grid, block, shared, stream)` (grid and block are dim3
 // passed by pointer). The launch reads the arguments at once (the buffer is the launch's, and is
@@ -10,9 +10,8 @@
 // a GPU may take. The device-side streams a launch names only order grids, which run one at a
 // time here anyway.
 import { DeviceFault, load, store } from '../../gpu/access';
-import type { Memory, ScalarKind } from '../../gpu/memory';
+import { pointerAllocation, pointerOffset, type Memory, type ScalarKind } from '../../gpu/memory';
 import { cudaErrorName, cudaErrorString } from '../../runtime/cudaErrors';
-import { pointerAllocation, pointerOffset } from '../../gpu/memory';
 import { WARP, type Lanes } from '../../ir/ir';
 import type { LInstruction } from '../llvm/module';
 import type { DeviceKernel } from './kernel';

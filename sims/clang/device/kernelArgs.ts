@@ -1,9 +1,10 @@
 // A kernel's arguments, from memory into the values its registers start with. clang's host stub
 // passes cudaLaunchKernel an array of pointers, one per parameter, each to the argument's bytes
 // in the host program's linear memory; a launch in device code fills a parameter buffer, each
-// argument at its alignment. The kernel's parameter list (its LLVM types) says how to read them. Integers are kept signed (sims/clang/device/numbers.ts), 64-bit ones
-// beyond 2^53 boxed, pointers become provenance pointers through the flat address space, and a
-// struct passed by value is copied into a fresh device allocation whose pointer is the argument.
+// argument at its alignment. The kernel's parameter list (its LLVM types) says how to read them.
+// Integers are kept signed (./numbers.ts), 64-bit ones beyond 2^53 boxed, pointers become
+// provenance pointers through the flat address space, and a struct passed by value is copied
+// into a fresh device allocation whose pointer is the argument.
 import type { FlatAddresses } from '../../gpu/flat';
 import { Memory, pointerAllocation } from '../../gpu/memory';
 import { box } from '../../values/wide';

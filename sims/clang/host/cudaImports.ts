@@ -1,8 +1,9 @@
 // The host program's `env` imports: the CUDA runtime, implemented on the simulator (memory,
-// arrays and textures, launches, devices, streams and events, graphs, registration). Every function the module imports is
-// provided, so instantiation never fails: one the simulator does not implement (the driver API,
-// graphics interop, graphs, or a function no file of the program defines) ends the run, when
-// called, with one `not supported: …` finding at the call.
+// arrays and textures, launches, devices, streams and events, graphs, registration). Every
+// function the module imports is provided, so instantiation never fails: one the simulator does
+// not implement (the driver API, graphics interop, what of graphs is not simulated, or a function
+// no file of the program defines) ends the run, when called, with one `not supported: …` finding
+// at the call.
 import type { FunctionType, WasmImport } from './wasmBinary';
 import { deviceCalls } from './deviceCalls';
 import { callSite, HostStop, locateRuntimeFindings, placeText, type HostContext } from './hostContext';

@@ -60,6 +60,8 @@ export function textureCalls(ctx: HostContext): { calls: Record<string, Fn>; pre
   const ok = (): number => runtime.status('cudaSuccess');
   const u32 = (at: number): number => linear.view().getUint32(at, true);
   const readable = (at: number, size: number): boolean => linear.contains(at, size);
+  /** A cudaExtent's width, height and depth. */
+  const extentAt = (at: number): number[] => [L.cudaExtent.width, L.cudaExtent.height, L.cudaExtent.depth].map((o) => u32(at + o));
 
   const readFormat = (at: number): ChannelFormat | undefined => {
     const v = linear.view();
@@ -235,7 +237,7 @@ export function textureCalls(ctx: HostContext): { calls: Record<string, Fn>; pre
     cudaMallocArray: (out, format, width, height, flags) => makeArray(out, format, width, height, 0, flags, Math.max(height, 1), 1, 'cudaMallocArray'),
     cudaMalloc3DArray: (out, format, extent, flags) => {
       if (!readable(extent, L.cudaExtent.size)) return invalid();
-      const [w, h, d] = [L.cudaExtent.width, L.cudaExtent.height, L.cudaExtent.depth].map((o) => u32(extent + o));
+      const [w, h, d] = extentAt(extent);
       const layered = (flags & ARRAY_LAYERED) !== 0;
       if (flags & ARRAY_CUBEMAP) {
         // A cubemap: square faces, six of them (six per layer when layered).
@@ -291,7 +293,7 @@ export function textureCalls(ctx: HostContext): { calls: Record<string, Fn>; pre
     cudaMemcpy3DAsync: copy3D,
     cudaMalloc3D: (out, extent) => {
       if (!readable(out, L.cudaPitchedPtr.size) || !readable(extent, L.cudaExtent.size)) return invalid();
-      const [w, h, d] = [L.cudaExtent.width, L.cudaExtent.height, L.cudaExtent.depth].map((o) => u32(extent + o));
+      const [w, h, d] = extentAt(extent);
       const pitch = Math.max(PITCH_ALIGN, Math.ceil(w / PITCH_ALIGN) * PITCH_ALIGN);
       const at = callSite(ctx).range;
       const r = runtime.malloc(pitch * Math.max(h, 1) * Math.max(d, 1), allocatedVariable(ctx, at) ?? `cudaMalloc3D(${w}×${h}×${d})`, at);
@@ -307,7 +309,7 @@ export function textureCalls(ctx: HostContext): { calls: Record<string, Fn>; pre
       const base = flat.pointerOf(u32(pitched + L.cudaPitchedPtr.ptr));
       const pitch = u32(pitched + L.cudaPitchedPtr.pitch);
       const rows = Math.max(u32(pitched + L.cudaPitchedPtr.ysize), 1);
-      const [w, h, d] = [L.cudaExtent.width, L.cudaExtent.height, L.cudaExtent.depth].map((o) => u32(extent + o));
+      const [w, h, d] = extentAt(extent);
       if (w > pitch) return invalid();
       for (let z = 0; z < Math.max(d, 1); z++) {
         for (let y = 0; y < Math.max(h, 1); y++) {

@@ -223,7 +223,5 @@ function withNvccInlineAsm(bytes: Uint8Array): Uint8Array {
   if (!text.includes('asm')) return bytes;
   const fixed = nvccInlineAsm(text);
   if (fixed === text) return bytes;
-  const out = new Uint8Array(fixed.length);
-  for (let i = 0; i < fixed.length; i++) out[i] = fixed.charCodeAt(i);
-  return out;
+  return new Uint8Array(Buffer.from(fixed, 'latin1'));
 }
