@@ -54,7 +54,7 @@ export class ScordReporter {
       ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}),
       ...(md.order !== undefined ? { order: { order: md.order, scope: md.orderScope ?? 'device' } } : {}),
     };
-    this.add(category, scope, e, write, earlier, { block: md.block, warp: md.warp, lane: md.lane }, 'global', category === 'benign-same-value' ? rec.value : undefined, {
+    this.add(category, scope, e, write, earlier, { block: md.block, warp: md.warp, lane: md.lane }, 'global', category === 'benign-same-value' ? (rec.write ? rec.value : md.value) : undefined, {
       ...(narrowFence ? { narrowFence } : {}),
       ...(orderHint ? { orderHint } : {}),
       ...(lockAcquires ? { lockAcquires } : {}),
