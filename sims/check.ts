@@ -5,9 +5,9 @@ import { parse, type ParseResult } from './frontend/index';
 import * as T from './frontend/types';
 import type { ReadSourceFile } from './frontend/preprocessor';
 import type { Range } from './frontend/source';
-import { DEFAULT_DEVICE } from './gpu/devices';
+import { DEFAULT_DEVICE, warpSchedulingOf } from './gpu/devices';
 import { chooseEntry, type EntryRequest } from './host/entry';
-import { headerDefines, readKernelHeader, type KernelHeader } from './host/kernelHeader';
+import { headerDefines, headerLockstep, readKernelHeader, type KernelHeader } from './host/kernelHeader';
 import type { BlockExecution, SchedulerKind } from './machine/executor';
 import type { BlockSampling } from './machine/blockSample';
 import { fairnessLaunchCheck } from './fairness/fairness';
@@ -102,6 +102,11 @@ export interface CheckReport {
     engine?: Exclude<Engine, 'scord'>;
     /** The memory model, when not sequential consistency. */
     memoryModel?: Exclude<MemoryModelName, 'sc'>;
+    /**
+     * 'lockstep' when a warp's lanes ran in lockstep (asked for, or a program built for an
+     * architecture before sm_70): races between the lanes of a warp are then not races.
+     */
+    warps?: 'lockstep';
     /** The run's first launches with their arguments in words (Run Kernel starts from them). */
     launched?: LaunchDescription[];
     /**
@@ -124,6 +129,11 @@ export interface CheckOptions {
   device?: string;
   scheduler?: SchedulerKind;
   model?: 'independent' | 'lockstep';
+  /**
+   * The GPU architecture the program is built for (compute capability times ten, nvcc's -arch):
+   * without `model`, it decides how a warp's lanes are scheduled (before sm_70, in lockstep).
+   */
+  arch?: number;
   seed?: number;
   /** Run this many seeded random interleavings and report the union of their findings. */
   schedules?: number;
@@ -230,7 +240,9 @@ export function checkParsedEntry(parsed: ParseResult, options: CheckOptions, hea
     const at = choice.range ? { location: location(choice.range), range: choice.range } : {};
     return notAnalysed(options, [{ severity: 'error', code: 'launch', message: choice.message, ...at }]);
   }
-  return checkParsed(parsed, { ...options, parsed, ...(choice.kind === 'entry' ? { entry: choice.entry, exploreUnsetScalars: true } : {}) });
+  // A header's --warp-sync=N: the kernel is written for lockstep warps.
+  const lockstep = choice.kind === 'entry' && headerLockstep(header);
+  return checkParsed(parsed, { ...options, parsed, ...(choice.kind === 'entry' ? { entry: choice.entry, exploreUnsetScalars: true } : {}), ...(lockstep ? { warpSync: true } : {}) });
 }
 
 /** A report for a file that was not run: only the reasons why. */
@@ -266,13 +278,15 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   const detect = options.detect !== false;
   const granularity = options.granularity ?? 4;
   const stats = initialStats(options);
+  const model = options.model ?? (options.arch !== undefined ? warpSchedulingOf(options.arch) : undefined);
+  if (model === 'lockstep') stats.warps = 'lockstep';
 
   const detectorOptions: DetectorOptions = {
     granularity,
     hardwareFaithful: !!options.hardwareFaithful,
     // --warp-sync assumes pre-Volta lockstep warps, as lockstep scheduling runs them.
-    perThreadWhenDiverged: options.model !== 'lockstep' && !options.warpSync,
-    warpSync: !!options.warpSync || options.model === 'lockstep',
+    perThreadWhenDiverged: model !== 'lockstep' && !options.warpSync,
+    warpSync: !!options.warpSync || model === 'lockstep',
     ...(options.inspect?.trace ? { trace: options.inspect.trace } : {}),
   };
   const engine = options.engine ?? 'scord';
@@ -281,7 +295,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   const runOptions: RunOptions = {
     device: stats.device,
     ...(options.scheduler ? { scheduler: options.scheduler } : {}),
-    ...(options.model ? { model: options.model } : {}),
+    ...(model ? { model } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.maxSteps !== undefined ? { stepBudget: options.maxSteps } : {}),
     ...(options.sampleBlocks ? { sampleBlocks: options.sampleBlocks } : {}),
@@ -302,7 +316,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
       made.push(d);
     }
     if (engine !== 'scord') {
-      const d = new PreciseDetector(memory, { perThreadWhenDiverged: options.model !== 'lockstep' && !options.warpSync, explain: engine === 'both' });
+      const d = new PreciseDetector(memory, { perThreadWhenDiverged: model !== 'lockstep' && !options.warpSync, explain: engine === 'both' });
       precise.push(d);
       made.push(d);
     }

@@ -34,7 +34,8 @@ import * as path from 'node:path';
 import { formatDiagnostic } from './frontend/diagnostics';
 import { parse, type ParseOptions, type ParseResult } from './frontend/index';
 import { formatLocation } from './frontend/source';
-import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset } from './gpu/devices';
+import { DEFAULT_DEVICE, DEVICE_PRESETS, devicePreset, warpSchedulingOf } from './gpu/devices';
+import { gpuArchsOf, OLDEST_ARCH } from './clang/toolchain/flags';
 import { checkParsedEntry, ENGINES, notAnalysed as notAnalysedReport, publicReport, readLaunchHeader, type CheckDiagnostic, type CheckOptions, type CheckReport, type Engine } from './check';
 import type { SchedulerKind } from './machine/executor';
 import { FAIRNESS_KINDS, isFairness, type Fairness } from './idioms/schedulers';
@@ -52,7 +53,7 @@ import { summarize } from './frontend/summary';
 import { declaredOutcomes, runLitmus } from './litmus/run';
 import { type LitmusReport } from './litmus/types';
 import { MEMORY_MODELS, type MemoryModelName, type WeakModelSwitches } from './gpu/memoryModels';
-import { programFromCompileCommands, programFromFiles, type ProgramResult } from './clang/program';
+import { programArch, programFromCompileCommands, programFromFiles, type ProgramResult } from './clang/program';
 import { checkWithClang, compileProgram, isKernelOnly, clangDiagnostic, leavesToClang, FRONTENDS, type ClangProgramOptions, type Frontend } from './clang/check';
 import { runClangProgram } from './clang/host/runProgram';
 import { SourceRanges } from './clang/ranges';
@@ -67,7 +68,7 @@ import { mergeScheduleReports, scheduleOptions } from './checkSchedules';
 const PRESETS = Object.keys(DEVICE_PRESETS).join('|');
 const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format text|json|sarif] [--no-detect]
                    [--engine scord|precise|both] [--hardware-faithful] [--granularity 4|8|16|32|64]
-                   [--warp-sync] [--no-benign] [--device ${PRESETS}]
+                   [--warp-sync] [--no-benign] [--device ${PRESETS}] [--arch sm_NN]
                    [--scheduling independent|lockstep] [--seed N] [--schedules N] [--max-steps N]
                    [--sample-blocks N] [--jobs N] [--interpret] [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arg NAME=VALUE]...
                    [--memory-model sc|gpu-weak|gpu-strong] [--fairness ${FAIRNESS_KINDS.join('|')}]
@@ -81,7 +82,7 @@ const USAGE = `usage: scord check FILE... [-D NAME[=VALUE]] [-I DIR] [--format t
        scord preprocess FILE [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device]
        scord run FILE... [-D NAME[=VALUE]] [-U NAME] [-I DIR] [--device-preset ${PRESETS}]
                  [--scheduler round-robin|greedy-then-oldest|random] [--seed N] [--schedules N] [--max-steps N]
-                 [--model independent|lockstep] [--fairness ${FAIRNESS_KINDS.join('|')}] [--interpret]
+                 [--model independent|lockstep] [--arch sm_NN] [--fairness ${FAIRNESS_KINDS.join('|')}] [--interpret]
                  [--frontend auto|builtin|clang] [--compile-commands FILE] [--stdin FILE]
                  [--allow-read] [--args "ARGS"] [--program-arg ARG]... [-- ARG...]
        scord --help | --version
@@ -131,6 +132,8 @@ interface Args {
   interpret?: boolean;
   scheduler?: SchedulerKind;
   model?: 'independent' | 'lockstep';
+  /** `--arch` (nvcc's -arch, --gpu-architecture; clang's --cuda-gpu-arch): compute capability times ten. */
+  arch?: number;
   seed?: number;
   schedules?: number;
   /** check --jobs N: threads the schedules of --schedules run on (default: one per core). */
@@ -304,6 +307,11 @@ function parseArgs(argv: string[]): Args {
       args.switches.loadReordering = false;
     } else if (a === '--cumulative-fences') {
       args.switches.cumulativeFences = true;
+    } else if (a === '-arch' || a.startsWith('-arch=') || flag === '--arch' || flag === '--gpu-architecture' || flag === '--cuda-gpu-arch' || flag === '--offload-arch') {
+      const v = a.startsWith('-arch=') ? a.slice('-arch='.length) : optionValue();
+      const archs = gpuArchsOf(v);
+      if (!archs.length) throw new UsageError(`${a.startsWith('-arch') ? '-arch' : flag}: '${v}' names no GPU architecture the toolchain builds for (sm_${OLDEST_ARCH} or newer, such as sm_60 or compute_70)`);
+      args.arch = Math.max(...archs);
     } else if (flag === '--model' || flag === '--scheduling') {
       const v = optionValue();
       if (v !== 'independent' && v !== 'lockstep') throw new UsageError(`unknown scheduling model '${v}'; choose independent or lockstep`);
@@ -376,7 +384,14 @@ function existingFile(file: string, flag: string): string {
  * The program `check`/`run` with `--frontend clang` analyses: the files named (with the -D, -U
  * and -I flags), or the entries of `--compile-commands` (the named file's target, or all).
  */
-export function clangProgramOf(args: Pick<Args, 'files' | 'defines' | 'undefines' | 'includePaths' | 'compileCommands'>): ProgramResult {
+export function clangProgramOf(args: Pick<Args, 'files' | 'defines' | 'undefines' | 'includePaths' | 'compileCommands' | 'arch'>): ProgramResult {
+  const result = namedProgram(args);
+  // --arch builds every unit for that architecture, whatever a database's commands say.
+  if (args.arch) result.program.units = result.program.units.map((u) => ({ ...u, arch: args.arch }));
+  return result;
+}
+
+function namedProgram(args: Pick<Args, 'files' | 'defines' | 'undefines' | 'includePaths' | 'compileCommands'>): ProgramResult {
   if (args.compileCommands) {
     if (args.files.length > 1) {
       // Each named file's target, together (usually they are the same one).
@@ -560,6 +575,7 @@ function checkOptionsOf(args: Args, fileName: string, text: string): CheckOption
     device: args.preset,
     ...(args.scheduler ? { scheduler: args.scheduler } : {}),
     ...(args.model ? { model: args.model } : {}),
+    ...(args.arch ? { arch: args.arch } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.schedules !== undefined ? { schedules: args.schedules } : {}),
     maxSteps: args.maxSteps ?? CLI_STEP_BUDGET,
@@ -649,7 +665,7 @@ async function runThroughClang(args: Args, io: Output): Promise<number> {
   }
   for (const d of compiled.diagnostics.filter((x) => x.severity === 'warning')) io.stderr(escapeControls(`${formatLocation(clangDiagnostic(d, ranges).range!)}: warning: ${d.message}\n`));
   const options = {
-    ...runOptionsOf(args),
+    ...runOptionsOf(args, programArch(program.options.units)),
     ...(program.options.argv ? { argv: program.options.argv } : {}),
     ...(program.options.stdin ? { stdin: program.options.stdin } : {}),
     ...(program.options.readFolder ? { readFolder: program.options.readFolder } : {}),
@@ -765,7 +781,8 @@ function printCheck(report: CheckReport, args: Args, io: Output): number {
       if (f.observed) io.stdout(escapeControls(`${l.file}:${l.line}:${l.column}: note: ${f.observed}\n`));
     }
     const repeated = report.stats.repeatedLaunches ? ` (${report.stats.launches} launches; ${report.stats.repeatedLaunches} repeated the one before and were not simulated again)` : '';
-    if (report.analysed) io.stdout(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${args.file}${repeated}\n`);
+    const lockstep = report.stats.warps === 'lockstep' && !args.model ? ' (warps in lockstep, as before sm_70)' : '';
+    if (report.analysed) io.stdout(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${args.file}${repeated}${lockstep}\n`);
     else {
       const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
       io.stdout(`${args.file} was not analysed: ${errors} error${errors === 1 ? '' : 's'}\n`);
@@ -794,13 +811,17 @@ function runCommand(result: ParseResult, args: Args, io: Output): number | 'not-
   return printRun(run, args.file, args.preset, io);
 }
 
-/** What `run` passes to a run from the command line, on either front end. */
-function runOptionsOf(args: Args): RunOptions {
+/**
+ * What `run` passes to a run from the command line, on either front end; `arch`, the
+ * architecture the program is built for, schedules its warps unless --scheduling says.
+ */
+function runOptionsOf(args: Args, arch = args.arch): RunOptions {
+  const model = args.model ?? (arch ? warpSchedulingOf(arch) : undefined);
   return {
     device: args.preset,
     programName: programNameOf(args.file || 'a.out'),
     ...(args.scheduler ? { scheduler: args.scheduler } : {}),
-    ...(args.model ? { model: args.model } : {}),
+    ...(model ? { model } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     stepBudget: args.maxSteps ?? CLI_STEP_BUDGET,
     ...(args.fairness ? { launchCheck: fairnessLaunchCheck(args.fairness) } : {}),

@@ -10,6 +10,7 @@ import { readSourceChecked } from '../sourceFiles';
 import { checkParsedEntry, checkSource, notAnalysed, readLaunchHeader, type CheckOptions, type CheckReport } from '../../sims/check';
 import { checkProgram, leavesToClang } from '../../sims/clang/check';
 import { SourceRanges } from '../../sims/clang/ranges';
+import { programArch } from '../../sims/clang/program';
 import { compileDevice, compileHost, type TranslationUnitSpec } from '../../sims/clang/toolchain';
 import { runTool } from '../../sims/clang/toolchain/wasm';
 import { applyEdits, editsByFile } from '../../sims/fixes/apply';
@@ -93,7 +94,9 @@ async function analyse(req: AnalysisRequest): Promise<void> {
     // A kernel-only file's header adds its -D lines, as `scord check` reads them.
     const launch = readLaunchHeader(req.fileName, text, defines, undefines);
     const parsed = parse(text, { fileName: req.fileName, defines: launch.defines, undefines, includePaths, readFile, maxOutputTokens: MAX_EXPANDED_TOKENS });
-    return { ...req.options, defines, undefines, includePaths, fileName: req.fileName, text, readFile, parsed, launch };
+    // The architecture its build database says (nvcc's -arch) schedules the warps on either front end.
+    const arch = program ? programArch(program.options.units) : undefined;
+    return { ...req.options, defines, undefines, includePaths, fileName: req.fileName, text, readFile, parsed, launch, ...(arch !== undefined ? { arch } : {}) };
   };
   /**
    * The hand-written front end's check: the program's main, or a kernel-only file's kernel

@@ -11,11 +11,12 @@ import type { Range } from '../frontend/source';
 import { compileDevice, compileHost, linkHost, type ClangDiagnostic, type TranslationUnitSpec } from './toolchain';
 import { parseLlvmModule, LlvmParseError } from './llvm/parse';
 import type { LModule } from './llvm/module';
+import { programArch } from './program';
 import { SourceRanges } from './ranges';
 import { refusedFeature } from './refusals';
 import { chooseClangEntry } from './entry';
 import type { EntryRequest } from '../host/entry';
-import type { KernelHeader } from '../host/kernelHeader';
+import { headerLockstep, type KernelHeader } from '../host/kernelHeader';
 import { runClangProgram } from './host/runProgram';
 import { programNameOf } from '../host/run';
 
@@ -132,9 +133,13 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
       return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats: initialStats(options) };
     }
     if (choice.kind === 'entry') entry = choice.entry;
+    // A header's --warp-sync=N: the kernel is written for lockstep warps.
+    if (choice.kind === 'entry' && launch && headerLockstep(launch.header)) options = { ...options, warpSync: true };
   }
   // The syntax index of the checked file, for fixes; its own complaints are clang's to make.
   const parsed = options.parsed ?? parse(options.text, { fileName: options.fileName, defines: options.defines ?? [], undefines: options.undefines ?? [], includePaths: options.includePaths ?? [], ...(options.readFile ? { readFile: options.readFile } : {}) });
+  // The architecture the program's units are built for schedules its warps (before sm_70, in lockstep).
+  const arch = options.arch ?? programArch(program.units);
   return checkRun(
     (run) =>
       runClangProgram(
@@ -142,7 +147,7 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
         { ...run, ...(entry ? { entry } : {}), sourceText: readText, programName: programNameOf(options.fileName), rangeOf: (loc) => ranges.rangeOfLocation(loc, options.fileName), ...(program.argv ? { argv: program.argv } : {}), ...(program.stdin ? { stdin: program.stdin } : {}), ...(program.readFolder ? { readFolder: program.readFolder } : {}) },
       ),
     parsed,
-    options,
+    arch !== undefined ? { ...options, arch } : options,
     diagnostics,
   );
 }
@@ -191,7 +196,9 @@ export function eitherReport(builtin: CheckReport, clang: CheckReport): CheckRep
  * A check of `options.fileName` by the path `frontend` chooses. `program.units` lists every
  * translation unit of its program (the checked file among them, with the checked text).
  */
-export async function checkProgram(options: CheckOptions, program: ClangProgramOptions, frontend: Frontend = 'auto'): Promise<CheckReport> {
+export async function checkProgram(given: CheckOptions, program: ClangProgramOptions, frontend: Frontend = 'auto'): Promise<CheckReport> {
+  const arch = given.arch ?? programArch(program.units);
+  const options = arch !== undefined ? { ...given, arch } : given;
   if (frontend === 'clang') return checkWithClang(options, program);
   const alone = program.units.length <= 1 && !program.stdin && !program.argv?.length;
   if (frontend === 'builtin') return checkSource(options);

@@ -1,7 +1,8 @@
 // compile_commands.json (the JSON compilation database CMake and Bear write): its entries,
-// and the -D/-U/-I/-std/-include/-x flags of each, for nvcc, clang and gcc command lines.
+// and the -D/-U/-I/-std/-include/-x/-arch flags of each, for nvcc, clang and gcc command lines.
 import * as path from 'node:path';
 import { readBounded } from './toolchain/sources';
+import { gpuArchsOf } from './toolchain/flags';
 import type { TranslationUnitSpec, UnitLanguage } from './toolchain/unit';
 
 /** One entry: where it ran, the file, its command split into words, and what it wrote. */
@@ -116,12 +117,14 @@ export interface UnitFlags {
   includes: string[];
   std?: string;
   language?: UnitLanguage;
+  /** The newest architecture the command builds for (several -gencode lines: the newest GPU it targets). */
+  arch?: number;
 }
 
 const MAX_RESPONSE_DEPTH = 4;
 
 /**
- * The -D/-U/-I/-isystem/-std/-include/-x flags of a command (nvcc's long spellings, `-Xcompiler`
+ * The -D/-U/-I/-isystem/-std/-include/-x/-arch flags of a command (nvcc's long spellings, `-Xcompiler`
  * lists, response files `@file` and `--options-file file` included). Paths are resolved
  * against `directory`; response files are read with the toolchain's file limits.
  */
@@ -158,6 +161,9 @@ function walk(args: string[], directory: string, flags: UnitFlags, depth: number
     else if ((v = take([], ['-std', '--std'])) !== undefined) flags.std = v;
     else if ((v = take([], ['-include', '--pre-include'])) !== undefined) flags.includes.push(abs(v));
     else if ((v = take(['-x'], ['--x'])) !== undefined) flags.language = languageName(v) ?? flags.language;
+    else if ((v = take(['-arch', '-gencode'], ['--gpu-architecture', '--generate-code', '--cuda-gpu-arch', '--offload-arch'])) !== undefined) {
+      for (const arch of gpuArchsOf(v)) flags.arch = Math.max(flags.arch ?? 0, arch);
+    }
   }
 }
 
@@ -186,6 +192,7 @@ export function unitOfEntry(entry: CompileEntry): TranslationUnitSpec {
     ...(f.includes.length ? { includes: f.includes } : {}),
     ...(f.std ? { std: f.std } : {}),
     ...(f.language ? { language: f.language } : {}),
+    ...(f.arch ? { arch: f.arch } : {}),
   };
 }
 

@@ -51,6 +51,15 @@ const SOURCE_EXTENSIONS = new Set(['.cu', '.cpp', '.cc', '.cxx', '.c++', '.c']);
 /** The largest compilation database read. */
 const MAX_DATABASE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * The architecture a program is built for: the newest its units name (a program whose units
+ * disagree runs, on the newest GPU it targets, as that one runs it), or undefined.
+ */
+export function programArch(units: readonly TranslationUnitSpec[]): number | undefined {
+  const archs = units.map((u) => u.arch).filter((a): a is number => a !== undefined);
+  return archs.length ? Math.max(...archs) : undefined;
+}
+
 /** A program of the given files, each compiled with the same flags; `base` resolves relative paths. */
 export function programFromFiles(files: string[], flags: CommonFlags = {}, options: { base?: string; overlay?: Overlay; origin?: ProgramResult['origin'] } = {}): ProgramResult {
   const base = options.base ?? process.cwd();

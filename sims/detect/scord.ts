@@ -367,8 +367,12 @@ export class ScordDetector implements Detector {
     return key;
   }
 
+  /**
+   * Whose lock table an access uses: its thread's; with lockstep warps (`warpSync`), its warp's,
+   * as ScoRD keeps locks per warp: a lock one lane takes is held by the warp that moves with it.
+   */
   private lockTableKey(block: number, warp: number, lane: number): number {
-    return warpKey(block, warp) * 32 + lane;
+    return warpKey(block, warp) * 32 + (this.warpSync ? 0 : lane);
   }
 
   /** At __syncwarp(): the locks the warp's lanes hold become the warp's (see warpLocks). */

@@ -102,6 +102,16 @@ export const DEVICE_PRESETS: Readonly<Record<string, DeviceConfig>> = {
 
 export const DEFAULT_DEVICE = 'scord-paper';
 
+/**
+ * How the lanes of a warp are scheduled on code built for an architecture (compute capability
+ * times ten): independently from Volta (sm_70) on; before it in lockstep, one program counter
+ * per warp, so the lanes of a warp cannot race with each other (warp-synchronous code written
+ * for sm_60 is correct there and racy on sm_70).
+ */
+export function warpSchedulingOf(arch: number): 'independent' | 'lockstep' {
+  return arch < 70 ? 'lockstep' : 'independent';
+}
+
 export function devicePreset(name: string): DeviceConfig | undefined {
   return Object.prototype.hasOwnProperty.call(DEVICE_PRESETS, name) ? DEVICE_PRESETS[name] : undefined;
 }

@@ -6,9 +6,9 @@
 //   //--blockDim=[8,8] --gridDim=[2,2,1]
 //
 // Only `//` lines before any code count, and of those only the ones whose text starts with
-// a `-` (so `//pass`, `//xfail:…` and prose are skipped). `--blockDim`, `--gridDim` and
-// `-DNAME[=VALUE]` are read; every other flag is ignored, as GPUVerify has many that mean
-// nothing here. A dimension that does not parse is an error at its line and column.
+// a `-` (so `//pass`, `//xfail:…` and prose are skipped). `--blockDim`, `--gridDim`,
+// `--warp-sync=N` and `-DNAME[=VALUE]` are read; every other flag is ignored, as GPUVerify has
+// many that mean nothing here. A value that does not parse is an error at its line and column.
 
 export type Dim3 = [number, number, number];
 
@@ -17,6 +17,23 @@ export interface KernelHeader {
   block?: Dim3;
   /** `-D` definitions, as the command line's `-D` takes them (`NAME` or `NAME=VALUE`). */
   defines: string[];
+  /**
+   * `--warp-sync=N`: the kernel is written for warps of N threads that run in lockstep
+   * (GPUVerify's assumption for warp-synchronous code, as before Volta).
+   */
+  warpSync?: number;
+}
+
+/**
+ * Whether a header's `--warp-sync=N` makes the simulator's warps run in lockstep: its warps
+ * have 32 lanes, so when N is 32 or more, or a block has no more than N threads (one warp of
+ * either size holds the whole block). A smaller N with bigger blocks would put threads of
+ * different N-warps in one lockstep warp, hiding their races: then it is not honoured.
+ */
+export function headerLockstep(header: KernelHeader): boolean {
+  if (header.warpSync === undefined) return false;
+  const threads = header.block ? header.block[0] * header.block[1] * header.block[2] : 1;
+  return header.warpSync >= 32 || threads <= header.warpSync;
 }
 
 /** A malformed header, 1-based. */
@@ -86,6 +103,10 @@ export function readKernelHeader(text: string): { header: KernelHeader; problems
         if (typeof dims === 'string') problem(`malformed ${flag}: ${dims}`, word.column + flag.length + 1);
         else if (m[1] === 'blockDim') header.block = dims;
         else header.grid = dims;
+      } else if (/^--warp-sync(=|$)/.test(word.text)) {
+        const v = word.text.slice('--warp-sync='.length);
+        if (!/^[1-9]\d{0,3}$/.test(v)) problem(`--warp-sync needs the warp's size in threads: --warp-sync=32`);
+        else header.warpSync = Number(v);
       } else if (word.text.startsWith('-D')) {
         const def = word.text.slice(2);
         if (!/^[A-Za-z_]\w*(=.*)?$/s.test(def)) problem(`malformed -D '${word.text}': expected -DNAME or -DNAME=VALUE`);

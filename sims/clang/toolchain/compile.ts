@@ -83,7 +83,7 @@ interface PreparedPass {
 
 function preparePass(pass: Pass, unit: TranslationUnitSpec): PreparedPass | { refused: string } {
   const headers = headerFolder(options.headerFolder);
-  const arch = options.arch ?? DEFAULT_ARCH;
+  const arch = unit.arch ?? options.arch ?? DEFAULT_ARCH;
   const cuda = compiledAsCuda(unit, pass);
   const sources = new SourceSet({ includeDirs: includeDirsOf(unit), systemDirs: [headers], overlay: overlayOf(unit) });
   const refused = sources.addRoot(unit.file, unit.text);

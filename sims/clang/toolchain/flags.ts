@@ -16,6 +16,30 @@ import type { TranslationUnitSpec, UnitLanguage } from './unit';
 export const CUDA_VERSION = { major: 12, minor: 8, build: 0 };
 /** The GPU architecture compiled for unless a unit says otherwise (sm_70: Volta, the first with independent thread scheduling). */
 export const DEFAULT_ARCH = 70;
+/** The oldest architecture the toolchain builds for (Maxwell; CUDA 12 dropped Kepler). */
+export const OLDEST_ARCH = 50;
+
+/**
+ * The architecture an nvcc or clang spelling names, as its compute capability times ten:
+ * `sm_60`, `compute_60`, `lto_60`, `sm_90a`, `sm_100f` and `60` give 60, 90, 100; what names no
+ * single architecture (`native`, `all`, `all-major`) or one older than OLDEST_ARCH gives undefined.
+ */
+export function gpuArchOf(spelling: string): number | undefined {
+  const m = /^(?:sm_|compute_|lto_)?(\d{2,3})[af]?$/.exec(spelling.trim());
+  const arch = m ? Number(m[1]) : undefined;
+  return arch !== undefined && arch >= OLDEST_ARCH ? arch : undefined;
+}
+
+/**
+ * The architectures of one -arch / -gencode / --cuda-gpu-arch value: a list (`sm_60,sm_70`) or
+ * nvcc's `arch=compute_60,code=[sm_60,sm_70]` form (its `code=` names what runs; `arch=`
+ * alone, the virtual architecture, when there is no `code=`).
+ */
+export function gpuArchsOf(value: string): number[] {
+  const code = /code\s*=\s*(\[[^\]]*\]|[^,\s]+)/.exec(value)?.[1] ?? /arch\s*=\s*(\[[^\]]*\]|[^,\s]+)/.exec(value)?.[1];
+  const list = (code ?? value).replace(/[[\]]/g, '').split(',');
+  return list.map(gpuArchOf).filter((a): a is number => a !== undefined);
+}
 /**
  * nvcc reads host code with the host compiler's default dialect, GNU C++17 for g++ 11 and later;
  * wasi-libc also declares some POSIX names (`uint`, `ushort`) only in GNU mode.

@@ -27,4 +27,9 @@ export interface TranslationUnitSpec {
    * `c++` (.cpp, .cc, .cxx: the host compiler only, as nvcc hands them over) or `c` (.c).
    */
   language?: UnitLanguage;
+  /**
+   * The GPU architecture the unit is built for (nvcc's -arch, as a compute capability times ten:
+   * 60 for sm_60); the toolchain's default (sm_70) otherwise.
+   */
+  arch?: number;
 }

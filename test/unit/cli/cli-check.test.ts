@@ -490,6 +490,32 @@ test('fix on a file that cannot be analysed changes nothing and exits 2', async 
   assert.equal(fs.readFileSync(file, 'utf8'), '__global__ void k(int *p) { p[0] = ; }\nint main() { return 0; }\n');
 });
 
+test('-arch before sm_70 runs warps in lockstep, as those GPUs do; --scheduling still decides when given', async () => {
+  const shift = 'test/fixtures/races/intra_warp_global_shift.cu';
+  const [pascal, volta, asked, text, bad] = await checks(
+    [shift, '--format', 'json', '-arch=sm_60'],
+    [shift, '--format', 'json', '--arch', 'sm_70'],
+    [shift, '--format', 'json', '--gpu-architecture=compute_61', '--scheduling', 'independent'],
+    [shift, '-arch', 'sm_60'],
+    [shift, '-arch=native'],
+  );
+  assert.equal(pascal.status, 0);
+  assert.deepEqual(json(pascal).findings, []);
+  assert.equal(json(pascal).stats.warps, 'lockstep');
+  assert.deepEqual(json(volta).findings.map((f: { category: string }) => f.category), ['intra-warp']);
+  assert.equal(json(volta).stats.warps, undefined);
+  assert.deepEqual(json(asked).findings.map((f: { category: string }) => f.category), ['intra-warp']);
+  assert.match(text.stdout, /0 findings in .*intra_warp_global_shift\.cu \(warps in lockstep, as before sm_70\)/);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /-arch: 'native' names no GPU architecture/);
+});
+
+test('a benign race of a read names the value the write left, not the read\'s', async () => {
+  const [r] = await checks(['test/fixtures/races/benign_same_value_read.cu', '--format', 'json']);
+  const read = json(r).findings.find((f: { message: string }) => f.message.startsWith('read of'));
+  assert.match(read.message, /holding 5,/);
+});
+
 test('--warp-sync assumes lockstep lanes; benign same-value races are information and --no-benign hides them', async () => {
   const shift = 'test/fixtures/races/intra_warp_global_shift.cu';
   const flag = 'test/fixtures/races/benign_same_value_global.cu';

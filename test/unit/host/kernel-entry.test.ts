@@ -25,12 +25,12 @@ test('parseDim3: one to three positive integers, bracketed or not', () => {
     assert.equal(typeof parseDim3(bad), 'string', `'${bad}' is not a dimension`);
 });
 
-test('readKernelHeader: GPUVerify header lines only, unknown flags ignored', () => {
+test('readKernelHeader: GPUVerify header lines only, --warp-sync read, unknown flags ignored', () => {
   const { header, problems } = readKernelHeader(
     '//pass\n//--blockDim=[8, 8] --gridDim=2 --no-inline --warp-sync=32 -DWIDTH=256 -D FAST\n// --gridDim=[3,1,2]\n\n__global__ void k() {}\n//--blockDim=1\n',
   );
   assert.deepEqual(problems, []);
-  assert.deepEqual(header, { block: [8, 8, 1], grid: [3, 1, 2], defines: ['WIDTH=256', 'FAST'] });
+  assert.deepEqual(header, { block: [8, 8, 1], grid: [3, 1, 2], defines: ['WIDTH=256', 'FAST'], warpSync: 32 });
   // Prose and test-status lines are not headers; code ends the header.
   assert.deepEqual(readKernelHeader('// this kernel uses --blockDim=oops\n//xfail:BOOGIE_ERROR\n').problems, []);
   assert.deepEqual(readKernelHeader('#include <x.h>\n//--blockDim=64 --gridDim=2\n').header, { defines: [] });
@@ -48,6 +48,7 @@ test('readKernelHeader: malformed values are reported at their line and column',
       "2:44-48 malformed -D '-D3X': expected -DNAME or -DNAME=VALUE",
     ],
   );
+  assert.match(readKernelHeader('//--warp-sync=x').problems[0].message, /--warp-sync needs the warp's size/);
   assert.match(readKernelHeader('//--blockDim=[0,4]').problems[0].message, /zero dimension/);
   assert.match(readKernelHeader('//--blockDim=[8,8').problems[0].message, /is not a dimension/);
 });
@@ -265,6 +266,25 @@ test('every documented code has its anchor in docs/diagnostic-codes.md (the edit
     assert.ok(readme.includes(`<a id="${id}"></a>`), `docs/diagnostic-codes.md has an anchor for ${id}`);
   }
   assert.equal(documentedAnchor('no-such-code'), undefined);
+});
+
+test("a header's --warp-sync runs lockstep warps when the simulator's 32-lane warps hold its warps", () => {
+  // The first half of the block reads what the second half wrote a step before: racy unless
+  // the block's one warp runs in lockstep.
+  const kernel =
+    '__global__ void k(int *A) {\n  int t = threadIdx.y * blockDim.x + threadIdx.x, half = blockDim.x * blockDim.y / 2;\n  A[t] = t;\n  if (t < half) A[t] += A[t + half];\n}\n';
+  const categories = (header: string): string[] => {
+    const text = header + kernel;
+    const report = checkParsedEntry(parseVirtual({ 'main.cu': text }), { fileName: 'main.cu', text }, readKernelHeader(text).header) as CheckReport;
+    assert.equal(report.analysed, true);
+    return report.findings.map((f) => f.category);
+  };
+  assert.deepEqual(categories('//--blockDim=32 --gridDim=1\n'), ['intra-warp']);
+  assert.deepEqual(categories('//--blockDim=32 --gridDim=1 --warp-sync=32\n'), []);
+  // Warps of 16 in a block of 32: two of them in one simulated warp would hide their races.
+  assert.deepEqual(categories('//--blockDim=32 --gridDim=1 --warp-sync=16\n'), ['intra-warp']);
+  assert.deepEqual(categories('//--blockDim=[4,4] --gridDim=1\n'), ['intra-warp']);
+  assert.deepEqual(categories('//--blockDim=[4,4] --gridDim=1 --warp-sync=16\n'), []);
 });
 
 test('a kernel run on its own is also run with its unset integer scalars at 1: a race that any non-zero offset shows is found', () => {
