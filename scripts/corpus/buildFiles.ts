@@ -1,6 +1,8 @@
 // Just enough of CMakeLists.txt and Makefile to learn how a corpus program is built: its
-// source files, include folders and -D definitions. Nothing is executed; variables the files
-// set from outside (`${CUDAToolkit_INCLUDE_DIRS}`, generator expressions) are left out.
+// source files, include folders, -D definitions and (Makefiles) the GPU architecture. Nothing is
+// executed; variables the files set from outside (`${CUDAToolkit_INCLUDE_DIRS}`, generator
+// expressions) are left out.
+import { flagsOf } from '../../sims/clang/compileCommands';
 
 export interface CmakeTarget {
   name: string;
@@ -85,11 +87,13 @@ export interface MakeBuild {
   sources: string[];
   defines: string[];
   includeDirs: string[];
+  /** The architecture the recipe builds for (`-arch=compute_60`), when it names one. */
+  arch?: number;
 }
 
 /**
  * The compile line of a one-executable CUDA Makefile: its sources (`$^` is the target's
- * prerequisites), and the `-D` and `-I` flags of the recipe with its variables expanded.
+ * prerequisites), and the `-D`, `-I` and `-arch` flags of the recipe with its variables expanded.
  */
 export function readMakeBuild(text: string, given: Record<string, string>): MakeBuild | undefined {
   const vars = readMakeVariables(text, given);
@@ -114,7 +118,8 @@ export function readMakeBuild(text: string, given: Record<string, string>): Make
       else if (word.startsWith('-I')) includeDirs.push(word.slice(2));
       else if (/\.(cu|cpp|cc|cxx|c)$/.test(word)) sources.push(word);
     }
-    return { sources, defines, includeDirs };
+    const arch = flagsOf(['nvcc', ...words], '/').arch;
+    return { sources, defines, includeDirs, ...(arch ? { arch } : {}) };
   }
   return undefined;
 }

@@ -26,6 +26,8 @@ export interface Program {
   files: string[];
   includeDirs: string[];
   defines: string[];
+  /** The GPU architecture its build names (nvcc's -arch), passed on as --arch. */
+  arch?: number;
   stdin?: string;
   cwd: string;
 }
@@ -49,6 +51,7 @@ export function checkArgs(p: Program, ctx: MeasureContext): { args: string[]; li
   const args = ['check', ...files];
   for (const d of p.defines) args.push('-D', d);
   for (const i of p.includeDirs) args.push('-I', i);
+  if (p.arch) args.push('--arch', `sm_${p.arch}`);
   args.push(...ctx.extraArgs, '--format', 'json');
   if (p.stdin && ctx.caps.stdin) args.push('--stdin', p.stdin);
   else if (p.stdin) limitations.push('no --stdin');

@@ -1,8 +1,10 @@
 // ScoR, the ScoRD paper's benchmark suite: 32 microbenchmarks (microbenchmarks/src, labelled by
 // name: race_* has a race, norace_* has none) and 7 applications (benchmarks/*: main and
 // kernels in separate .cu files, built by their Makefiles with -D NBLOCKS/NTHREADS, and with
-// -D RACEY for the variant whose `#ifdef RACEY` lines narrow a scope or drop a fence). The
-// applications read their input from standard input; small inputs are generated here.
+// -D RACEY for the variant whose `#ifdef RACEY` lines narrow a scope or drop a fence, for the
+// architecture they name: -arch=compute_60, before independent thread scheduling, so their
+// warp-synchronous code runs as it was written to). The applications read their input from
+// standard input; small inputs are generated here.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -83,7 +85,8 @@ interface AppResult {
   app: string;
   input: string;
   defines: string[];
-  plain: ProgramResult & { clean: boolean };
+  /** clean: it ran and found nothing at all; raceFree: it ran and found no race (ScoR's labels are about races). */
+  plain: ProgramResult & { clean: boolean; raceFree: boolean };
   racey: ProgramResult & { hits: RegionHit[]; away: FindingBrief[] };
 }
 
@@ -143,7 +146,7 @@ async function measureApplications(root: string, ctx: MeasureContext): Promise<A
         app,
         input: SCOR_INPUTS[app]?.describe ?? '(no input generator for this application: empty input)',
         defines: plain.program.defines,
-        plain: { ...plain.result, clean: plain.result.outcome === 'completed' && plain.result.findings.length === 0 },
+        plain: { ...plain.result, clean: plain.result.outcome === 'completed' && plain.result.findings.length === 0, raceFree: plain.result.outcome === 'completed' && !plain.result.findings.some((f) => f.kind === 'race') },
         racey: { ...racey.result, hits, away },
       };
     });
@@ -166,6 +169,7 @@ function applicationProgram(dir: string, app: string, racey: boolean, inputs: st
     files: ordered,
     includeDirs: (build?.includeDirs ?? ['.']).map((d) => path.resolve(appDir, d)),
     defines: build?.defines ?? [],
+    ...(build?.arch ? { arch: build.arch } : {}),
     stdin,
     cwd: appDir,
   };
@@ -192,10 +196,10 @@ function microSummary(results: MicroResult[]): string[] {
 }
 
 function appSummary(apps: AppResult[]): string[] {
-  const lines = [`scor applications: ${apps.length}; plain builds clean ${apps.filter((a) => a.plain.clean).length}, plain builds that ran ${apps.filter((a) => a.plain.outcome === 'completed').length}, RACEY builds that ran ${apps.filter((a) => a.racey.outcome === 'completed').length}`];
+  const lines = [`scor applications: ${apps.length}; plain builds clean ${apps.filter((a) => a.plain.clean).length}, race-free ${apps.filter((a) => a.plain.raceFree).length}, plain builds that ran ${apps.filter((a) => a.plain.outcome === 'completed').length}, RACEY builds that ran ${apps.filter((a) => a.racey.outcome === 'completed').length}`];
   for (const a of apps) {
     lines.push(`  ${a.app} (${a.defines.map((d) => `-D ${d}`).join(' ')}; input: ${a.input})`);
-    lines.push(`    plain: ${a.plain.outcome}${a.plain.outcome === 'completed' ? (a.plain.clean ? ', clean' : `, NOT clean: ${a.plain.findings.length} finding(s), first at ${a.plain.findings[0].at} (${a.plain.findings[0].category})`) : `: ${detail(a.plain)}`}${a.plain.limitations.length ? `  {${a.plain.limitations.join(', ')}}` : ''}`);
+    lines.push(`    plain: ${a.plain.outcome}${a.plain.outcome === 'completed' ? (a.plain.clean ? ', clean' : `, NOT clean${a.plain.raceFree ? ' (no race)' : ''}: ${a.plain.findings.length} finding(s), first at ${a.plain.findings[0].at} (${a.plain.findings[0].category})`) : `: ${detail(a.plain)}`}${a.plain.limitations.length ? `  {${a.plain.limitations.join(', ')}}` : ''}`);
     const races = a.racey.findings.filter((f) => f.kind === 'race');
     const at = a.racey.hits.filter((h) => h.hit === 'at').length;
     const near = a.racey.hits.filter((h) => h.hit === 'near').length;
@@ -213,7 +217,7 @@ function scorJson(micro: MicroResult[], apps: AppResult[]): object {
     microbenchmarks: { total: micro.length, outcomes: outcomeCounts(micro), racy: micro.filter((r) => r.racy).length, found: count('found'), missed: count('missed'), clean: count('clean'), falseAlarms: count('false-alarm'), notAnalysable: count('not-analysable') },
     applications: apps.map((a) => ({
       app: a.app,
-      plain: { outcome: a.plain.outcome, clean: a.plain.clean, findings: a.plain.findings.length },
+      plain: { outcome: a.plain.outcome, clean: a.plain.clean, raceFree: a.plain.raceFree, findings: a.plain.findings.length },
       racey: { outcome: a.racey.outcome, races: a.racey.findings.filter((f) => f.kind === 'race').length, regions: a.racey.hits.length, at: a.racey.hits.filter((h) => h.hit === 'at').length, near: a.racey.hits.filter((h) => h.hit === 'near').length, away: a.racey.away.length },
     })),
   };

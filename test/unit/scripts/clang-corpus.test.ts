@@ -47,16 +47,17 @@ target_compile_options(sorter PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--extended-lamb
   assert.deepEqual(info.includeDirs, ['../../../Common', 'inc']);
 });
 
-test('a Makefile build: prerequisites, -D and -I of its nvcc line, with ifeq deciding the RACEY flags', () => {
+test('a Makefile build: prerequisites, -D, -I and -arch of its nvcc line, with ifeq deciding the RACEY flags', () => {
   const makefile = `RACEY    ?=
 NBLOCKS  ?= 15
 NTHREADS ?= 256
+ARCH ?= -arch=compute_60
 INCL := -I.
 
 ifeq ($(RACEY),1)
-  NVCC_FLAGS  := -std=c++11 -D RACEY
+  NVCC_FLAGS  := $(ARCH) -std=c++11 -D RACEY
 else
-  NVCC_FLAGS  := -std=c++11
+  NVCC_FLAGS  := $(ARCH) -std=c++11
 endif
 
 FILES := app_main.cu app_kernel.cu
@@ -67,7 +68,8 @@ all: $(EXEC)
 $(EXEC): $(FILES)
 \tnvcc $(NVCC_FLAGS) $(INCL) -D NTHREADS=$(NTHREADS) -D NBLOCKS=$(NBLOCKS) $^ -o $@
 `;
-  assert.deepEqual(readMakeBuild(makefile, {}), { sources: ['app_main.cu', 'app_kernel.cu'], defines: ['NTHREADS=256', 'NBLOCKS=15'], includeDirs: ['.'] });
+  assert.deepEqual(readMakeBuild(makefile, {}), { sources: ['app_main.cu', 'app_kernel.cu'], defines: ['NTHREADS=256', 'NBLOCKS=15'], includeDirs: ['.'], arch: 60 });
+  assert.equal(readMakeBuild(makefile, { ARCH: '-arch=sm_80' })?.arch, 80);
   assert.deepEqual(readMakeBuild(makefile, { RACEY: '1' })?.defines, ['RACEY', 'NTHREADS=256', 'NBLOCKS=15']);
   assert.deepEqual(readMakeBuild(makefile, { NBLOCKS: '2' })?.defines, ['NTHREADS=256', 'NBLOCKS=2']);
 });
