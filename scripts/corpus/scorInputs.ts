@@ -59,7 +59,9 @@ export const SCOR_INPUTS: Record<string, { describe: string; make: () => string 
     make: () => `4096 4\n${ints(4096, 2, seededRandom(6)).join(' ')}\n`,
   },
   uts: {
-    describe: 'maxHeight avgChildren, then the seed: per block a tree of height 5 with 3 children on average (about 120 nodes)',
-    make: () => '5 3\n42\n',
+    // The steal stacks (where the RACEY lines are) fill only when a block's pending nodes overflow
+    // its local stack (NTHREADS * 4 entries): a tree of height 5 never does, one of height 8 does.
+    describe: 'maxHeight avgChildren, then the seed: per block a tree of height 8 with 3 children on average (about 3,300 nodes: more than a local stack holds, so blocks steal)',
+    make: () => '8 3\n42\n',
   },
 };
