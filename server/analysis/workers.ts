@@ -31,6 +31,12 @@ const WORKER_START_ALLOWANCE_MS = 10_000;
 export const COMPILE_ALLOWANCE_MS = 120_000;
 /** How long a stale run (not a compile) of a worker with clang may take to stop by itself. */
 const RUN_GRACE_MS = 1_000;
+/**
+ * How long a run waits for a worker that has compiled with clang to drop a stale run, rather
+ * than take a warm worker that has not (whose compiles take seconds longer until V8 has tiered
+ * clang's code up in that process).
+ */
+const HOT_WORKER_WAIT_MS = 2_000;
 
 
 /**
@@ -102,11 +108,17 @@ export interface LitmusHandle {
   cancel(): void;
 }
 
-interface PoolWorker {
+export interface PoolWorker {
   worker: WorkerProcess;
   memoryLimitMb: number;
   /** Told to load clang (at start or since). */
   clang: boolean;
+  /**
+   * Has compiled with clang: its clang is not only loaded but warmed up (V8 tiers up a
+   * WebAssembly module's hot code as it runs, per process), so its compiles take a third of a
+   * fresh worker's.
+   */
+  compiled: boolean;
 }
 
 /** A worker finishing a compile for a cancelled run, and the run waiting to go next on it. */
@@ -147,7 +159,7 @@ export class AnalysisWorkers {
     worker.on('error', () => undefined);
     this.live.add(worker);
     worker.once('exit', () => this.live.delete(worker));
-    return { worker, memoryLimitMb, clang: this.clangInUse };
+    return { worker, memoryLimitMb, clang: this.clangInUse, compiled: false };
   }
 
   /** Starts a worker ahead of the next run. */
@@ -161,6 +173,7 @@ export class AnalysisWorkers {
   /** A run compiles with clang (in `pool`): from now on workers load it ahead of their first run. */
   private clangUsed(pool: PoolWorker): void {
     pool.clang = true;
+    pool.compiled = true;
     if (this.clangInUse) return;
     this.clangInUse = true;
     if (this.warm && !this.warm.clang) {
@@ -212,25 +225,44 @@ export class AnalysisWorkers {
   }
 
   /**
-   * A worker for a run: the warm one, else the one finishing a dropped compile (clang loaded;
-   * the run waits for it), else a fresh one. Returns a function that withdraws a wait.
+   * A worker for a run, as `workerChoice` says: the warm one, a fresh one, or the one
+   * finishing a dropped compile (for good, or for up to HOT_WORKER_WAIT_MS before the warm
+   * one). Returns a function that withdraws a wait.
    */
   private acquire(memoryLimitMb: number, use: (pool: PoolWorker) => void): () => void {
-    if (this.warm && this.warm.memoryLimitMb === memoryLimitMb) {
-      const pool = this.warm;
+    // The warm worker when one fits (looked at when it is taken: a wait may have changed it), else a fresh one.
+    const takeWarm = (): PoolWorker => {
+      const warm = this.warm;
+      if (!warm || warm.memoryLimitMb !== memoryLimitMb) return this.spawn(memoryLimitMb);
       this.warm = undefined;
-      use(pool);
+      return warm;
+    };
+    const d = this.draining;
+    const choice = workerChoice(memoryLimitMb, this.warm, d && !d.waiter ? d.pool : undefined);
+    if (!d || (choice !== 'drain' && choice !== 'hot')) {
+      use(takeWarm());
       return () => undefined;
     }
-    const d = this.draining;
-    if (d && !d.waiter && d.pool.memoryLimitMb === memoryLimitMb) {
-      d.waiter = (pool) => use(pool ?? this.spawn(memoryLimitMb));
-      return () => {
-        if (d.waiter) d.waiter = undefined;
-      };
-    }
-    use(this.spawn(memoryLimitMb));
-    return () => undefined;
+    let waiting = true;
+    const giveUp = (): void => {
+      waiting = false;
+      clearTimeout(fallback);
+      if (d.waiter === waiter) d.waiter = undefined;
+    };
+    const waiter = (pool: PoolWorker | undefined): void => {
+      giveUp();
+      use(pool ?? takeWarm());
+    };
+    const fallback =
+      choice === 'hot'
+        ? setTimeout(() => {
+            if (!waiting) return;
+            giveUp();
+            use(takeWarm());
+          }, HOT_WORKER_WAIT_MS)
+        : undefined;
+    d.waiter = waiter;
+    return giveUp;
   }
 
   /** A worker is free again: to the run waiting for it, else kept warm, else ended. */
@@ -242,8 +274,8 @@ export class AnalysisWorkers {
       return;
     }
     if (this.warm === pool) return;
-    // One idle worker is kept: the one with clang loaded, if either has it.
-    if (this.warm && this.warm.memoryLimitMb === pool.memoryLimitMb && pool.clang && !this.warm.clang) {
+    // One idle worker is kept: the better one for clang.
+    if (this.warm && this.warm.memoryLimitMb === pool.memoryLimitMb && betterIdle(pool, this.warm)) {
       void this.warm.worker.terminate();
       this.warm = undefined;
     }
@@ -481,4 +513,30 @@ export class AnalysisWorkers {
     this.warm = undefined;
     this.draining = undefined;
   }
+}
+
+/** What a run takes (AnalysisWorkers.acquire). */
+export type WorkerChoice = 'warm' | 'spawn' | 'drain' | 'hot';
+
+/**
+ * Which worker a run with this memory limit takes, given the warm worker and the one finishing
+ * a dropped compile that no run waits for yet: the warm one if it fits, else the draining one
+ * (it has clang loaded; the run waits for it), else a fresh one — except that a draining worker
+ * that has compiled with clang goes before a warm one that has not (`hot`: waited for, for a
+ * while). An edit cancels the runs after its predecessor's report, and the warm worker then is
+ * the one just started, whose first compiles cost seconds more than the wait (V8 tiers clang's
+ * WebAssembly up per process, as it runs).
+ */
+export function workerChoice(memoryLimitMb: number, warm: Pick<PoolWorker, 'memoryLimitMb' | 'compiled'> | undefined, draining: Pick<PoolWorker, 'memoryLimitMb' | 'compiled'> | undefined): WorkerChoice {
+  const warmFits = warm !== undefined && warm.memoryLimitMb === memoryLimitMb;
+  if (draining && draining.memoryLimitMb === memoryLimitMb) {
+    if (!warmFits) return 'drain';
+    if (draining.compiled && !warm.compiled) return 'hot';
+  }
+  return warmFits ? 'warm' : 'spawn';
+}
+
+/** Of two idle workers, whether `a` is the one to keep over `b`: warmed up by clang's compiles, else with clang loaded. */
+export function betterIdle(a: Pick<PoolWorker, 'clang' | 'compiled'>, b: Pick<PoolWorker, 'clang' | 'compiled'>): boolean {
+  return a.compiled ? !b.compiled : a.clang && !b.clang && !b.compiled;
 }
