@@ -3,7 +3,7 @@
 // messages read back.
 import * as path from 'node:path';
 import { ResultCache, KeyBuilder, contentHash, type CacheOptions } from './cache';
-import { parseClangOutput, parseLinkerOutput, type ClangDiagnostic } from './diagnostics';
+import { explainLibraryAmbiguities, parseClangOutput, parseLinkerOutput, type ClangDiagnostic } from './diagnostics';
 import { clangCommand, compiledAsCuda, DEFAULT_ARCH, type DebugInfo, forcedIncludesOf, gpuBinaryBytes, GPU_BINARY, includeDirsOf, linkCommand, type Pass } from './flags';
 import { headerFolder } from './headers';
 import { GENERATED, fileAt, mount, realizeText, toVirtual, type FileTree } from './paths';
@@ -13,7 +13,7 @@ import type { TranslationUnitSpec } from './unit';
 import { runTool, toolchainVersion } from './wasm';
 
 /** Bumped when the toolchain's command lines or outputs change meaning: old cache entries are then never hit. */
-const SCHEMA = 'scord-clang-6';
+const SCHEMA = 'scord-clang-7';
 /** How often clang is run again for includes it found that the scan did not (`#include MACRO`). */
 const MAX_INCLUDE_ROUNDS = 4;
 
@@ -159,6 +159,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
       continue;
     }
     explainRefusals(diagnostics, sources);
+    explainLibraryAmbiguities(diagnostics);
     const produced = run.exitCode === 0 && run.stdout.length > 0 ? run.stdout : undefined;
     const ok = produced !== undefined;
     if (run.exitCode === 0 && !ok) diagnostics.push({ severity: 'error', message: 'clang produced no output', file: unit.file, line: 1, column: 1, unlocated: true });

@@ -107,3 +107,27 @@ function splitFlag(message: string): { message: string; flag?: string } {
   const f = FLAG.exec(message);
   return f ? { message: message.slice(0, f.index), flag: f[1] } : { message };
 }
+
+/** Where the sysroot's libc++ headers live (inside clang's file tree). */
+const LIBCXX_HEADERS = /\/c\+\+\/v1\/(.+)$/;
+
+/**
+ * An ambiguity between the program's own name and one of libc++'s, explained. Host code is
+ * built against libc++ here, whose headers include one another more widely than libstdc++'s
+ * (nvcc's usual library on Linux): <iostream> brings in <array>, so under `using namespace std`
+ * a global `array` that compiles with nvcc is ambiguous here. The error (followed by clang's
+ * candidate notes) gets the reason and the way out.
+ */
+export function explainLibraryAmbiguities(diagnostics: ClangDiagnostic[]): void {
+  diagnostics.forEach((d, i) => {
+    const m = /^reference to '([^']+)' is ambiguous$/.exec(d.message);
+    if (!m || d.severity !== 'error') return;
+    for (let j = i + 1; j < diagnostics.length && diagnostics[j].severity === 'note'; j++) {
+      const note = diagnostics[j];
+      const header = LIBCXX_HEADERS.exec(note.file)?.[1];
+      if (!header || !/^candidate found by name lookup is 'std::/.test(note.message)) continue;
+      d.message += ` with \`std::${m[1]}\` of libc++'s <${header}>: host code is built against libc++, whose headers include <${header}> where libstdc++ (nvcc's usual library) does not, so under \`using namespace std\` the program's own \`${m[1]}\` collides with it; write \`::${m[1]}\` or rename it`;
+      return;
+    }
+  });
+}
