@@ -67,8 +67,15 @@ const SECTION_LIMIT = 64;
 export class ScordDetector implements Detector {
   /** Metadata by allocation, then by entry within it (small integer keys hash fast). */
   private meta = new MetaTable();
-  /** Fence files by block, then by thread in the block (exact) or warp (hardware-faithful). */
+  /**
+   * Fence files by block, then by thread in the block (exact) or warp (hardware-faithful). In
+   * exact mode a thread that has not fenced yet holds its warp's file in `unfenced` (all zero:
+   * a launch of 16 M threads that mostly never fence would otherwise hold 16 M objects) and
+   * gets one of its own at its first fence.
+   */
   private fences: FenceFile[][] = [];
+  /** Exact mode: by block, then warp, the file of the warp's threads that have not fenced. */
+  private unfenced: FenceFile[][] = [];
   private barriers: number[] = [];
   private locks = new Map<number, LockTable>();
   /**
@@ -152,6 +159,7 @@ export class ScordDetector implements Detector {
         this.reporter.found.beginLaunch();
         this.meta.reset();
         this.fences = [];
+        this.unfenced = [];
         this.barriers = [];
         this.locks = new Map();
         this.warpLocks = new Map();
@@ -297,15 +305,32 @@ export class ScordDetector implements Detector {
     return v !== undefined && v % 2 === 1 ? v : -1;
   }
 
+  /** The fence file an access reads (exact: the thread's, or its warp's unfenced one; hardware-faithful: the warp's). */
   private fenceFile(block: number, warp: number, lane: number): FenceFile {
     const files = this.fences[block] ?? (this.fences[block] = []);
-    // Exact: a fence file per thread; hardware-faithful: per warp, as in the paper.
-    const i = this.faithful ? warp : warp * 32 + lane;
-    return files[i] ?? (files[i] = { blk: 0, dev: 0, lastLane: -1, fencedLast: false, fencedLastDev: false, order: this.ordering.warpOrder(block, warp) });
+    if (this.faithful) return files[warp] ?? (files[warp] = this.newFenceFile(block, warp));
+    const i = warp * 32 + lane;
+    return files[i] ?? (files[i] = this.unfencedFile(block, warp));
+  }
+
+  private unfencedFile(block: number, warp: number): FenceFile {
+    const files = this.unfenced[block] ?? (this.unfenced[block] = []);
+    return files[warp] ?? (files[warp] = this.newFenceFile(block, warp));
+  }
+
+  private newFenceFile(block: number, warp: number): FenceFile {
+    return { blk: 0, dev: 0, lastLane: -1, fencedLast: false, fencedLastDev: false, order: this.ordering.warpOrder(block, warp) };
+  }
+
+  /** The fence file a fence changes: the thread's own (made at its first fence) or, hardware-faithful, the warp's. */
+  private ownFenceFile(block: number, warp: number, lane: number): FenceFile {
+    const f = this.fenceFile(block, warp, lane);
+    if (this.faithful || f !== this.unfenced[block]?.[warp]) return f;
+    return (this.fences[block][warp * 32 + lane] = this.newFenceFile(block, warp));
   }
 
   private fence(e: Extract<SimEvent, { kind: 'fence' }>): void {
-    const f = this.fenceFile(e.block, e.warp, e.lane);
+    const f = this.ownFenceFile(e.block, e.warp, e.lane);
     if (this.faithful) {
       // The lanes of a warp each report the fence; it is one fence instruction.
       const again = f.lastRange === e.range && e.lane > f.lastLane;
