@@ -61,8 +61,19 @@ interface Sync {
   lane: number;
   divergence: number;
   upTo: number;
-  acquireLane: number;
+  /**
+   * The acquiring lanes (a bit each) and their divergence epoch; converged (epoch -1), every
+   * lane. One line for all the lanes that acquired the same release: a diverged warp whose 32
+   * lanes each acquire what 32 lanes released (a cuda::barrier's arrive and wait) would
+   * otherwise need 32 × 32 lines.
+   */
+  acquireLanes: number;
   acquireDivergence: number;
+}
+
+/** Whether `lane` at `divergence` is ordered after an acquire of `s` (some acquiring lane is it, or the warp was converged). */
+function acquiredBy(s: Sync, lane: number, divergence: number): boolean {
+  return s.acquireDivergence < 0 || divergence < 0 || divergence !== s.acquireDivergence || ((s.acquireLanes >>> lane) & 1) === 1;
 }
 
 /** A warp's side of release/acquire in its block's shared memory. */
@@ -100,8 +111,12 @@ export type SharedRace = 'shared-memory' | 'intra-warp' | 'benign-same-value';
 
 /** Readers kept per word and interval: enough to name one conflicting reader per warp. */
 const MAX_READERS = 8;
-/** Lines of a warp's table of synchronised warps; the oldest go first (more races, never fewer). */
-const SYNC_LIMIT = 64;
+/**
+ * Lines of a warp's table of synchronised warps; the oldest go first (more races, never fewer).
+ * A line per releasing lane: two diverged warps of a block meeting at a barrier made of
+ * ordered atomics (cuda::barrier) need 64, and the release that ends it one more.
+ */
+const SYNC_LIMIT = 256;
 /** Strong reads of released words a warp keeps for its next acquire fence. */
 const PENDING_LIMIT = 8;
 
@@ -267,7 +282,7 @@ export class ShadowSharedMemory {
     for (const s of synced) {
       if (s.warp !== other.who.warp || other.seq >= s.upTo) continue;
       if (unorderedLanes(other.who.lane, other.divergence, s.lane, s.divergence)) continue;
-      if (!unorderedLanes(e.lane, divergence, s.acquireLane, s.acquireDivergence)) return true;
+      if (acquiredBy(s, e.lane, divergence)) return true;
     }
     return false;
   }
@@ -308,7 +323,7 @@ export class ShadowSharedMemory {
       const w = this.syncs.get(e.block)?.[e.warp];
       let passOn: Sync[] | undefined;
       // Copies: the releaser's own lines go on rising after the release.
-      if (w?.synced) for (const s of w.synced) if (!unorderedLanes(e.lane, divergence, s.acquireLane, s.acquireDivergence)) (passOn ??= []).push({ ...s });
+      if (w?.synced) for (const s of w.synced) if (acquiredBy(s, e.lane, divergence)) (passOn ??= []).push({ ...s });
       this.setRelease(word, { warp: e.warp, lane: e.lane, divergence, upTo: seq, ...(passOn ? { passOn } : {}) });
       return;
     }
@@ -339,14 +354,22 @@ export class ShadowSharedMemory {
 function addSync(synced: Sync[], warp: number, lane: number, divergence: number, upTo: number, acquireLane: number, acquireDivergence: number): void {
   // Converged, the lane does not matter: one line for the warp.
   if (divergence < 0) lane = -1;
-  if (acquireDivergence < 0) acquireLane = -1;
+  const bit = acquireDivergence < 0 ? -1 : 1 << acquireLane;
   for (const s of synced) {
-    if (s.warp === warp && s.lane === lane && s.divergence === divergence && s.acquireLane === acquireLane && s.acquireDivergence === acquireDivergence) {
-      if (upTo > s.upTo) s.upTo = upTo;
+    if (s.warp !== warp || s.lane !== lane || s.divergence !== divergence || s.acquireDivergence !== acquireDivergence) continue;
+    // The same release seen by another lane: one more acquirer. A later release to the same
+    // lanes: it orders more.
+    if (s.upTo === upTo) {
+      s.acquireLanes |= bit;
       return;
     }
+    if (s.acquireLanes === bit && upTo > s.upTo) {
+      s.upTo = upTo;
+      return;
+    }
+    if ((s.acquireLanes & bit) === bit && upTo <= s.upTo) return;
   }
-  synced.push({ warp, lane, divergence, upTo, acquireLane, acquireDivergence });
+  synced.push({ warp, lane, divergence, upTo, acquireLanes: bit, acquireDivergence });
   if (synced.length > SYNC_LIMIT) synced.shift();
 }
 
