@@ -215,9 +215,12 @@ test('the JSON report: every field, 1-based locations, no internal offsets', asy
   assert.equal(race.severity, 'warning');
   assert.equal(typeof race.message, 'string');
   assert.deepEqual(race.location, { file: 'examples/message-passing.cu', line: 37, column: 19, endLine: 37, endColumn: 23 });
-  assert.equal(race.related.length, 1);
+  // The other access, then the block-scope fence the message names (widening it is the fix).
+  assert.equal(race.related.length, 2);
   assert.deepEqual(Object.keys(race.related[0]).sort(), ['location', 'message']);
   assert.deepEqual(race.related[0].location, { file: 'examples/message-passing.cu', line: 29, column: 9, endLine: 29, endColumn: 18 });
+  assert.equal(race.related[1].location.line, 30);
+  assert.match(race.related[1].message, /__threadfence_block\(\)` orders memory only for its own block/);
   assert.ok(race.count >= 1);
   for (const fix of race.fixes) {
     assert.deepEqual(Object.keys(fix).sort(), ['edits', 'preferred', 'title']);
