@@ -44,10 +44,13 @@ export const SCOR_INPUTS: Record<string, { describe: string; make: () => string 
     make: () => graph(1024, 3072, seededRandom(3)),
   },
   'matrix-multiplication': {
-    describe: 'rA cA cB, then A (rA×cA) and B (cA×cB) as integers: 32×32 times 32×32',
+    // A row of A longer than a block (NTHREADS = 128) is shared by two blocks, which then add
+    // into the same elements of C under the global locks (where the RACEY lines are); a 32-wide
+    // row never is. 16 rows keep the work of 32×32 times 32×32.
+    describe: 'rA cA cB, then A (rA×cA) and B (cA×cB) as integers: 16×256 times 256×32 (two blocks per row of C)',
     make: () => {
       const r = seededRandom(4);
-      return `32 32 32\n${ints(32 * 32, 10, r).join(' ')}\n${ints(32 * 32, 10, r).join(' ')}\n`;
+      return `16 256 32\n${ints(16 * 256, 10, r).join(' ')}\n${ints(256 * 32, 10, r).join(' ')}\n`;
     },
   },
   reduction: {
