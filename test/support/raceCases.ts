@@ -4,12 +4,11 @@
 //   // expect: <category> <line> <related line>     one line per race (or `// expect: none`)
 //   // expect-racey: <category> <line> <related line>   the same program built with -DRACEY
 //   // scord-options: --scheduling lockstep          options for both runs (optional; also
-//                                                 --granularity N, --hardware-faithful, --warp-sync, --no-benign, --arch sm_NN)
+//                                                 --granularity N, --hardware-faithful, --warp-sync, --no-benign)
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkSource, type CheckOptions } from '../../sims/check';
-import { gpuArchOf } from '../../sims/clang/toolchain/flags';
 
 export const RACES_DIR = path.resolve(__dirname, '..', 'fixtures', 'races');
 
@@ -52,7 +51,6 @@ function parseOptions(value: string): Partial<CheckOptions> {
     else if (words[i] === '--granularity') out.granularity = Number(words[++i]);
     else if (words[i] === '--hardware-faithful') out.hardwareFaithful = true;
     else if (words[i] === '--warp-sync') out.warpSync = true;
-    else if (words[i] === '--arch') out.arch = gpuArchOf(words[++i] ?? '');
     else if (words[i] === '--no-benign') out.benign = false;
     else throw new Error(`unknown scord-options word '${words[i]}'`);
   }

@@ -21,3 +21,9 @@ describe('labelled race suite', () => {
     });
   }
 });
+
+test('a program built for sm_60 runs its warps in lockstep: lane 0\'s warp-level lock, taken without __syncwarp(), is held by the lanes that move with it', () => {
+  const nosync = cases.find((c) => c.file === 'lock_warp_leader_nosync.cu');
+  assert.ok(nosync && nosync.expect.length > 0, 'lock_warp_leader_nosync.cu races on Volta');
+  assert.deepEqual(observedRaces({ ...nosync, options: { ...nosync.options, arch: 60 } }, []), []);
+});
