@@ -280,13 +280,14 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   const stats = initialStats(options);
   const model = options.model ?? (options.arch !== undefined ? warpSchedulingOf(options.arch) : undefined);
   if (model === 'lockstep') stats.warps = 'lockstep';
+  // --warp-sync assumes pre-Volta lockstep warps, as lockstep scheduling runs them.
+  const lockstepLanes = model === 'lockstep' || !!options.warpSync;
 
   const detectorOptions: DetectorOptions = {
     granularity,
     hardwareFaithful: !!options.hardwareFaithful,
-    // --warp-sync assumes pre-Volta lockstep warps, as lockstep scheduling runs them.
-    perThreadWhenDiverged: model !== 'lockstep' && !options.warpSync,
-    warpSync: !!options.warpSync || model === 'lockstep',
+    perThreadWhenDiverged: !lockstepLanes,
+    warpSync: lockstepLanes,
     ...(options.inspect?.trace ? { trace: options.inspect.trace } : {}),
   };
   const engine = options.engine ?? 'scord';
@@ -316,7 +317,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
       made.push(d);
     }
     if (engine !== 'scord') {
-      const d = new PreciseDetector(memory, { perThreadWhenDiverged: model !== 'lockstep' && !options.warpSync, explain: engine === 'both' });
+      const d = new PreciseDetector(memory, { perThreadWhenDiverged: !lockstepLanes, explain: engine === 'both' });
       precise.push(d);
       made.push(d);
     }
