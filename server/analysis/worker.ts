@@ -83,6 +83,16 @@ async function analyse(req: AnalysisRequest): Promise<void> {
   const program: ResolvedProgram | undefined = req.frontend === 'builtin' ? undefined : resolveProgram(req, openText, new SourceRanges((p) => (p === req.fileName ? req.text : textOf(read(p)))));
   for (const f of program?.files ?? []) files.add(f);
 
+  // The clang path after the hand-written one (a file it leaves to clang) reads the same text:
+  // the same parse, once. A fix that edits a header changes what the same text reads: its
+  // re-run parses afresh.
+  let lastParse: { text: string; parsed: ParseResult } | undefined;
+  const parseOnce = (text: string, parseNow: () => ParseResult): ParseResult => {
+    if (overlay.size === 0 && lastParse?.text === text) return lastParse.parsed;
+    const parsed = parseNow();
+    lastParse = overlay.size === 0 ? { text, parsed } : undefined;
+    return parsed;
+  };
   const options = (text: string): CheckOptions & { parsed: ParseResult; launch: ReturnType<typeof readLaunchHeader> } => {
     // Parsed here with the server's expansion limit, so a runaway macro ends the run at once
     // (as an error, as the server shows it) instead of expanding until the time budget.
@@ -93,7 +103,7 @@ async function analyse(req: AnalysisRequest): Promise<void> {
     const includePaths = unit ? unit.includeDirs : (req.options.includePaths ?? []);
     // A kernel-only file's header adds its -D lines, as `scord check` reads them.
     const launch = readLaunchHeader(req.fileName, text, defines, undefines);
-    const parsed = parse(text, { fileName: req.fileName, defines: launch.defines, undefines, includePaths, readFile, maxOutputTokens: MAX_EXPANDED_TOKENS });
+    const parsed = parseOnce(text, () => parse(text, { fileName: req.fileName, defines: launch.defines, undefines, includePaths, readFile, maxOutputTokens: MAX_EXPANDED_TOKENS }));
     // The architecture its build database says (nvcc's -arch) schedules the warps on either front end.
     const arch = program ? programArch(program.options.units) : undefined;
     return { ...req.options, defines, undefines, includePaths, fileName: req.fileName, text, readFile, parsed, launch, ...(arch !== undefined ? { arch } : {}) };
