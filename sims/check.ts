@@ -160,11 +160,12 @@ export interface CheckOptions {
   /** Run one kernel instead of `main` (kernel-only files). */
   entry?: KernelEntry;
   /**
-   * The entry was chosen from the file's launch header (or --kernel/--grid/--block): its integer
-   * scalars nobody gave a value also run at 1 (see otherValuation). Not for an entry whose every
-   * argument a caller chose (Run Kernel), where a scalar not given is 0.
+   * The entry was chosen from the file's launch header (or --kernel/--grid/--block): the names
+   * of its integer scalar parameters, as the front end that compiled it reads them; those nobody
+   * gave a value also run at 1 (see otherValuation). Not for an entry whose every argument a
+   * caller chose (Run Kernel), where a scalar not given is 0.
    */
-  exploreUnsetScalars?: boolean;
+  exploreUnsetScalars?: string[];
   /** Run `main` up to and through the first launch of a kernel (RunOptions.untilLaunchOf). */
   untilLaunchOf?: RunOptions['untilLaunchOf'];
   /** The scheduler's fairness: under one weaker than `fair`, launches that may never end are found. */
@@ -242,7 +243,7 @@ export function checkParsedEntry(parsed: ParseResult, options: CheckOptions, hea
   }
   // A header's --warp-sync=N: the kernel is written for lockstep warps.
   const lockstep = choice.kind === 'entry' && headerLockstep(header);
-  return checkParsed(parsed, { ...options, parsed, ...(choice.kind === 'entry' ? { entry: choice.entry, exploreUnsetScalars: true } : {}), ...(lockstep ? { warpSync: true } : {}) });
+  return checkParsed(parsed, { ...options, parsed, ...(choice.kind === 'entry' ? { entry: choice.entry, exploreUnsetScalars: integerParams(parsed, choice.entry.kernel) } : {}), ...(lockstep ? { warpSync: true } : {}) });
 }
 
 /** A report for a file that was not run: only the reasons why. */
@@ -256,12 +257,17 @@ export function checkParsed(parsed: ParseResult, options: CheckOptions): CheckRe
   return checkRun((o) => runProgram(parsed, { programName: programNameOf(options.fileName), ...o }), parsed, options, diagnostics);
 }
 
-/** The entry with its integer scalar parameters that were given no value set to 1, if it has any. */
-function otherValuation(parsed: ParseResult, entry: KernelEntry): KernelEntry | undefined {
-  const decl = kernelsOf(parsed).get(entry.kernel)?.[0];
-  const unset = (decl?.params ?? []).filter((p) => p.name && !(p.name in entry.args) && T.isInteger(T.unqualified(p.resolvedType ?? T.ERROR)));
+/** The names of a kernel's integer scalar parameters, as the hand-written front end reads it. */
+function integerParams(parsed: ParseResult, kernel: string): string[] {
+  const decl = kernelsOf(parsed).get(kernel)?.[0];
+  return (decl?.params ?? []).filter((p) => p.name && T.isInteger(T.unqualified(p.resolvedType ?? T.ERROR))).map((p) => p.name!);
+}
+
+/** The entry with its integer scalar parameters (`integers`) that were given no value set to 1, if it has any. */
+function otherValuation(integers: string[], entry: KernelEntry): KernelEntry | undefined {
+  const unset = integers.filter((name) => !(name in entry.args));
   if (!unset.length) return undefined;
-  return { ...entry, args: { ...entry.args, ...Object.fromEntries(unset.map((p) => [p.name!, 1])) } };
+  return { ...entry, args: { ...entry.args, ...Object.fromEntries(unset.map((name) => [name, 1])) } };
 }
 
 /**
@@ -343,7 +349,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   // them all): 0 hides what any other offset or count shows (`A[tid + offset]`), so the races
   // of a second run with those integers at 1 join the report. Only its races: what else it meets
   // (a fault past a buffer made up for the run) says nothing about the program.
-  const other = detect && options.entry && options.exploreUnsetScalars ? otherValuation(parsed, options.entry) : undefined;
+  const other = detect && options.entry && options.exploreUnsetScalars ? otherValuation(options.exploreUnsetScalars, options.entry) : undefined;
   if (other) runOnce({ ...runOptions, ...withDetector, entry: other });
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;

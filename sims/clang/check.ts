@@ -14,7 +14,7 @@ import type { LModule } from './llvm/module';
 import { programArch } from './program';
 import { SourceRanges } from './ranges';
 import { refusedFeature } from './refusals';
-import { chooseClangEntry } from './entry';
+import { chooseClangEntry, clangIntegerParams } from './entry';
 import type { EntryRequest } from '../host/entry';
 import { headerLockstep, type KernelHeader } from '../host/kernelHeader';
 import { runClangProgram } from './host/runProgram';
@@ -132,7 +132,10 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
       diagnostics.push({ severity: 'error', code: 'launch', message: choice.message, location: location(at), range: at });
       return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats: initialStats(options) };
     }
-    if (choice.kind === 'entry') entry = choice.entry;
+    if (choice.kind === 'entry') {
+      entry = choice.entry;
+      options = { ...options, entry, exploreUnsetScalars: clangIntegerParams(compiled.device, entry.kernel) };
+    }
     // A header's --warp-sync=N: the kernel is written for lockstep warps.
     if (choice.kind === 'entry' && launch && headerLockstep(launch.header)) options = { ...options, warpSync: true };
   }
@@ -144,7 +147,7 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
     (run) =>
       runClangProgram(
         { ...(compiled.wasm ? { wasm: compiled.wasm } : {}), device: compiled.device },
-        { ...run, ...(entry ? { entry } : {}), sourceText: readText, programName: programNameOf(options.fileName), rangeOf: (loc) => ranges.rangeOfLocation(loc, options.fileName), ...(program.argv ? { argv: program.argv } : {}), ...(program.stdin ? { stdin: program.stdin } : {}), ...(program.readFolder ? { readFolder: program.readFolder } : {}) },
+        { ...run, ...(run.entry || entry ? { entry: run.entry ?? entry } : {}), sourceText: readText, programName: programNameOf(options.fileName), rangeOf: (loc) => ranges.rangeOfLocation(loc, options.fileName), ...(program.argv ? { argv: program.argv } : {}), ...(program.stdin ? { stdin: program.stdin } : {}), ...(program.readFolder ? { readFolder: program.readFolder } : {}) },
       ),
     parsed,
     arch !== undefined ? { ...options, arch } : options,

@@ -20,6 +20,16 @@ export function definedKernels(modules: LModule[]): Map<string, string[]> {
   return out;
 }
 
+/**
+ * The names of a kernel's integer scalar parameters, as clang compiled it (a kernel-only file's
+ * scalars nobody gave run at 0 and at 1: sims/check.ts otherValuation).
+ */
+export function clangIntegerParams(modules: LModule[], kernel: string): string[] {
+  const name = definedKernels(modules).get(kernel)?.[0];
+  const fn = modules.flatMap((m) => m.functions).find((f) => f.name === name && !f.declaration);
+  return (fn?.params ?? []).filter((p) => p.type.kind === 'int' && !p.attrs.some((a) => a.startsWith('byval'))).map((p) => p.name);
+}
+
 export function chooseClangEntry(modules: LModule[], request: EntryRequest, header: KernelHeader): EntryChoice {
   const kernels = definedKernels(modules);
   let name = request.kernel;

@@ -302,6 +302,34 @@ __global__ void bump(int *p) { atomicAdd_block(&p[0], 1); }
   });
 });
 
+describe('a kernel run from its header on the clang path', () => {
+  test('is also run with its unset integer scalars at 1, as on the hand-written path: a race any non-zero offset shows is found', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-scalars-'));
+    try {
+      const file = path.join(dir, 'shift.cu');
+      // GPUVerify's __requires (which the hand-written front end does not know) leaves it to clang.
+      const text = `//--blockDim=64 --gridDim=1
+__global__ void shift(int *A, int offset) {
+  __requires(offset >= 0);
+  int temp = A[threadIdx.x + offset];
+  A[threadIdx.x] += temp;
+}
+`;
+      const check = (args: Record<string, number>) => checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { args }, header: readKernelHeader(text).header } });
+      const r = await check({});
+      assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
+      // At the write of A[threadIdx.x] (line 5; ranges count from 0).
+      assert.deepEqual(r.findings.map((f) => [f.category, f.range?.start.line]), [['missing-block-fence', 4]]);
+      // A value given is the one that runs: offset 0 races with nothing.
+      const given = await check({ offset: 0 });
+      assert.equal(given.analysed, true);
+      assert.deepEqual(given.findings, []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a kernel handed a function pointer', () => {
   test('run from its header, the pointer is a device function of the right arity, and the call runs', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-funcptr-'));
