@@ -3,8 +3,8 @@
 // runs; fences. Shared by every lowering into the simulator's IR.
 import type { Range } from '../frontend/source';
 import { load, store } from '../gpu/access';
-import type { ScalarKind } from '../gpu/memory';
-import type { Lanes, MemoryOrder, Scope, SimEvent, Step } from './ir';
+import { pointerAllocation, pointerOffset, type ScalarKind } from '../gpu/memory';
+import { WARP, type Lanes, type MemoryOrder, type Scope, type SimEvent, type Step } from './ir';
 
 /** The event fields that name a thread: its block, its warp within the block, its lane. */
 export type AccessEvent = Extract<SimEvent, { kind: 'access' }>;
@@ -64,4 +64,71 @@ export function fenceStep(scope: Scope, order: MemoryOrder, range: Range, events
         listener(fence);
       }
     : (w, l) => w.ctx.weak?.fence(w, l, scope, range);
+}
+
+/** Where a copy or a fill goes, and what sees it. */
+export interface BytesAccess {
+  /** The destination (and for a copy the source) is the thread's own local memory: no events, no weak model. */
+  dstLocal: boolean;
+  srcLocal?: boolean;
+  volatile: boolean;
+  /** Report each access to the listener. */
+  events: boolean;
+  /** The side of the program the code runs on (device unless said). */
+  space?: 'device' | 'host';
+  range: Range;
+}
+
+/**
+ * A copy of bytes (struct assignment, memcpy, memmove) from the address in register `src` to the
+ * one in `dst`: as 4-byte words when both addresses and the length allow it, else 2-byte halves,
+ * else bytes; a load and a store each, through the weak model, each an event of its own (local
+ * memory aside), as a loop of scalar copies would be. Overlapping regions (memmove) copy
+ * backwards when the destination is above the source.
+ */
+export function copyStep(dst: number, src: number, sizeOf: (w: Lanes, l: number) => number, a: BytesAccess): Step {
+  const d = dst * WARP;
+  const s = src * WARP;
+  const { range, volatile, dstLocal, events } = a;
+  const srcLocal = !!a.srcLocal;
+  const space = a.space ?? 'device';
+  const reads = { u8: accessEvent(false, 1, 'u8', volatile, undefined, space, range), u16: accessEvent(false, 2, 'u16', volatile, undefined, space, range), u32: accessEvent(false, 4, 'u32', volatile, undefined, space, range) };
+  const writes = { u8: accessEvent(true, 1, 'u8', volatile, undefined, space, range), u16: accessEvent(true, 2, 'u16', volatile, undefined, space, range), u32: accessEvent(true, 4, 'u32', volatile, undefined, space, range) };
+  return (w, l) => {
+    const to = w.regs[d + l];
+    const from = w.regs[s + l];
+    const n = sizeOf(w, l);
+    const aligned = (k: number): boolean => (pointerOffset(to) & (k - 1)) === 0 && (pointerOffset(from) & (k - 1)) === 0 && n % k === 0;
+    const width = aligned(4) ? 4 : aligned(2) ? 2 : 1;
+    const kind = width === 4 ? 'u32' : width === 2 ? 'u16' : 'u8';
+    const backwards = pointerAllocation(to) === pointerAllocation(from) && to > from && to < from + n;
+    const listener = events ? w.ctx.events : undefined;
+    for (let i = 0; i < n; i += width) {
+      const k = backwards ? n - width - i : i;
+      const v = srcLocal ? load(w.ctx, from + k, kind, range) : modelLoad(w, l, from + k, kind, volatile, range);
+      if (listener && !srcLocal) listener(fill(reads[kind], w, l, from + k, undefined));
+      if (dstLocal) store(w.ctx, to + k, kind, v, range);
+      else modelStore(w, l, to + k, kind, v, volatile, range);
+      if (listener && !dstLocal) listener(fill(writes[kind], w, l, to + k, undefined));
+    }
+  };
+}
+
+/** memset: the bytes at the address in register `dst` set to the low byte of register `value`, an event each (local memory aside). */
+export function setStep(dst: number, value: number, sizeOf: (w: Lanes, l: number) => number, a: BytesAccess): Step {
+  const d = dst * WARP;
+  const vo = value * WARP;
+  const { range, volatile, dstLocal, events } = a;
+  const write = accessEvent(true, 1, 'u8', volatile, undefined, a.space ?? 'device', range);
+  return (w, l) => {
+    const to = w.regs[d + l];
+    const n = sizeOf(w, l);
+    const v = w.regs[vo + l] & 0xff;
+    const listener = events && !dstLocal ? w.ctx.events : undefined;
+    for (let k = 0; k < n; k++) {
+      if (dstLocal) store(w.ctx, to + k, 'u8', v, range);
+      else modelStore(w, l, to + k, 'u8', v, volatile, range);
+      if (listener) listener(fill(write, w, l, to + k, undefined));
+    }
+  };
 }

@@ -21,7 +21,7 @@ import { formatPrintf, parseFormat, type PrintfArg } from '../printf/format';
 import { WARP, LowerError, pureStep, type Block, type CompiledFunction, type Lanes, type PureStep, type MemoryOrder, type Scope, type Step, type Terminator } from './ir';
 import { ATOMIC_COMPOUND_OPS, ATOMIC_METHODS, casFailureOrder, constantArgument, methodShape, orderOf, threadScopeOf } from '../frontend/libcu';
 import { decodePtx, type PtxValue } from '../frontend/ptx';
-import { accessEvent, fenceStep, fill, modelLoad, modelStore, type Ordered } from './accessSteps';
+import { accessEvent, copyStep, fenceStep, fill, modelLoad, modelStore, setStep, type Ordered } from './accessSteps';
 import * as Ops from './pureOps';
 import { bigAtomic, narrowAtomic } from './atomicOps';
 import { MATH } from './math';
@@ -278,7 +278,13 @@ export class FunctionLowerer {
         frame.vars.set(p, { kind: 'frame', offset: off, type: t });
         const ro = r * WARP;
         const range = p.range;
-        if (isAggregate(t)) this.emit((w, l) => copyBytes(w.ctx, w.frame[l] + off, w.regs[ro + l], size, range), range);
+        if (isAggregate(t)) {
+          // Into the frame from the caller's bytes (which may be global memory: f(a[i])).
+          const to = this.reg();
+          const tro = to * WARP;
+          this.emit((w, l) => (w.regs[tro + l] = w.frame[l] + off), range);
+          this.emit(copyStep(to, r, () => size, { dstLocal: true, volatile: false, events: this.accessEvents, space: this.side, range }), range);
+        }
         else {
           const kind = scalarKind(t);
           this.emit((w, l) => store(w.ctx, w.frame[l] + off, kind, w.regs[ro + l], range), range);
@@ -399,9 +405,7 @@ export class FunctionLowerer {
           const dst = f.returnReg * WARP;
           if (isAggregate(f.returnType)) {
             const size = T.sizeOf(f.returnType) ?? 0;
-            const vo = v * WARP;
-            const range = s.range;
-            this.emit((w, l) => copyBytes(w.ctx, w.regs[dst + l], w.regs[vo + l], size, range), s.range);
+            this.emit(copyStep(f.returnReg, v, () => size, { dstLocal: false, volatile: false, events: this.accessEvents, space: this.side, range: s.range }), s.range);
           } else {
             const vo = v * WARP;
             this.emit(pureStep(dst, [vo], ([x]) => x), s.range);
@@ -890,8 +894,9 @@ export class FunctionLowerer {
     const ao = lv.addr * WARP;
     const vo = value * WARP;
     if (isAggregate(t)) {
+      // A struct assignment: the loads and stores a loop of scalar copies would make.
       const size = T.sizeOf(t) ?? 0;
-      this.emit((w, l) => copyBytes(w.ctx, w.regs[ao + l], w.regs[vo + l], size, range), range);
+      this.emitMemory(copyStep(lv.addr, value, () => size, { dstLocal: false, volatile: !!t.volatile, events: this.accessEvents, space: this.side, range }), range);
       return;
     }
     const kind = scalarKind(t);
@@ -1384,20 +1389,19 @@ export class FunctionLowerer {
         return result;
       }
       case 'memset': {
-        const [p, v, n] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          const base = w.regs[p + l];
-          for (let i = 0; i < w.regs[n + l]; i++) store(w.ctx, base + i, 'u8', w.regs[v + l], range);
-          w.regs[ro + l] = base;
-        }, range);
+        const [p, v, n] = argRegs();
+        const no = n * WARP;
+        this.emitMemory(setStep(p, v, (w, l) => w.regs[no + l], { dstLocal: false, volatile: false, events: this.accessEvents, space: this.side, range }), range);
+        const po = p * WARP;
+        this.emit((w, l) => (w.regs[ro + l] = w.regs[po + l]), range);
         return result;
       }
       case 'memcpy': {
-        const [d, s, n] = argRegs().map((r) => r * WARP);
-        this.emit((w, l) => {
-          copyBytes(w.ctx, w.regs[d + l], w.regs[s + l], w.regs[n + l], range);
-          w.regs[ro + l] = w.regs[d + l];
-        }, range);
+        const [d, s, n] = argRegs();
+        const no = n * WARP;
+        this.emitMemory(copyStep(d, s, (w, l) => w.regs[no + l], { dstLocal: false, volatile: false, events: this.accessEvents, space: this.side, range }), range);
+        const dO = d * WARP;
+        this.emit((w, l) => (w.regs[ro + l] = w.regs[dO + l]), range);
         return result;
       }
       case 'assert': {

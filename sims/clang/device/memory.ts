@@ -12,8 +12,8 @@
 // wins. `load atomic`/`store atomic` and `fence` without a syncscope are device scope too.
 import { load, store } from '../../gpu/access';
 import type { FlatAddresses } from '../../gpu/flat';
-import { pointerAllocation, pointerOffset, scalarSize, type ScalarKind } from '../../gpu/memory';
-import { accessEvent, fenceStep, fill, modelLoad, modelStore, type Ordered } from '../../ir/accessSteps';
+import { scalarSize, type ScalarKind } from '../../gpu/memory';
+import { accessEvent, copyStep, fenceStep, fill, modelLoad, modelStore, setStep, type Ordered } from '../../ir/accessSteps';
 import { bigAtomic, narrowAtomic } from '../../ir/atomicOps';
 import { WARP, type Lanes, type MemoryOrder, type Scope } from '../../ir/ir';
 import { unbox } from '../../values/wide';
@@ -151,62 +151,29 @@ export function lowerStore(L: Lowering, i: LInstruction): void {
 
 /**
  * memcpy/memmove: `size` bytes (a number, or a register holding it) from the address in `src` to
- * the one in `dst`, as 4-byte words when both allow it, else 2-byte halves, else bytes: one access each,
- * each an event of its own (local memory aside), and one switch point after the copy.
+ * the one in `dst` (sims/ir/accessSteps.ts copyStep), and one switch point after the copy.
  */
 export function emitCopy(L: Lowering, dst: number, src: number, size: { constant: number } | { reg: number }, dstLocal: boolean, srcLocal: boolean, volatile = false): void {
-  const d = dst * WARP;
-  const s = src * WARP;
-  const range = L.range;
-  const sizeOf = 'constant' in size ? (() => { const n = size.constant; return () => n; })() : (() => { const o = size.reg * WARP; return (w: Lanes, l: number) => w.regs[o + l]; })();
-  const events = L.events;
-  const reads = { u8: accessEvent(false, 1, 'u8', volatile, undefined, 'device', range), u16: accessEvent(false, 2, 'u16', volatile, undefined, 'device', range), u32: accessEvent(false, 4, 'u32', volatile, undefined, 'device', range) };
-  const writes = { u8: accessEvent(true, 1, 'u8', volatile, undefined, 'device', range), u16: accessEvent(true, 2, 'u16', volatile, undefined, 'device', range), u32: accessEvent(true, 4, 'u32', volatile, undefined, 'device', range) };
-  const step = (w: Lanes, l: number): void => {
-    const to = w.regs[d + l];
-    const from = w.regs[s + l];
-    const n = sizeOf(w, l);
-    // Overlapping regions (memmove) copy backwards when the destination is above the source.
-    const aligned = (k: number): boolean => (pointerOffset(to) & (k - 1)) === 0 && (pointerOffset(from) & (k - 1)) === 0 && n % k === 0;
-    const step = aligned(4) ? 4 : aligned(2) ? 2 : 1;
-    const kind = step === 4 ? 'u32' : step === 2 ? 'u16' : 'u8';
-    const backwards = pointerAllocation(to) === pointerAllocation(from) && to > from && to < from + n;
-    const listener = events ? w.ctx.events : undefined;
-    for (let i = 0; i < n; i += step) {
-      const k = backwards ? n - step - i : i;
-      const v = srcLocal ? load(w.ctx, from + k, kind, range) : modelLoad(w, l, from + k, kind, volatile, range);
-      if (listener && !srcLocal) listener(fill(reads[kind], w, l, from + k, undefined));
-      if (dstLocal) store(w.ctx, to + k, kind, v, range);
-      else modelStore(w, l, to + k, kind, v, volatile, range);
-      if (listener && !dstLocal) listener(fill(writes[kind], w, l, to + k, undefined));
-    }
-  };
+  const step = copyStep(dst, src, byteCount(size), { dstLocal, srcLocal, volatile, events: L.events, range: L.range });
   if (dstLocal && srcLocal) L.emit(step);
   else L.emitMemory(step);
 }
 
 /** memset: `size` bytes of the address in `dst` set to the low byte of register `value`. */
 export function emitSet(L: Lowering, dst: number, value: number, size: { constant: number } | { reg: number }, dstLocal: boolean, volatile = false): void {
-  const d = dst * WARP;
-  const vo = value * WARP;
-  const range = L.range;
-  const so = 'reg' in size ? size.reg * WARP : -1;
-  const constant = 'constant' in size ? size.constant : 0;
-  const events = L.events;
-  const write = accessEvent(true, 1, 'u8', volatile, undefined, 'device', range);
-  const step = (w: Lanes, l: number): void => {
-    const to = w.regs[d + l];
-    const n = so < 0 ? constant : w.regs[so + l];
-    const v = w.regs[vo + l] & 0xff;
-    const listener = events && !dstLocal ? w.ctx.events : undefined;
-    for (let k = 0; k < n; k++) {
-      if (dstLocal) store(w.ctx, to + k, 'u8', v, range);
-      else modelStore(w, l, to + k, 'u8', v, volatile, range);
-      if (listener) listener(fill(write, w, l, to + k, undefined));
-    }
-  };
+  const step = setStep(dst, value, byteCount(size), { dstLocal, volatile, events: L.events, range: L.range });
   if (dstLocal) L.emit(step);
   else L.emitMemory(step);
+}
+
+/** A size operand as each lane reads it: a constant, or a register. */
+function byteCount(size: { constant: number } | { reg: number }): (w: Lanes, l: number) => number {
+  if ('constant' in size) {
+    const n = size.constant;
+    return () => n;
+  }
+  const o = size.reg * WARP;
+  return (w, l) => w.regs[o + l];
 }
 
 /** An atomic read-modify-write of register `ptr`'s address; the old value into `dst`. */
