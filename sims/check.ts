@@ -543,6 +543,7 @@ function raceFinding({ race: r, engine, note }: EngineRace, parsed: ParseResult,
       { location: location(r.previous), message: r.previousMessage },
       ...(r.narrowFence ? [{ location: location(r.narrowFence), message: 'this `__threadfence_block()` orders memory only for its own block' }] : []),
       ...(r.lockAcquires ?? []).map((a) => ({ location: location(a), message: 'the lock is taken here at block scope: each block gets its own lock' })),
+      ...(r.lockReleases ?? []).map((a) => ({ location: location(a), message: 'the lock is released here at block scope: the release orders nothing for the other blocks' })),
       ...(r.also ?? []).map((a) => ({ location: location(a.range), message: a.message })),
     ],
     ...(r.address ? { address: r.address } : {}),
@@ -554,7 +555,7 @@ function raceFinding({ race: r, engine, note }: EngineRace, parsed: ParseResult,
     ...(note ? { note } : {}),
     fixes: fixesFor(r, parsed, file, text, header),
     range: r.range,
-    relatedRanges: [r.previous, ...(r.narrowFence ? [r.narrowFence] : []), ...(r.lockAcquires ?? []), ...(r.also ?? []).map((a) => a.range)],
+    relatedRanges: [r.previous, ...(r.narrowFence ? [r.narrowFence] : []), ...(r.lockAcquires ?? []), ...(r.lockReleases ?? []), ...(r.also ?? []).map((a) => a.range)],
   };
 }
 

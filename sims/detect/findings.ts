@@ -74,6 +74,8 @@ export interface RaceFinding {
   orderHint?: OrderHint;
   /** The atomicCAS calls that took a block-scope lock used across blocks. */
   lockAcquires?: Range[];
+  /** The block-scope atomicExch calls that released it. */
+  lockReleases?: Range[];
   /**
    * lock-fence-scope / lock-release-fence: what broke the lock both sides take (the finding's
    * range is the first one's fence, atomicCAS or atomicExch); the fixes mend every one.
@@ -230,4 +232,10 @@ export function accessorName(a: Accessor, other: Accessor): string {
   if (a.block !== other.block) return `in block ${a.block}`;
   if (a.warp !== other.warp) return `in warp ${a.warp} of block ${a.block}`;
   return `by thread ${a.warp * 32 + a.lane} of block ${a.block}`;
+}
+
+/** Where a block-scope lock used across blocks is taken and released (a lock-scope race names them). */
+export interface LockSites {
+  acquires: Range[];
+  releases: Range[];
 }

@@ -23,7 +23,7 @@ import { isRelease, type EventListener, type SimEvent } from '../ir/ir';
 import { sameThread, unorderedLanes, warpKey, WARPS_PER_BLOCK } from './lanes';
 import { nameAddress } from '../gpu/lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
-import { accessName, type RaceCategory, type RaceFinding } from './findings';
+import { accessName, type LockSites, type RaceCategory, type RaceFinding } from './findings';
 import type { AccessView, Detector, DetectorState } from './detector';
 import { ScordReporter } from './scordReport';
 import type { AccessRecord, FenceFile, LockEntry, LockTable, Meta } from './scordRecords';
@@ -64,6 +64,22 @@ const READ_SLOTS = 1 << 14;
 /** Accesses of one critical section an unfenced unlock can still take the lock from. */
 const SECTION_LIMIT = 64;
 
+/** Where a call of `range` is made on lock `word`, once per place. */
+function addSite(sites: Map<number, Range[]>, word: number, range: Range): void {
+  const known = sites.get(word);
+  if (!known) sites.set(word, [range]);
+  else if (!known.includes(range)) known.push(range);
+}
+
+/** A lock word's atomics that decide whether its scopes reach across blocks. */
+interface LockWordAtomics {
+  /** The last device-scope atomicCAS that took it, and the last one before it from another block. */
+  take?: AccessRecord;
+  takeOther?: AccessRecord;
+  /** The last block-scope atomicExch that released it. */
+  narrowRelease?: AccessRecord;
+}
+
 export class ScordDetector implements Detector {
   /** Metadata by allocation, then by entry within it (small integer keys hash fast). */
   private meta = new MetaTable();
@@ -92,6 +108,10 @@ export class ScordDetector implements Detector {
   private readonly singleLocks = new Map<string, Set<string>>();
   /** Per lock word: where it is taken with a block-scope atomicCAS in this launch (a lock-scope race names them). */
   private blockLockSites = new Map<number, Range[]>();
+  /** Per lock word: where a lock taken at block scope is released with a block-scope atomicExch (named beside those). */
+  private blockUnlockSites = new Map<number, Range[]>();
+  /** Per lock word: its atomics as they bear on scope across blocks (see lockWordScope). */
+  private lockWordAtomics = new Map<number, LockWordAtomics>();
   /** Lock-table entries held now, by all threads (no critical section to note while there are none). */
   private held = 0;
   /** Per warp (`warpKey(block, warp)`): its divergence epoch (odd while diverged). */
@@ -164,6 +184,8 @@ export class ScordDetector implements Detector {
         this.locks = new Map();
         this.warpLocks = new Map();
         this.blockLockSites = new Map();
+        this.blockUnlockSites = new Map();
+        this.lockWordAtomics = new Map();
         this.held = 0;
         this.divergence = [];
         this.anyDivergence = false;
@@ -486,14 +508,11 @@ export class ScordDetector implements Detector {
       const block = e.atomic.scope === 'block';
       if (!table.entries.some((t) => t.word === word && (t.scope === 'block') === block)) {
         table.entries.push({ key: this.lockKey(word, block ? e.block : -1), word, scope: e.atomic.scope, active: false, acquire: e.range });
-        if (block) {
-          const sites = this.blockLockSites.get(word);
-          if (!sites) this.blockLockSites.set(word, [e.range]);
-          else if (!sites.includes(e.range)) sites.push(e.range);
-        }
+        if (block) addSite(this.blockLockSites, word, e.range);
         if (this.faithful && table.entries.length > LOCK_TABLE && table.entries.shift()!.active) this.held--;
         table.held = undefined;
       }
+      this.lockWordScope(word, e, 'take');
       return; // lock words are synchronisation, not data
     }
     // atomicExch, or a release store, on a held lock word unlocks it.
@@ -514,10 +533,38 @@ export class ScordDetector implements Detector {
         lock.releaseFenced = !e.atomic || (lock.scope === 'block' ? f.fencedLast : f.fencedLastDev);
         if (lock.active && !lock.releaseFenced) this.unfencedUnlock(table!, lock, e);
         if (!table!.entries.some((t) => t.active)) table!.section = undefined;
+        if (e.atomic?.scope === 'block') {
+          if (lock.scope === 'block') addSite(this.blockUnlockSites, word, e.range);
+          else this.lockWordScope(word, e, 'release');
+        }
         return;
       }
     }
     this.checkAll(e, e.write, a);
+  }
+
+  /**
+   * A lock word's own atomics are synchronisation, but scoped: a block-scope atomicExch that
+   * releases a lock taken with a device-scope atomicCAS, which another block takes too, is not
+   * atomic for that block (Table IV (d), as for any word), whichever of the two runs first. A
+   * lock taken with atomicCAS_block is a different lock in each block: that is reported on the
+   * data it fails to protect (lock-scope), not here. `release`: such a narrow release.
+   */
+  private lockWordScope(word: number, e: Access, kind: 'take' | 'release'): void {
+    if (kind === 'take' && e.atomic?.scope === 'block') return;
+    let seen = this.lockWordAtomics.get(word);
+    if (!seen) this.lockWordAtomics.set(word, (seen = {}));
+    const rec = this.record(undefined, e, true, this.fenceFile(e.block, e.warp, e.lane), false);
+    if (kind === 'take') {
+      const narrow = seen.narrowRelease;
+      if (narrow && narrow.block !== e.block) this.reporter.report('scoped-atomic', 'device', narrow, rec, e);
+      if (seen.take && seen.take.block !== e.block) seen.takeOther = seen.take;
+      seen.take = rec;
+      return;
+    }
+    const taken = seen.take && seen.take.block !== e.block ? seen.take : seen.takeOther && seen.takeOther.block !== e.block ? seen.takeOther : undefined;
+    if (taken) this.reporter.report('scoped-atomic', 'device', taken, rec, e);
+    seen.narrowRelease = rec;
   }
 
   /** Checks each entry the access covers (one, unless it is wider than the granularity). */
@@ -850,11 +897,14 @@ export class ScordDetector implements Detector {
     }
   }
 
-  /** Both sides hold a lock on the same word, taken at block scope in different blocks. */
-  private sameLockWord(a: Set<string> | number, b: Set<string> | number): Range[] | undefined {
+  /**
+   * Both sides hold a lock on the same word, taken at block scope in different blocks: where it
+   * is taken, and released, at block scope.
+   */
+  private sameLockWord(a: Set<string> | number, b: Set<string> | number): LockSites | undefined {
     if (typeof a === 'number' || typeof b === 'number') return undefined;
     // Every racing access of a lock-scope race comes here: no sets built, no lock table walked.
-    let acquires: Range[] | undefined;
+    let sites: LockSites | undefined;
     for (const ka of a) {
       const word = lockWord(ka);
       let shared = false;
@@ -864,10 +914,11 @@ export class ScordDetector implements Detector {
         break;
       }
       if (!shared) continue;
-      acquires ??= [];
-      for (const r of this.blockLockSites.get(Number(word)) ?? []) if (!acquires.includes(r)) acquires.push(r);
+      sites ??= { acquires: [], releases: [] };
+      for (const r of this.blockLockSites.get(Number(word)) ?? []) if (!sites.acquires.includes(r)) sites.acquires.push(r);
+      for (const r of this.blockUnlockSites.get(Number(word)) ?? []) if (!sites.releases.includes(r)) sites.releases.push(r);
     }
-    return acquires;
+    return sites;
   }
 
   private newShadow(): ShadowSharedMemory {

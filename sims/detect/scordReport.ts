@@ -5,7 +5,7 @@ import type { Range } from '../frontend/source';
 import { nameAddress } from '../gpu/lvalue';
 import type { Memory } from '../gpu/memory';
 import type { SimEvent } from '../ir/ir';
-import { accessName, accessorName, atomicName, PairIndex, type AccessSummary, type Accessor, type HeldLock, type LockFault, type MetadataSnapshot, type OrderHint, type RaceCategory, type RaceFinding } from './findings';
+import { accessName, accessorName, atomicName, PairIndex, type AccessSummary, type Accessor, type HeldLock, type LockFault, type LockSites, type MetadataSnapshot, type OrderHint, type RaceCategory, type RaceFinding } from './findings';
 import { brokenLockMessage, raceMessage } from './scordMessages';
 import type { AccessRecord } from './scordRecords';
 
@@ -36,7 +36,7 @@ export class ScordReporter {
     private readonly barrierId: (block: number) => number,
   ) {}
 
-  report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, rec: AccessRecord, e: Access, lockAcquires?: Range[], narrowFence?: Range, orderHint?: OrderHint): void {
+  report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, rec: AccessRecord, e: Access, blockLock?: LockSites, narrowFence?: Range, orderHint?: OrderHint): void {
     if (BENIGN_CAN_REPLACE.has(category) && !md.isAtom && !rec.isAtom && sameValue(md, rec)) category = 'benign-same-value';
     // Both sides take one lock, but a fence it needs is missing or too narrow on one of them:
     // the fault is that fence (or its absence), not the data access.
@@ -57,7 +57,7 @@ export class ScordReporter {
     this.add(category, scope, e, write, earlier, { block: md.block, warp: md.warp, lane: md.lane }, 'global', category === 'benign-same-value' ? (rec.write ? rec.value : md.value) : undefined, {
       ...(narrowFence ? { narrowFence } : {}),
       ...(orderHint ? { orderHint } : {}),
-      ...(lockAcquires ? { lockAcquires } : {}),
+      ...(blockLock ? { lockAcquires: blockLock.acquires, ...(blockLock.releases.length ? { lockReleases: blockLock.releases } : {}) } : {}),
       ...(category === 'missing-lock' && (md.heldBy?.length || rec.heldBy?.length) ? { heldLocks: { current: lockSites(rec), earlier: lockSites(md) } } : {}),
       metadata: this.snapshot(md, e),
     });

@@ -95,7 +95,7 @@ test('a race on an operand: the operand `payload[w]`, related to the write in th
   await session.client.close(uri);
 });
 
-test('a lock-scope race: related information at the other access and at the block-scope lock acquire', async () => {
+test('a lock-scope race: related information at the other access and at the block-scope lock acquire and release', async () => {
   const file = 'test/fixtures/races/lock_block_scope_interblock.cu';
   const uri = fileUri(fixturePath(file));
   const text = fixtureText(file);
@@ -111,9 +111,11 @@ test('a lock-scope race: related information at the other access and at the bloc
     [
       [uri, range(25, 4, 25, 19), 'data = data + 1'],
       [uri, range(9, 11, 9, 35), 'atomicCAS_block(l, 0, 1)'],
+      [uri, range(17, 4, 17, 26), 'atomicExch_block(l, 0)'],
     ],
   );
   assert.match(d.relatedInformation![1].message, /lock is taken here at block scope/);
+  assert.match(d.relatedInformation![2].message, /lock is released here at block scope/);
   assert.deepEqual(d.data, { version: 1, finding: 0, address: 'data' });
   await session.client.close(uri);
 });

@@ -81,7 +81,7 @@ test('detector.hardwareFaithful: a block-scope lock is reported as a missing loc
   const uri = fileUri(fixturePath(file));
   const exact = await openWith(uri, fixtureText(file), BASE);
   assert.deepEqual(summary(exact), [['lock-scope', 25, Severity.Warning]]);
-  assert.equal(exact.diagnostics[0].relatedInformation?.length, 2, 'the other access and the lock acquire');
+  assert.equal(exact.diagnostics[0].relatedInformation?.length, 3, 'the other access, the lock acquire and its release');
   const faithful = await reconfigure(uri, { ...BASE, detector: { hardwareFaithful: true } });
   assert.deepEqual(summary(faithful), [['missing-lock', 25, Severity.Warning]]);
   assert.deepEqual(faithful.diagnostics[0].range, exact.diagnostics[0].range);
