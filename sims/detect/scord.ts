@@ -546,7 +546,8 @@ export class ScordDetector implements Detector {
   /**
    * A lock word's own atomics are synchronisation, but scoped: a block-scope atomicExch that
    * releases a lock taken with a device-scope atomicCAS, which another block takes too, is not
-   * atomic for that block (Table IV (d), as for any word), whichever of the two runs first. A
+   * atomic for that block (Table IV (d), as for any word), in either order unless a device-scope
+   * fence of the earlier one's thread hands the word over. A
    * lock taken with atomicCAS_block is a different lock in each block: that is reported on the
    * data it fails to protect (lock-scope), not here. `release`: such a narrow release.
    */
@@ -555,14 +556,16 @@ export class ScordDetector implements Detector {
     let seen = this.lockWordAtomics.get(word);
     if (!seen) this.lockWordAtomics.set(word, (seen = {}));
     const rec = this.record(undefined, e, true, this.fenceFile(e.block, e.warp, e.lane), false);
+    // As for any block-scope atomic (Table IV (d) in check): one another block's thread has
+    // fenced at device scope since is handed over, and ordered before this one.
+    const unordered = (r: AccessRecord | undefined): r is AccessRecord => r !== undefined && r.block !== e.block && r.devFence === this.fenceFile(r.block, r.warp, r.lane).dev;
     if (kind === 'take') {
-      const narrow = seen.narrowRelease;
-      if (narrow && narrow.block !== e.block) this.reporter.report('scoped-atomic', 'device', narrow, rec, e);
+      if (unordered(seen.narrowRelease)) this.reporter.report('scoped-atomic', 'device', seen.narrowRelease, rec, e);
       if (seen.take && seen.take.block !== e.block) seen.takeOther = seen.take;
       seen.take = rec;
       return;
     }
-    const taken = seen.take && seen.take.block !== e.block ? seen.take : seen.takeOther && seen.takeOther.block !== e.block ? seen.takeOther : undefined;
+    const taken = unordered(seen.take) ? seen.take : unordered(seen.takeOther) ? seen.takeOther : undefined;
     if (taken) this.reporter.report('scoped-atomic', 'device', taken, rec, e);
     seen.narrowRelease = rec;
   }
