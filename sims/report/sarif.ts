@@ -50,6 +50,7 @@ const CATEGORY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'memory-limit': 'A launch, variable or run that needs more memory than the run may hold (--memory-limit, scord.analysis.memoryLimitMb)',
   'uninitialized-read': 'A device read of cudaMalloc\'d memory that nothing has written (with --initcheck)',
   'undefined-function': 'A call of a device function that is declared but defined nowhere in the program (the run treats it as doing nothing)',
+  'unmet-precondition': "A GPUVerify precondition (__requires) that does not hold for the arguments a run made up for a kernel launched on its own (the thread stops there)",
 };
 
 /** The codes `scord check` itself gives to files it cannot analyse (besides the front end's). */

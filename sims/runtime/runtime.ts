@@ -34,8 +34,8 @@ export interface RuntimeFinding {
 }
 
 /** Undefined operations the run survives: warnings; faults and misuse are errors. */
-export type UndefinedOperation = 'division-by-zero' | 'invalid-shift' | 'uninitialized-read' | 'undefined-function';
-const UNDEFINED_OPERATIONS: ReadonlySet<string> = new Set<UndefinedOperation>(['division-by-zero', 'invalid-shift', 'uninitialized-read', 'undefined-function']);
+export type UndefinedOperation = 'division-by-zero' | 'invalid-shift' | 'uninitialized-read' | 'undefined-function' | 'unmet-precondition';
+const UNDEFINED_OPERATIONS: ReadonlySet<string> = new Set<UndefinedOperation>(['division-by-zero', 'invalid-shift', 'uninitialized-read', 'undefined-function', 'unmet-precondition']);
 
 export interface OutputChunk {
   stream: 'stdout' | 'stderr';

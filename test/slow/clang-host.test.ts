@@ -330,6 +330,32 @@ __global__ void shift(int *A, int offset) {
   });
 });
 
+describe("a kernel's GPUVerify precondition", () => {
+  test('that the made-up arguments do not meet stops the threads it fails for, with a warning, and no race from them', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-requires-'));
+    try {
+      const file = path.join(dir, 'stride.cu');
+      // A stride of blockDim.x keeps the threads apart; at 0 or 1 (made up) they would overlap.
+      const text = `//--blockDim=64 --gridDim=1
+__global__ void stride(float *A, int sz) {
+  __requires(sz == blockDim.x);
+  for (int i = threadIdx.x; i < 4 * sz; i += sz) A[i] *= 2.0f;
+}
+`;
+      const check = (args: Record<string, number>) => checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { args }, header: readKernelHeader(text).header } });
+      const madeUp = await check({});
+      assert.equal(madeUp.analysed, true, JSON.stringify(madeUp.diagnostics));
+      assert.deepEqual(madeUp.findings.map((f) => [f.kind, f.severity, f.range?.start.line]), [['unmet-precondition', 'warning', 2]]);
+      assert.match(madeUp.findings[0].message, /precondition `sz == blockDim.x` does not hold .*--arg NAME=VALUE; met 64 times here/);
+      const given = await check({ sz: 64 });
+      assert.equal(given.analysed, true);
+      assert.deepEqual(given.findings, []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a kernel handed a function pointer', () => {
   test('run from its header, the pointer is a device function of the right arity, and the call runs', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-funcptr-'));

@@ -82,6 +82,18 @@ export function lowerExternalCall(L: Lowering, i: LInstruction, name: string): b
     case 'vprintf':
       printf(L, i);
       return true;
+    case '__scord_unmet_precondition': {
+      // GPUVerify's __requires, false for this thread: the run is outside what the kernel
+      // accepts; the thread stops, as if it returned.
+      const text = L.reg(ops[0]) * WARP;
+      const range = L.range;
+      L.emit((w, l) => {
+        const condition = readCString(w.ctx, w.regs[text + l], range, 512);
+        w.ctx.runtime.undefinedOperation('unmet-precondition', `the kernel's precondition \`${condition}\` does not hold for the arguments this run made up (scalars not given are 0, and 1 in a second run): the threads it fails for stop here; give the arguments it needs with --arg NAME=VALUE`, range);
+      });
+      L.terminate({ kind: 'exit' });
+      return true;
+    }
     case '__assertfail':
     case '__assert_fail': {
       const msg = L.reg(ops[0]) * WARP;
