@@ -176,6 +176,8 @@ describe('CUDA headers for clang', () => {
     const kernel = functionBody(annotated.device.ir, '@_Z9annotatedPiP17curandStateXORWOW(');
     // __assert(i < 64) fails through __assertfail; the __other_int one cannot be evaluated.
     assert.equal([...kernel.matchAll(/call void @__assertfail\(/g)].length, 1);
+    // __requires(A != 0) stops a thread it is false for, through the hook.
+    assert.match(kernel, /call void @__scord_unmet_precondition\(/);
     assert.match(kernel, /call void @__scord_grid_sync\(\)/);
   });
 });
