@@ -663,7 +663,7 @@ export class PreciseDetector implements Detector {
     const narrowFence = category === 'missing-device-fence' ? blocked?.fence : undefined;
     // The reader saw a release that covers the write, and only the acquire is missing.
     const unacquired = (category === 'missing-device-fence' || category === 'missing-block-fence') && !narrowFence && this.observed(p, t) ? t.unacquired : undefined;
-    const address = nameAddress(this.memory, e.address);
+    const address = nameAddress(this.memory, e.address, e.size);
     const current: AccessSummary = { range: e.range, write, strong: e.strong, ...(e.atomic ? { atomic: e.atomic } : {}) };
     const earlier: AccessSummary = { range: p.range, write: p.write, strong: p.strong, ...(p.atomic ? { atomic: p.atomic } : {}) };
     const me: Accessor = { block: e.block, warp: e.warp, lane: e.lane };

@@ -295,7 +295,7 @@ export class ScordDetector implements Detector {
   }
 
   private traceAccess(e: Access): void {
-    if (this.traced.length >= TRACE_LIMIT || nameAddress(this.memory, e.address) !== this.trace) return;
+    if (this.traced.length >= TRACE_LIMIT || nameAddress(this.memory, e.address, e.size) !== this.trace) return;
     this.traced.push({
       launch: this.launches,
       accessor: { block: e.block, warp: e.warp, lane: e.lane },

@@ -80,7 +80,7 @@ export class ScordReporter {
     const current: AccessSummary = { range: e.range, write: rec.write, strong: e.strong, ...(e.atomic ? { atomic: e.atomic } : {}) };
     const me: Accessor = { block: e.block, warp: e.warp, lane: e.lane };
     const them: Accessor = { block: md.block, warp: md.warp, lane: md.lane };
-    const address = nameAddress(this.memory, e.address);
+    const address = nameAddress(this.memory, e.address, e.size);
     const of = address ? ` of \`${address}\`` : '';
     this.found.add({
       kind: 'race',
@@ -116,7 +116,7 @@ export class ScordReporter {
 
   /** A new finding: the racing access `e` and the earlier access it races with. */
   private add(category: RaceCategory, scope: 'block' | 'device', e: Access, write: boolean, earlier: AccessSummary, them: Accessor, space: RaceFinding['space'], value: number | undefined, extra: Partial<RaceFinding>): void {
-    const address = nameAddress(this.memory, e.address);
+    const address = nameAddress(this.memory, e.address, e.size);
     const current: AccessSummary = {
       range: e.range, write, strong: e.strong,
       ...(e.atomic ? { atomic: e.atomic } : {}),
