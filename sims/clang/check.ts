@@ -124,18 +124,16 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
   const diagnostics = compiled.diagnostics.filter((d) => d.severity === 'warning').map((d) => clangDiagnostic(d, ranges));
   const launch = program.launch;
   const explicit = launch && (launch.request.kernel !== undefined || launch.request.grid !== undefined || launch.request.block !== undefined);
-  let entry = options.entry;
-  if (!entry && (!compiled.wasm || explicit)) {
+  // The kernel a kernel-only program runs: the caller's, or the one its header launches (it
+  // travels in `options`, so that the run with unset scalars at 1 can replace it).
+  if (!options.entry && (!compiled.wasm || explicit)) {
     const choice = launch ? chooseClangEntry(compiled.device, launch.request, launch.header) : { kind: 'problem' as const, message: 'the program has no main function to run; give a kernel launch (a header line such as //--blockDim=64 --gridDim=2, or --kernel/--grid/--block)' };
     if (choice.kind === 'problem' || choice.kind === 'usage') {
       const at = choice.kind === 'problem' && choice.range ? choice.range : ranges.rangeAt(options.fileName, 1, 1);
       diagnostics.push({ severity: 'error', code: 'launch', message: choice.message, location: location(at), range: at });
       return { file: options.fileName, analysed: false, findings: [], diagnostics, output: '', stats: initialStats(options) };
     }
-    if (choice.kind === 'entry') {
-      entry = choice.entry;
-      options = { ...options, entry, exploreUnsetScalars: clangIntegerParams(compiled.device, entry.kernel) };
-    }
+    if (choice.kind === 'entry') options = { ...options, entry: choice.entry, exploreUnsetScalars: clangIntegerParams(compiled.device, choice.entry.kernel) };
     // A header's --warp-sync=N: the kernel is written for lockstep warps.
     if (choice.kind === 'entry' && launch && headerLockstep(launch.header)) options = { ...options, warpSync: true };
   }
@@ -147,7 +145,7 @@ export async function checkWithClang(options: CheckOptions, program: ClangProgra
     (run) =>
       runClangProgram(
         { ...(compiled.wasm ? { wasm: compiled.wasm } : {}), device: compiled.device },
-        { ...run, ...(run.entry || entry ? { entry: run.entry ?? entry } : {}), sourceText: readText, programName: programNameOf(options.fileName), rangeOf: (loc) => ranges.rangeOfLocation(loc, options.fileName), ...(program.argv ? { argv: program.argv } : {}), ...(program.stdin ? { stdin: program.stdin } : {}), ...(program.readFolder ? { readFolder: program.readFolder } : {}) },
+        { ...run, sourceText: readText, programName: programNameOf(options.fileName), rangeOf: (loc) => ranges.rangeOfLocation(loc, options.fileName), ...(program.argv ? { argv: program.argv } : {}), ...(program.stdin ? { stdin: program.stdin } : {}), ...(program.readFolder ? { readFolder: program.readFolder } : {}) },
       ),
     parsed,
     arch !== undefined ? { ...options, arch } : options,

@@ -3,14 +3,14 @@
 // output in order with device printf, argv, stdin, files kept in memory, exit statuses, kernels
 // launched through the simulator (managed memory, copies, races found by the detector), and
 // faults, overruns and unsupported calls as located findings.
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkWithClang, compileProgram } from '../../sims/clang/check';
 import { readKernelHeader } from '../../sims/host/kernelHeader';
-import { checkSource } from '../../sims/check';
+import { checkSource, type CheckReport } from '../../sims/check';
 import { DEFAULT_MEMORY_LIMIT } from '../../sims/gpu/memory';
 import { scord } from '../../sims/cli';
 import { unsupportedFeature } from '../../sims/clang/host/cudaImports';
@@ -302,101 +302,85 @@ __global__ void bump(int *p) { atomicAdd_block(&p[0], 1); }
   });
 });
 
+/** Kernel-only files of the tests below live here (clang reads them as text; the path names them). */
+const KERNELS = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-kernels-'));
+after(() => fs.rmSync(KERNELS, { recursive: true, force: true }));
+
+/** A kernel-only file run from its header on the clang path, with the scalar arguments `args`. */
+function checkKernelFile(name: string, text: string, args: Record<string, number> = {}): Promise<CheckReport> {
+  const file = path.join(KERNELS, name);
+  return checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { args }, header: readKernelHeader(text).header } });
+}
+
 describe('a kernel run from its header on the clang path', () => {
   test('is also run with its unset integer scalars at 1, as on the hand-written path: a race any non-zero offset shows is found', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-scalars-'));
-    try {
-      const file = path.join(dir, 'shift.cu');
-      // GPUVerify's __requires (which the hand-written front end does not know) leaves it to clang.
-      const text = `//--blockDim=64 --gridDim=1
+    // GPUVerify's __requires (which the hand-written front end does not know) leaves it to clang.
+    const text = `//--blockDim=64 --gridDim=1
 __global__ void shift(int *A, int offset) {
   __requires(offset >= 0);
   int temp = A[threadIdx.x + offset];
   A[threadIdx.x] += temp;
 }
 `;
-      const check = (args: Record<string, number>) => checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { args }, header: readKernelHeader(text).header } });
-      const r = await check({});
-      assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
-      // At the write of A[threadIdx.x] (line 5; ranges count from 0).
-      assert.deepEqual(r.findings.map((f) => [f.category, f.range?.start.line]), [['missing-block-fence', 4]]);
-      // A value given is the one that runs: offset 0 races with nothing.
-      const given = await check({ offset: 0 });
-      assert.equal(given.analysed, true);
-      assert.deepEqual(given.findings, []);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const r = await checkKernelFile('shift.cu', text);
+    assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
+    // At the write of A[threadIdx.x] (line 5; ranges count from 0).
+    assert.deepEqual(r.findings.map((f) => [f.category, f.range?.start.line]), [['missing-block-fence', 4]]);
+    // A value given is the one that runs: offset 0 races with nothing.
+    const given = await checkKernelFile('shift.cu', text, { offset: 0 });
+    assert.equal(given.analysed, true);
+    assert.deepEqual(given.findings, []);
   });
 });
 
 describe("a kernel's GPUVerify precondition", () => {
   test('that the made-up arguments do not meet stops the threads it fails for, with a warning, and no race from them', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-requires-'));
-    try {
-      const file = path.join(dir, 'stride.cu');
-      // A stride of blockDim.x keeps the threads apart; at 0 or 1 (made up) they would overlap.
-      const text = `//--blockDim=64 --gridDim=1
+    // A stride of blockDim.x keeps the threads apart; at 0 or 1 (made up) they would overlap.
+    const text = `//--blockDim=64 --gridDim=1
 __global__ void stride(float *A, int sz) {
   __requires(sz == blockDim.x);
   for (int i = threadIdx.x; i < 4 * sz; i += sz) A[i] *= 2.0f;
 }
 `;
-      const check = (args: Record<string, number>) => checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { args }, header: readKernelHeader(text).header } });
-      const madeUp = await check({});
-      assert.equal(madeUp.analysed, true, JSON.stringify(madeUp.diagnostics));
-      assert.deepEqual(madeUp.findings.map((f) => [f.kind, f.severity, f.range?.start.line]), [['unmet-precondition', 'warning', 2]]);
-      assert.match(madeUp.findings[0].message, /precondition `sz == blockDim.x` does not hold .*--arg NAME=VALUE; met 64 times here/);
-      const given = await check({ sz: 64 });
-      assert.equal(given.analysed, true);
-      assert.deepEqual(given.findings, []);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const madeUp = await checkKernelFile('stride.cu', text);
+    assert.equal(madeUp.analysed, true, JSON.stringify(madeUp.diagnostics));
+    assert.deepEqual(madeUp.findings.map((f) => [f.kind, f.severity, f.range?.start.line]), [['unmet-precondition', 'warning', 2]]);
+    assert.match(madeUp.findings[0].message, /precondition `sz == blockDim.x` does not hold .*--arg NAME=VALUE; met 64 times here/);
+    const given = await checkKernelFile('stride.cu', text, { sz: 64 });
+    assert.equal(given.analysed, true);
+    assert.deepEqual(given.findings, []);
   });
 });
 
 describe('a kernel handed a function pointer', () => {
   test('run from its header, the pointer is a device function of the right arity, and the call runs', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-funcptr-'));
-    try {
-      const file = path.join(dir, 'apply.cu');
-      const text = `//--blockDim=32 --gridDim=2
+    const text = `//--blockDim=32 --gridDim=2
 __device__ float twice(float *v, unsigned i) { return v[i] * 2.0f; }
 typedef float (*op)(float *, unsigned);
 __global__ void apply(float *v, op f) {
   v[0] = f(v, threadIdx.x);
 }
 `;
-      const r = await checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { args: {} }, header: readKernelHeader(text).header } });
-      assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
-      // The call ran (no fault at it): every thread of both blocks writes v[0], a race there.
-      assert.ok(!r.findings.some((f) => f.category === 'invalid-pointer'), JSON.stringify(r.findings.map((f) => f.message)));
-      assert.ok(r.findings.some((f) => f.kind === 'race' && f.range?.start.line === 4), JSON.stringify(r.findings.map((f) => [f.kind, f.category, f.range?.start.line])));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const r = await checkKernelFile('apply.cu', text);
+    assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
+    // The call ran (no fault at it): every thread of both blocks writes v[0], a race there.
+    assert.ok(!r.findings.some((f) => f.category === 'invalid-pointer'), JSON.stringify(r.findings.map((f) => f.message)));
+    assert.ok(r.findings.some((f) => f.kind === 'race' && f.range?.start.line === 4), JSON.stringify(r.findings.map((f) => [f.kind, f.category, f.range?.start.line])));
   });
 });
 
 describe('a device function declared and never defined', () => {
   test('its call does nothing and returns 0, said once at the call with a count; the kernel runs on', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-undefined-'));
-    try {
-      const file = path.join(dir, 'abstract.cu');
-      const text = `//--blockDim=32 --gridDim=1
+    const text = `//--blockDim=32 --gridDim=1
 __device__ int bar(int x);
 __global__ void k(int *p) {
   p[threadIdx.x] = bar(threadIdx.x) + 1;
 }
 `;
-      const r = await checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { args: {} }, header: readKernelHeader(text).header } });
-      assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
-      assert.deepEqual(r.findings.map((f) => [f.category, f.severity, f.range?.start.line]), [['undefined-function', 'warning', 3]]);
-      assert.match(r.findings[0].message, /^bar is declared but defined nowhere in the program: the call does nothing and returns 0 here .*; met 32 times here/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const r = await checkKernelFile('abstract.cu', text);
+    assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
+    assert.deepEqual(r.findings.map((f) => [f.category, f.severity, f.range?.start.line]), [['undefined-function', 'warning', 3]]);
+    assert.match(r.findings[0].message, /^bar is declared but defined nowhere in the program: the call does nothing and returns 0 here .*; met 32 times here/);
   });
 });
 
