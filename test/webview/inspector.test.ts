@@ -117,10 +117,11 @@ describe('metadata inspector webview', () => {
     }
     const categories = await page().$$eval('.race .badge.category', (b) => b.map((x) => x.textContent));
     assert.deepEqual(categories.sort(), ['Lock scope', 'Missing device fence', 'Scoped atomic']);
-    // The lock-scope race also points at the block-scope atomicCAS, the missing-device-fence one at its block-scope fence.
-    assert.equal((await count('.race [data-access=related]')), 2);
+    // The lock-scope race also points at the block-scope atomicCAS and atomicExch, the
+    // missing-device-fence one at its block-scope fence.
+    assert.equal((await count('.race [data-access=related]')), 3);
     const related = await page().$$eval('.race [data-access=related]', (r) => r.map((x) => x.textContent ?? ''));
-    assert.ok(related.some((t) => t.includes('atomicCAS') || t.includes('lock is taken')) && related.some((t) => t.includes('__threadfence_block()')), related.join(' | '));
+    assert.ok(related.some((t) => t.includes('lock is taken')) && related.some((t) => t.includes('lock is released')) && related.some((t) => t.includes('__threadfence_block()')), related.join(' | '));
   });
 
   it('clicking an access posts reveal with its 0-based place', async () => {
