@@ -546,18 +546,18 @@ export class ScordDetector implements Detector {
   /**
    * A lock word's own atomics are synchronisation, but scoped: a block-scope atomicExch that
    * releases a lock taken with a device-scope atomicCAS, which another block takes too, is not
-   * atomic for that block (Table IV (d), as for any word), in either order unless a device-scope
-   * fence of the earlier one's thread hands the word over. A
-   * lock taken with atomicCAS_block is a different lock in each block: that is reported on the
-   * data it fails to protect (lock-scope), not here. `release`: such a narrow release.
+   * atomic for that block (Table IV (d), as for any word), in either order unless a
+   * device-scope fence of the earlier one's thread hands the word over. A lock taken with
+   * atomicCAS_block is a different lock in each block: that is reported on the data it fails to
+   * protect (lock-scope), not here. `release`: such a narrow release.
    */
   private lockWordScope(word: number, e: Access, kind: 'take' | 'release'): void {
     if (kind === 'take' && e.atomic?.scope === 'block') return;
     let seen = this.lockWordAtomics.get(word);
     if (!seen) this.lockWordAtomics.set(word, (seen = {}));
     const rec = this.record(undefined, e, true, this.fenceFile(e.block, e.warp, e.lane), false);
-    // As for any block-scope atomic (Table IV (d) in check): one another block's thread has
-    // fenced at device scope since is handed over, and ordered before this one.
+    // As for any block-scope atomic (Table IV (d) in check): an atomic of another block whose
+    // thread has fenced at device scope since is handed over, ordered before this one.
     const unordered = (r: AccessRecord | undefined): r is AccessRecord => r !== undefined && r.block !== e.block && r.devFence === this.fenceFile(r.block, r.warp, r.lane).dev;
     if (kind === 'take') {
       if (unordered(seen.narrowRelease)) this.reporter.report('scoped-atomic', 'device', seen.narrowRelease, rec, e);

@@ -68,8 +68,9 @@ export function fenceStep(scope: Scope, order: MemoryOrder, range: Range, events
 
 /** Where a copy or a fill goes, and what sees it. */
 export interface BytesAccess {
-  /** The destination (and for a copy the source) is the thread's own local memory: no events, no weak model. */
+  /** The destination is the thread's own local memory: no events, no weak model. */
   dstLocal: boolean;
+  /** The same of a copy's source. */
   srcLocal?: boolean;
   volatile: boolean;
   /** Report each access to the listener. */
@@ -92,8 +93,10 @@ export function copyStep(dst: number, src: number, sizeOf: (w: Lanes, l: number)
   const { range, volatile, dstLocal, events } = a;
   const srcLocal = !!a.srcLocal;
   const space = a.space ?? 'device';
-  const reads = { u8: accessEvent(false, 1, 'u8', volatile, undefined, space, range), u16: accessEvent(false, 2, 'u16', volatile, undefined, space, range), u32: accessEvent(false, 4, 'u32', volatile, undefined, space, range) };
-  const writes = { u8: accessEvent(true, 1, 'u8', volatile, undefined, space, range), u16: accessEvent(true, 2, 'u16', volatile, undefined, space, range), u32: accessEvent(true, 4, 'u32', volatile, undefined, space, range) };
+  // One event object per piece width, for each direction.
+  const widths = (write: boolean) => ({ u8: accessEvent(write, 1, 'u8', volatile, undefined, space, range), u16: accessEvent(write, 2, 'u16', volatile, undefined, space, range), u32: accessEvent(write, 4, 'u32', volatile, undefined, space, range) });
+  const reads = widths(false);
+  const writes = widths(true);
   return (w, l) => {
     const to = w.regs[d + l];
     const from = w.regs[s + l];

@@ -6,10 +6,10 @@
  * false. A precondition (__requires, __global_requires) that does not hold for the arguments a
  * run made up puts the run outside what the kernel promises: the thread says so through the
  * hook __scord_unmet_precondition (HOOKS.md) and stops there. Postconditions, invariants,
- * assumptions and axioms describe every execution; they are accepted and ignored. Predicates that speak about other threads or about
- * the accesses a verifier tracks (__other_int, __uniform_bool, __read, __write_offset_bytes, ...)
- * have no value in one execution: they yield __gv_unknown, and an assertion that depends on one
- * is not checked. */
+ * assumptions and axioms describe every execution; they are accepted and ignored. Predicates
+ * that speak about other threads or about the accesses a verifier tracks (__other_int,
+ * __uniform_bool, __read, __write_offset_bytes, ...) have no value in one execution: they yield
+ * __gv_unknown, and an assertion or precondition that depends on one is not checked. */
 #ifndef __SCORD_GPUVERIFY_H__
 #define __SCORD_GPUVERIFY_H__
 
@@ -41,6 +41,8 @@ __GV_FN void __gv_check(bool holds, const char *text, const char *file, int line
 __GV_FN void __gv_check(__gv_unknown, const char *, const char *, int, const char *) {}
 
 #define __assert(e) __gv_check((e), #e, __FILE__, __LINE__, __func__)
+#define __global_assert(e) __assert(e)
+#define __assert_fail_gv(e) __assert(e)
 
 /* Checking a precondition: a thread for which it does not hold stops (device code only). */
 #if defined(__CUDA_ARCH__)
@@ -52,13 +54,12 @@ __GV_FN void __gv_require(bool holds, const char *text) {
 #endif
 }
 __GV_FN void __gv_require(__gv_unknown, const char *) {}
-#define __global_assert(e) __assert(e)
-#define __assert_fail_gv(e) __assert(e)
+
+#define __requires(e) __gv_require((e), #e)
+#define __global_requires(e) __gv_require((e), #e)
 
 /* Accepted and ignored: they describe all executions. Each is an expression, since GPUVerify
  * puts invariants in loop conditions (`while (__invariant(i < n), i < n)`). */
-#define __requires(e) __gv_require((e), #e)
-#define __global_requires(e) __gv_require((e), #e)
 #define __ensures(e) ((void)0)
 #define __global_ensures(e) ((void)0)
 #define __invariant(e) ((void)0)
