@@ -465,9 +465,9 @@ async function checkOne(args: Args): Promise<CheckReport | { unreadable: string 
 }
 
 /**
- * `check --schedules N`: the checks of the N seeded schedules, on --jobs worker threads (as
- * many as the machine has cores by default), merged in seed order — the same report however
- * many threads ran them.
+ * `check --schedules N`: the checks of the N seeded schedules, on --jobs threads (this one and
+ * worker threads; as many as the machine has cores by default), merged in seed order — the
+ * same report however many threads ran them.
  */
 async function checkSchedules(args: Args, argv: string[]): Promise<CheckReport | { unreadable: string }> {
   const n = args.schedules ?? 1;
@@ -483,7 +483,7 @@ async function checkSchedules(args: Args, argv: string[]): Promise<CheckReport |
       reports.push(r);
     }
   } else {
-    for (const r of await runInWorkers<CheckReport | { unreadable: string }>(__filename, argv, n, jobs)) {
+    for (const r of await runInWorkers<CheckReport | { unreadable: string }>(__filename, argv, n, jobs, (k) => checkOne(scheduleOptions(args, k)))) {
       if ('unreadable' in r) return r;
       reports.push(r);
     }

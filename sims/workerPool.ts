@@ -1,85 +1,107 @@
-// Work items spread over worker threads of the running script (the CLI's --schedules N on
-// --jobs threads). Each thread loads the script again, with the same large stack the analyses
-// need (largeStack.ts), takes the next item when it has finished one, and posts each result
-// back; results come back in the items' order, whichever thread ran them and however many
-// there were, so what is made of them does not depend on the number of threads.
+// Work items spread over threads (the CLI's --schedules N on --jobs threads): the calling
+// thread and jobs - 1 worker threads of the running script, which load it again with the same
+// large stack the analyses need (largeStack.ts). Every thread takes the next item from one
+// shared counter when it has finished one, so no thread waits for a message to get work and
+// the calling thread, already warm, starts at once while the workers are still loading.
+// Results come back in the items' order, whichever thread ran them and however many there
+// were, so what is made of them does not depend on the number of threads.
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { ANALYSIS_STACK_MB } from './largeStack';
 
 interface PoolData {
-  pool: { argv: string[] };
+  pool: {
+    argv: string[];
+    /** One Int32: the next item to take, shared by every thread of the pool. */
+    next: SharedArrayBuffer;
+    count: number;
+  };
 }
 
-type ToWorker = { item: number } | { done: true };
-type FromWorker<T> = { ready: true } | { item: number; result: T } | { item: number; error: string };
+type FromWorker<T> = { item: number; result: T } | { item: number; error: string };
 
 /** Whether this thread is one of a pool's workers (started by runInWorkers). */
 export function isPoolWorker(): boolean {
   return !!(workerData as Partial<PoolData> | undefined)?.pool;
 }
 
-/**
- * On a pool's worker thread: answers each item with `work(argv, item)` until told to stop.
- * `argv` is what the pool was started with (the command line, for the worker to read again).
- */
-export function servePool<T>(work: (argv: string[], item: number) => Promise<T>): void {
-  const { argv } = (workerData as PoolData).pool;
-  const port = parentPort!;
-  port.on('message', (m: ToWorker) => {
-    if ('done' in m) {
-      port.close();
-      return;
-    }
-    work(argv, m.item).then(
-      (result) => port.postMessage({ item: m.item, result } satisfies FromWorker<T>),
-      (e: unknown) => port.postMessage({ item: m.item, error: e instanceof Error ? e.message : String(e) } satisfies FromWorker<T>),
-    );
-  });
-  port.postMessage({ ready: true } satisfies FromWorker<T>);
+/** The next item of a pool, or -1 when every item is taken. */
+function take(next: Int32Array, count: number): number {
+  const item = Atomics.add(next, 0, 1);
+  return item < count ? item : -1;
 }
 
 /**
- * Runs items 0 … count - 1 on `jobs` threads of `script` (which must call servePool when
- * isPoolWorker()), and returns the results in item order. A thread that fails or dies fails
- * the whole run with its message.
+ * On a pool's worker thread: answers items with `work(argv, item)` until none is left.
+ * `argv` is what the pool was started with (the command line, for the worker to read again).
  */
-export function runInWorkers<T>(script: string, argv: string[], count: number, jobs: number): Promise<T[]> {
+export function servePool<T>(work: (argv: string[], item: number) => Promise<T>): void {
+  const { argv, next, count } = (workerData as PoolData).pool;
+  const port = parentPort!;
+  const counter = new Int32Array(next);
+  void (async () => {
+    for (let item = take(counter, count); item >= 0; item = take(counter, count)) {
+      try {
+        port.postMessage({ item, result: await work(argv, item) } satisfies FromWorker<T>);
+      } catch (e) {
+        port.postMessage({ item, error: e instanceof Error ? e.message : String(e) } satisfies FromWorker<T>);
+        break;
+      }
+    }
+    port.close();
+  })();
+}
+
+/**
+ * Runs items 0 … count - 1 on `jobs` threads: this one, with `here(item)`, and jobs - 1
+ * threads of `script` (which must call servePool when isPoolWorker()); returns the results in
+ * item order. A thread that fails or dies fails the whole run with its message.
+ */
+export function runInWorkers<T>(script: string, argv: string[], count: number, jobs: number, here: (item: number) => Promise<T>): Promise<T[]> {
   const results = new Array<T>(count);
-  let next = 0;
+  const next = new SharedArrayBuffer(4);
+  const counter = new Int32Array(next);
   let finished = 0;
   const threads: Worker[] = [];
   return new Promise<T[]>((resolve, reject) => {
-    let failed = false;
-    const fail = (message: string): void => {
-      if (failed) return;
-      failed = true;
+    let settled = false;
+    const end = (error?: string): void => {
+      if (settled) return;
+      settled = true;
+      // Every result is in (or the run failed): a worker still loading has nothing left to do.
       for (const t of threads) void t.terminate();
-      reject(new Error(message));
+      if (error === undefined) resolve(results);
+      else reject(new Error(error));
     };
-    const feed = (t: Worker): void => {
-      if (next < count) t.postMessage({ item: next++ } satisfies ToWorker);
-      else t.postMessage({ done: true } satisfies ToWorker);
+    const done = (item: number, result: T): void => {
+      results[item] = result;
+      if (++finished === count) end();
     };
-    const started = Math.max(1, Math.min(jobs, count));
-    for (let k = 0; k < started; k++) {
+    const workers = Math.max(0, Math.min(jobs, count) - 1);
+    for (let k = 0; k < workers; k++) {
       // The workers' own output is not the command's (the report carries the program's).
-      const t = new Worker(script, { workerData: { pool: { argv } } satisfies PoolData, resourceLimits: { stackSizeMb: ANALYSIS_STACK_MB }, stdout: true, stderr: true });
+      const t = new Worker(script, { workerData: { pool: { argv, next, count } } satisfies PoolData, resourceLimits: { stackSizeMb: ANALYSIS_STACK_MB }, stdout: true, stderr: true });
       t.stdout.resume();
       t.stderr.resume();
       threads.push(t);
-      t.on('message', (m: FromWorker<T>) => {
-        if ('ready' in m) return feed(t);
-        if ('error' in m) return fail(m.error);
-        results[m.item] = m.result;
-        if (++finished === count) {
-          for (const u of threads) u.postMessage({ done: true } satisfies ToWorker);
-          resolve(results);
-        } else feed(t);
-      });
-      t.on('error', (e) => fail(e.message));
+      t.on('message', (m: FromWorker<T>) => ('error' in m ? end(m.error) : done(m.item, m.result)));
+      t.on('error', (e) => end(e.message));
       t.on('exit', (code) => {
-        if (finished < count && code !== 0) fail(`a worker thread stopped (exit code ${code})`);
+        if (finished < count && code !== 0) end(`a worker thread stopped (exit code ${code})`);
       });
     }
+    void (async () => {
+      for (let item = take(counter, count); item >= 0 && !settled; item = take(counter, count)) {
+        let result: T;
+        try {
+          result = await here(item);
+        } catch (e) {
+          end(e instanceof Error ? e.message : String(e));
+          return;
+        }
+        done(item, result);
+        // The workers' results are messages: let them in between two items.
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
   });
 }
