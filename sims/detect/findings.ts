@@ -106,6 +106,8 @@ export interface LockFault {
   fence?: Range;
   /** release: the atomicExch. */
   release?: Range;
+  /** The lock was taken with atomicExch (a test-and-set lock), not atomicCAS. */
+  exchange?: boolean;
 }
 
 /** A lock one side of a race held: where it was taken, and where released (if it was by then). */
@@ -238,4 +240,6 @@ export function accessorName(a: Accessor, other: Accessor): string {
 export interface LockSites {
   acquires: Range[];
   releases: Range[];
+  /** The lock was taken with atomicExch_block (a test-and-set lock), not atomicCAS_block. */
+  exchange?: boolean;
 }

@@ -9,8 +9,10 @@
 //   that wrap, a fence file per warp, a 4-entry lock table, a 16-bit lock Bloom filter and one
 //   metadata entry per 16 words with a 4-bit tag — so its figures can be reproduced.
 //
-// Beyond the paper: a CAS that does not change memory is an atomic read, not an acquire, and
-// __shared__ memory is checked with barrier intervals (HAccRG, seed 002 §6.2).
+// Beyond the paper: a CAS that does not change memory is an atomic read, not an acquire, a
+// test-and-set lock (atomicExch of non-zero, a fence ... a fence, atomicExch of zero) orders
+// its critical sections in exact mode, and __shared__ memory is checked with barrier intervals
+// (HAccRG, seed 002 §6.2).
 //
 // Explicit acquire/release (libcu++ memory orders, PTX .acquire/.release, §VI's sketch) is the
 // release file's (./releaseFile.ts); fence-based code with volatile or legacy atomic flags keeps
@@ -108,10 +110,14 @@ export class ScordDetector implements Detector {
   private readonly singleLocks = new Map<string, Set<string>>();
   /** Per lock word: where it is taken with a block-scope atomicCAS in this launch (a lock-scope race names them). */
   private blockLockSites = new Map<number, Range[]>();
+  /** Per lock word: where a test-and-set lock is taken with atomicExch_block in this launch. */
+  private blockExchangeSites = new Map<number, Range[]>();
   /** Per lock word: where a lock taken at block scope is released with a block-scope atomicExch (named beside those). */
   private blockUnlockSites = new Map<number, Range[]>();
   /** Per lock word: its atomics as they bear on scope across blocks (see lockWordScope). */
   private lockWordAtomics = new Map<number, LockWordAtomics>();
+  /** Locks taken and released so far (never reset: entries of every launch compare by it). */
+  private lockEvents = 0;
   /** Lock-table entries held now, by all threads (no critical section to note while there are none). */
   private held = 0;
   /** Per warp (`warpKey(block, warp)`): its divergence epoch (odd while diverged). */
@@ -185,6 +191,7 @@ export class ScordDetector implements Detector {
         this.warpLocks = new Map();
         this.blockLockSites = new Map();
         this.blockUnlockSites = new Map();
+        this.blockExchangeSites = new Map();
         this.lockWordAtomics = new Map();
         this.held = 0;
         this.divergence = [];
@@ -440,7 +447,7 @@ export class ScordDetector implements Detector {
     if (!shared) return own;
     let locks = own;
     for (const { table, entry } of shared) {
-      if (!entry.active || !table.entries.includes(entry)) continue;
+      if (!entry.active || entry.takenBy !== 'CAS' || !table.entries.includes(entry)) continue;
       if (typeof locks === 'number') locks = (locks | lockBits(entry.key)) >>> 0;
       else if (!locks.has(entry.key)) locks = new Set([...locks, entry.key]);
     }
@@ -463,9 +470,10 @@ export class ScordDetector implements Detector {
       table.heldEntries = table.pending = undefined;
       return (table.held = this.faithful ? 0 : NO_LOCKS);
     }
-    const entries = table.entries.filter((l) => l.active);
-    table.heldEntries = entries;
-    table.pending = table.entries.find((l) => !l.active);
+    table.heldEntries = table.entries.filter((l) => l.active);
+    table.pending = table.entries.find((l) => !l.active && l.takenBy === 'CAS');
+    // Test-and-set locks order accesses only through exchangeHandover: not in the lockset.
+    const entries = table.heldEntries.filter((l) => l.takenBy === 'CAS');
     if (this.faithful) {
       let bloom = 0;
       for (const l of entries) bloom = (bloom | lockBits(l.key)) >>> 0;
@@ -507,7 +515,7 @@ export class ScordDetector implements Detector {
       // One thread's table: the same key is the same word at block scope or not.
       const block = e.atomic.scope === 'block';
       if (!table.entries.some((t) => t.word === word && (t.scope === 'block') === block)) {
-        table.entries.push({ key: this.lockKey(word, block ? e.block : -1), word, scope: e.atomic.scope, active: false, acquire: e.range });
+        table.entries.push({ key: this.lockKey(word, block ? e.block : -1), word, scope: e.atomic.scope, active: false, acquire: e.range, takenBy: 'CAS', takenAt: ++this.lockEvents });
         if (block) addSite(this.blockLockSites, word, e.range);
         if (this.faithful && table.entries.length > LOCK_TABLE && table.entries.shift()!.active) this.held--;
         table.held = undefined;
@@ -518,10 +526,14 @@ export class ScordDetector implements Detector {
     // atomicExch, or a release store, on a held lock word unlocks it.
     if (e.atomic?.op === 'Exch' || (!e.atomic && this.locks.size !== 0 && isRelease(e.order))) {
       const table = this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
-      const i = table?.entries.findIndex((t) => t.word === word && t.active) ?? -1;
+      // Exact mode: an atomicExch that stores non-zero may take a test-and-set lock (below); over
+      // one the thread took that way it is data, not the unlock (which exchanges zero back).
+      const nonZero = e.atomic?.op === 'Exch' && !this.faithful && storesNonZero(a, e);
+      const releases = (t: LockEntry): boolean => t.word === word && (t.takenBy === 'CAS' || !nonZero);
+      const i = table?.entries.findIndex((t) => releases(t) && t.active) ?? -1;
       // Released by address: the unlock's own scope does not have to match the lock's. A lock
       // taken but never completed by a fence is released too (and remembers how).
-      const j = i >= 0 ? i : e.atomic ? (table?.entries.findIndex((t) => t.word === word) ?? -1) : -1;
+      const j = i >= 0 ? i : e.atomic ? (table?.entries.findIndex(releases) ?? -1) : -1;
       if (j >= 0) {
         const [lock] = table!.entries.splice(j, 1);
         if (lock.active) this.held--;
@@ -530,6 +542,7 @@ export class ScordDetector implements Detector {
         // section's last access, that access may become visible after the unlock.
         const f = this.fenceFile(e.block, e.warp, e.lane);
         lock.release = e.range;
+        lock.releasedAt = ++this.lockEvents;
         lock.releaseFenced = !e.atomic || (lock.scope === 'block' ? f.fencedLast : f.fencedLastDev);
         if (lock.active && !lock.releaseFenced) this.unfencedUnlock(table!, lock, e);
         if (!table!.entries.some((t) => t.active)) table!.section = undefined;
@@ -539,8 +552,59 @@ export class ScordDetector implements Detector {
         }
         return;
       }
+      // An atomicExch that stored non-zero into a word the thread holds nothing on: maybe a
+      // test-and-set lock taken (exact mode; the paper infers locks from atomicCAS only). The
+      // word stays data: a `_block` exchange used across blocks is a scoped-atomic race as before.
+      if (nonZero && !table?.entries.some((t) => t.word === word)) this.exchangeAcquire(e, word);
     }
     this.checkAll(e, e.write, a);
+  }
+
+  /** A candidate test-and-set lock: held once a fence of its scope follows, as a CAS's is. */
+  private exchangeAcquire(e: Access, word: number): void {
+    const tk = this.lockTableKey(e.block, e.warp, e.lane);
+    let table = this.locks.get(tk);
+    if (!table) this.locks.set(tk, (table = { entries: [] }));
+    const scope = e.atomic!.scope;
+    table.entries.push({ key: this.lockKey(word, scope === 'block' ? e.block : -1), word, scope, active: false, acquire: e.range, takenBy: 'Exch', takenAt: ++this.lockEvents });
+    if (scope === 'block') addSite(this.blockExchangeSites, word, e.range);
+    table.held = undefined;
+  }
+
+  /**
+   * `prev` was made holding a test-and-set lock (atomicExch) that its thread has since released
+   * after a fence of the lock's scope, and `rec` holding a lock on the same word taken since:
+   * the lock handed the word over, whatever else they hold. A value swapped into a word and
+   * never swapped back is no lock, and orders nothing.
+   */
+  private exchangeHandover(prev: AccessRecord, rec: AccessRecord, sameBlock: boolean): boolean {
+    const earlier = prev.heldBy;
+    const later = rec.heldBy;
+    if (earlier === undefined || later === undefined) return false;
+    for (const p of earlier) {
+      if (p.takenBy !== 'Exch' || p.releasedAt === undefined || !p.releaseFenced) continue;
+      // Taken after the release: its exchange read the zero the release stored, or a later
+      // value of the same chain of atomics. A block-scope lock is one lock within a block only.
+      for (const r of later) if (r.word === p.word && r.takenAt > p.releasedAt && (r.key === p.key || sameBlock)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Both made holding a test-and-set lock on one word taken with atomicExch_block in two blocks,
+   * the earlier one released after its fence: the handover a device-scope lock would have made,
+   * but a block-scope lock is a different lock in each block (the sites that take and release it).
+   */
+  private exchangeLockScope(prev: AccessRecord, rec: AccessRecord): LockSites | undefined {
+    const earlier = prev.heldBy;
+    const later = rec.heldBy;
+    if (earlier === undefined || later === undefined) return undefined;
+    for (const p of earlier) {
+      if (p.takenBy !== 'Exch' || p.scope !== 'block' || p.releasedAt === undefined || !p.releaseFenced) continue;
+      if (!later.some((r) => r.word === p.word && r.key !== p.key && r.takenAt > p.releasedAt!)) continue;
+      return { acquires: [...(this.blockExchangeSites.get(p.word) ?? [])], releases: [...(this.blockUnlockSites.get(p.word) ?? [])], exchange: true };
+    }
+    return undefined;
   }
 
   /**
@@ -798,6 +862,14 @@ export class ScordDetector implements Detector {
     // An explicit release/acquire pair of sufficient scope ordered them (§VI): weak or strong,
     // locked or not, they cannot race.
     if (this.ordering.ordering && this.ordering.orderedBefore(prev, rec)) return;
+    if (this.exchangeHandover(prev, rec, sameBlock)) return;
+    if (!sameBlock && !(prev.isAtom && rec.isAtom) && (rec.write || modified)) {
+      const narrow = this.exchangeLockScope(prev, rec);
+      if (narrow) {
+        this.reporter.report('lock-scope', 'device', prev, rec, e, narrow);
+        return;
+      }
+    }
     // Two threads that take one lock, one of them with no fence of its scope after its
     // atomicCAS yet: the lock is the synchronisation they meant, and the lockset rule decides.
     const meantLock = (prev.pendingLock !== undefined || rec.pendingLock !== undefined) && meanSameLock(prev, rec);
@@ -863,6 +935,7 @@ export class ScordDetector implements Detector {
     if (!prev.write && !rec.write) return;
     if (prev.isAtom ? rec.isAtom || !rec.write : rec.isAtom && !prev.write) return;
     if ((!isEmpty(prev.locks) || !isEmpty(rec.locks)) && hasCommonLock(prev.locks, rec.locks, true)) return;
+    if (this.exchangeHandover(prev, rec, true)) return;
     if (this.ordering.ordering && this.ordering.orderedBefore(prev, rec)) return;
     const f = this.fenceFile(prev.block, prev.warp, prev.lane);
     if (prev.blkFence !== f.blk || prev.devFence !== f.dev) {
@@ -891,10 +964,12 @@ export class ScordDetector implements Detector {
   private unfencedUnlock(table: LockTable, lock: LockEntry, e: Access): void {
     const holds = (locks: Set<string> | number) => (typeof locks === 'number' ? (locks & lockBits(lock.key)) === lockBits(lock.key) : locks.has(lock.key));
     const without = (locks: Set<string> | number) => (typeof locks === 'number' ? (locks & ~lockBits(lock.key)) >>> 0 : new Set([...locks].filter((k) => k !== lock.key)));
+    // A test-and-set lock is no lockset member (exchangeHandover): its records name it in heldBy.
+    const byExchange = lock.takenBy === 'Exch';
     for (const s of table.section ?? []) {
       for (const r of [s.md.last, s.md.lastWrite, s.md.otherRead]) {
-        if (!r || r.range !== s.range || !sameThread(r, e) || !holds(r.locks)) continue;
-        r.locks = without(r.locks);
+        if (!r || r.range !== s.range || !sameThread(r, e) || !(byExchange ? r.heldBy?.includes(lock) : holds(r.locks))) continue;
+        if (!byExchange) r.locks = without(r.locks);
         r.lostLock = lock;
       }
     }
@@ -1094,6 +1169,14 @@ class ReadsBeforeWrite {
 function storedValue(view: DataView | undefined, word: number): number {
   const at = word * 4;
   return view !== undefined && at + 4 <= view.byteLength ? view.getUint32(at, true) : NaN;
+}
+
+/** The access left a non-zero value in the bytes it wrote (atomicExch(&lock, 1): the lock taken). */
+function storesNonZero(a: Allocation, e: Access): boolean {
+  const at = pointerOffset(e.address);
+  const bytes = a.bytes;
+  for (let i = 0; i < e.size && at + i < bytes.length; i++) if (bytes[at + i] !== 0) return true;
+  return false;
 }
 
 /**

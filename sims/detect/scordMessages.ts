@@ -3,7 +3,7 @@ import type { Range } from '../frontend/source';
 import type { Scope } from '../gpu/memoryOrder';
 import { accessName, accessorName, atomicName, type AccessSummary, type Accessor, type LockFault, type OrderHint, type RaceCategory, type RaceFinding } from './findings';
 
-export function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range, hint?: OrderHint, held?: RaceFinding['heldLocks']): string {
+export function raceMessage(category: RaceCategory, current: AccessSummary, earlier: AccessSummary, me: Accessor, them: Accessor, address: string | undefined, narrowFence?: Range, hint?: OrderHint, held?: RaceFinding['heldLocks'], lockByExchange?: boolean): string {
   const what = `${accessName(current)}${address ? ` of \`${address}\`` : ''} ${accessorName(me, them)}`;
   const other = `the ${accessName(earlier)} at line ${earlier.range.start.line + 1} ${accessorName(them, me)}`;
   const line = (r: Range) => r.start.line + 1;
@@ -40,7 +40,9 @@ export function raceMessage(category: RaceCategory, current: AccessSummary, earl
     'missing-lock': missingLockAdvice(held, current, earlier),
     'lock-fence-scope': `the lock they both take is not held: a fence of its scope must follow the \`atomicCAS\``,
     'lock-release-fence': `the lock they both take is released with no fence before the \`atomicExch\``,
-    'lock-scope': `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,
+    'lock-scope': lockByExchange
+      ? `both hold the lock, but it was taken with \`atomicExch_block\`, which makes it a different lock in each block; use \`atomicExch\``
+      : `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,
     'shared-memory': `no \`__syncthreads()\` separates them`,
     'intra-warp': `two lanes of one warp, and since Volta the lanes of a warp are not in lockstep; put a \`__syncwarp()\` between them`,
     'benign-same-value': `both leave ${address ? `\`${address}\`` : 'the word'} holding ${current.value === undefined ? 'the same value' : current.value > 0xffff ? `0x${current.value.toString(16)}` : current.value}, which is harmless on today's GPUs but undefined in CUDA's memory model`,

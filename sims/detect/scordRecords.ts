@@ -93,6 +93,17 @@ export interface LockEntry {
   scope: Scope;
   active: boolean;
   acquire: Range;
+  /**
+   * How it was taken: atomicCAS (the paper's inferred lock), or atomicExch storing a non-zero
+   * value (a test-and-set spin lock, exact mode). An atomicExch of non-zero is also how flags
+   * are raised and values swapped, so such a lock is no lockset member: it orders an earlier
+   * holder's accesses before a later holder's only once the earlier one released it after a
+   * fence (see ScordDetector.exchangeHandover).
+   */
+  takenBy: 'CAS' | 'Exch';
+  /** When it was taken and released, in the detector's count of lock events (a handover needs this order). */
+  takenAt: number;
+  releasedAt?: number;
   /** A fence narrower than the lock that followed the atomicCAS (it did not complete the acquire). */
   narrowFence?: Range;
   /** The atomicExch that released it, and whether a fence of the lock's scope came just before. */

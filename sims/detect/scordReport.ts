@@ -54,7 +54,7 @@ export class ScordReporter {
       ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}),
       ...(md.order !== undefined ? { order: { order: md.order, scope: md.orderScope ?? 'device' } } : {}),
     };
-    this.add(category, scope, e, write, earlier, { block: md.block, warp: md.warp, lane: md.lane }, 'global', category === 'benign-same-value' ? (rec.write ? rec.value : md.value) : undefined, {
+    this.add(category, scope, e, write, earlier, { block: md.block, warp: md.warp, lane: md.lane }, 'global', category === 'benign-same-value' ? (rec.write ? rec.value : md.value) : undefined, !!blockLock?.exchange, {
       ...(narrowFence ? { narrowFence } : {}),
       ...(orderHint ? { orderHint } : {}),
       ...(blockLock ? { lockAcquires: blockLock.acquires, ...(blockLock.releases.length ? { lockReleases: blockLock.releases } : {}) } : {}),
@@ -87,7 +87,7 @@ export class ScordReporter {
       category,
       scope,
       message: brokenLockMessage(faults, current, earlier, me, them, address),
-      previousMessage: `the lock is taken here (\`${first.scope === 'block' ? 'atomicCAS_block' : 'atomicCAS'}\`, ${first.scope} scope)`,
+      previousMessage: `the lock is taken here (\`${atomicName({ op: first.exchange ? 'Exch' : 'CAS', scope: first.scope })}\`, ${first.scope} scope)`,
       range: at,
       previous: first.acquire,
       current,
@@ -115,7 +115,7 @@ export class ScordReporter {
   }
 
   /** A new finding: the racing access `e` and the earlier access it races with. */
-  private add(category: RaceCategory, scope: 'block' | 'device', e: Access, write: boolean, earlier: AccessSummary, them: Accessor, space: RaceFinding['space'], value: number | undefined, extra: Partial<RaceFinding>): void {
+  private add(category: RaceCategory, scope: 'block' | 'device', e: Access, write: boolean, earlier: AccessSummary, them: Accessor, space: RaceFinding['space'], value: number | undefined, lockByExchange: boolean, extra: Partial<RaceFinding>): void {
     const address = nameAddress(this.memory, e.address, e.size);
     const current: AccessSummary = {
       range: e.range, write, strong: e.strong,
@@ -128,7 +128,7 @@ export class ScordReporter {
       kind: 'race',
       category,
       scope,
-      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence, extra.orderHint, extra.heldLocks),
+      message: raceMessage(category, current, earlier, me, them, address, extra.narrowFence, extra.orderHint, extra.heldLocks, lockByExchange),
       previousMessage: `the ${accessName(earlier)}${address ? ` of \`${address}\`` : ''} ${accessorName(them, me)} that it races with`,
       range: e.range,
       previous: earlier.range,
@@ -175,7 +175,7 @@ export class ScordReporter {
   reportShared(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }, category: RaceCategory, value: number): void {
     if (this.counted(category, e.range, earlier.summary.range)) return;
     // The shadow memory reuses its records: keep copies.
-    this.add(category, 'block', e, write, { ...earlier.summary }, { ...earlier.who }, 'shared', category === 'benign-same-value' ? value : undefined, {});
+    this.add(category, 'block', e, write, { ...earlier.summary }, { ...earlier.who }, 'shared', category === 'benign-same-value' ? value : undefined, false, {});
   }
 }
 
@@ -210,7 +210,7 @@ function lockFaults(a: AccessRecord, b: AccessRecord): LockFault[] | undefined {
     const l = s.lostLock;
     if (l?.release) {
       words.add(l.word);
-      add({ kind: 'release', acquire: l.acquire, scope: l.scope, release: l.release });
+      add({ kind: 'release', acquire: l.acquire, scope: l.scope, release: l.release, ...(l.takenBy === 'Exch' ? { exchange: true } : {}) });
     }
   }
   if (!faults.length) return undefined;

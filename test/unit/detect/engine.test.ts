@@ -88,6 +88,7 @@ const DIFFERENCES: Record<string, Differences> = {
   'lock_nofence_interwarp.cu': { category: { 'lock-fence-scope 27-27': ['missing-block-fence'] } },
   'lock_blockfence_devcas_interblock.cu': { category: { 'lock-fence-scope 28-28': ['missing-device-fence'] } },
   'lock_acquire_nofence_one_side_interblock.cu': { category: { 'lock-fence-scope 16-23': ['missing-device-fence'] } },
+  'lock_exchange_unfenced_unlock_interblock.cu': { category: { 'lock-release-fence 16-16': ['missing-device-fence'] } },
   // A device-scope and a block-scope lock on one word in two blocks: the lock word's atomics are
   // not morally strong across blocks, and the critical sections are unordered plain accesses.
   'lock_device_and_block_interblock.cu': { category: { 'lock-scope 15-22': ['missing-device-fence'] }, preciseOnly: ['scoped-atomic 17-19'] },
@@ -96,6 +97,11 @@ const DIFFERENCES: Record<string, Differences> = {
   // block, so the critical sections are unordered, where ScoRD's lockset holds the lock by
   // its device-scope acquire.
   'lock_block_scope_unlock_interblock.cu': { preciseOnly: ['missing-device-fence 26-26'] },
+  // A test-and-set lock taken and released with atomicExch_block in four blocks: ScoRD names the
+  // block-scope lock on the data (lock-scope) and pairs the blocks' acquiring exchanges on the
+  // lock word; the PTX model sees unordered plain accesses, and pairs an acquiring exchange with
+  // the other block's releasing one (the word's last write before it).
+  'lock_exchange_block_scope_interblock.cu': { category: { 'lock-scope 17-17': ['missing-device-fence'] }, preciseOnly: ['scoped-atomic 14-19'], scordOnly: { 'scoped-atomic 14-14': UNEXPLAINED } },
   // HRF-indirect: block 1 polls the flag with an atomic and has no fence after it, so in the PTX
   // model nothing orders block 0's atomicExch before block 1's atomicExch_block (not morally
   // strong across blocks). ScoRD, like ScoR's norace_interwarp-block_fence-atom_hrd-indirect,

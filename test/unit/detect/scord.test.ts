@@ -111,6 +111,56 @@ int main() { k<<<2, 1>>>(); return 0; }`;
   });
 });
 
+describe('test-and-set locks (atomicExch)', () => {
+  const testAndSet = (fenceBeforeUnlock: string) => `
+__device__ int lock;
+__device__ int total;
+__global__ void k() {
+  while (atomicExch(&lock, 1) != 0) {}
+  __threadfence();
+  total = total + 1;
+  ${fenceBeforeUnlock};
+  atomicExch(&lock, 0);
+}
+int main() { k<<<2, 1>>>(); return 0; }`;
+  test('a test-and-set lock orders plain data between blocks', () => {
+    assert.deepEqual(races(testAndSet('__threadfence()')), []);
+  });
+  test('the paper\'s hardware infers locks from atomicCAS only', () => {
+    assert.deepEqual(races(testAndSet('__threadfence()'), { hardwareFaithful: true }), ['non-strong-access/device@7/7']);
+  });
+  test('released with no fence before the unlock it orders nothing, and the fence is what is wrong', () => {
+    assert.deepEqual(races(testAndSet('(void)0')), ['lock-release-fence/device@9/5']);
+  });
+  test('a value swapped in while another block holds the word is no lock: taken before the release, it is ordered by nothing', () => {
+    // Block 1 swaps 2 in while block 0 holds the word, and writes after block 0 swapped 0 back.
+    const swapped = `
+__device__ int lock;
+__device__ int total;
+__device__ volatile int go;
+__global__ void k() {
+  if (blockIdx.x == 0) {
+    while (atomicExch(&lock, 1) != 0) {}
+    __threadfence();
+    while (go == 0) {}
+    total = 1;
+    __threadfence();
+    atomicExch(&lock, 0);
+  } else {
+    while (atomicAdd(&lock, 0) == 0) {}
+    atomicExch(&lock, 2);
+    __threadfence();
+    go = 1;
+    while (atomicAdd(&lock, 0) != 0) {}
+    __threadfence();
+    total = 2;
+  }
+}
+int main() { k<<<2, 1>>>(); return 0; }`;
+    assert.deepEqual(races(swapped), ['non-strong-access/device@20/10']);
+  });
+});
+
 describe('atomic reads', () => {
   test('a CAS that cannot change memory polls a flag; it is not a lock', () => {
     // The consumer polls with atomicCAS(&flag, 1, 1); were that an acquire, the read of
