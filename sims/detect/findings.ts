@@ -108,6 +108,8 @@ export interface LockFault {
   release?: Range;
   /** The lock was taken with atomicExch (a test-and-set lock), not atomicCAS. */
   exchange?: boolean;
+  /** release: made by a plain store, which no fence orders; and whether a fence came before it. */
+  plainStore?: { fenced: boolean };
 }
 
 /** A lock one side of a race held: where it was taken, and where released (if it was by then). */

@@ -492,8 +492,8 @@ export class ScordDetector implements Detector {
   private access(e: Access, a: Allocation): void {
     if (e.order !== undefined || !this.ordering.empty) this.ordering.access(e, this.fenceFile(e.block, e.warp, e.lane).order);
     const atomic = e.atomic;
-    // Plain loads and stores, nearly every access: straight to the entries.
-    if (!atomic && (this.locks.size === 0 || !isRelease(e.order))) {
+    // Plain loads, and stores while no thread holds a lock, nearly every access: straight to the entries.
+    if (!atomic && (this.locks.size === 0 || !e.write)) {
       this.checkAll(e, e.write, a);
       return;
     }
@@ -523,8 +523,8 @@ export class ScordDetector implements Detector {
       this.lockWordScope(word, e, 'take');
       return; // lock words are synchronisation, not data
     }
-    // atomicExch, or a release store, on a held lock word unlocks it.
-    if (e.atomic?.op === 'Exch' || (!e.atomic && this.locks.size !== 0 && isRelease(e.order))) {
+    // atomicExch, or a store (release, volatile or — a broken unlock — plain), on a held lock word unlocks it.
+    if (e.atomic?.op === 'Exch' || !e.atomic) {
       const table = this.locks.get(this.lockTableKey(e.block, e.warp, e.lane));
       // Exact mode: an atomicExch that stores non-zero may take a test-and-set lock (below); over
       // one the thread took that way it is data, not the unlock (which exchanges zero back).
@@ -538,12 +538,18 @@ export class ScordDetector implements Detector {
         const [lock] = table!.entries.splice(j, 1);
         if (lock.active) this.held--;
         table!.held = undefined;
-        // An atomicExch is relaxed: without a fence of the lock's scope after the critical
-        // section's last access, that access may become visible after the unlock.
+        // An atomicExch or a volatile store is relaxed: without a fence of the lock's scope after
+        // the critical section's last access, that access may become visible after the unlock.
+        // A release store orders it itself; a plain store is ordered by no fence.
         const f = this.fenceFile(e.block, e.warp, e.lane);
+        const fenced = lock.scope === 'block' ? f.fencedLast : f.fencedLastDev;
         lock.release = e.range;
         lock.releasedAt = ++this.lockEvents;
-        lock.releaseFenced = !e.atomic || (lock.scope === 'block' ? f.fencedLast : f.fencedLastDev);
+        if (!e.atomic && !e.strong) {
+          lock.weakRelease = true;
+          lock.fenceBeforeRelease = fenced;
+        }
+        lock.releaseFenced = !e.atomic && isRelease(e.order) ? true : e.strong && fenced;
         if (lock.active && !lock.releaseFenced) this.unfencedUnlock(table!, lock, e);
         if (!table!.entries.some((t) => t.active)) table!.section = undefined;
         if (e.atomic?.scope === 'block') {

@@ -66,6 +66,11 @@ function missingLockAdvice(held: RaceFinding['heldLocks'], current: AccessSummar
   return `they hold no common lock; take the same lock around both`;
 }
 
+/** The atomicExch of a scope: what unlocks a lock of that scope, or stores into a word atomics of that scope use. */
+export function lockExchange(scope: Scope): string {
+  return atomicName({ op: 'Exch', scope });
+}
+
 /** The fence a lock of this scope needs after its atomicCAS and before its atomicExch. */
 export function lockFence(scope: Scope): string {
   return scope === 'block' ? '__threadfence_block()' : scope === 'system' ? '__threadfence_system()' : '__threadfence()';
@@ -79,6 +84,10 @@ export function brokenLockMessage(faults: LockFault[], current: AccessSummary, e
   const race = `the ${accessName(current)}${address ? ` of \`${address}\`` : ''} at line ${line(current.range)} ${accessorName(me, them)} races with the ${accessName(earlier)} at line ${line(earlier.range)} ${accessorName(them, me)}`;
   const releases = faults.filter((f) => f.kind === 'release' && f !== first);
   const alsoRelease = releases.length ? `, and before the \`atomicExch\` at line ${releases.map((f) => line(f.release!)).join(', ')}` : '';
+  if (first.kind === 'release' && first.plainStore) {
+    const exch = lockExchange(first.scope);
+    return `the plain store at line ${line(first.release!)} releases the lock, and a fence orders only volatile or atomic accesses, so the critical section's accesses may become visible after the next holder's: ${race}; release it with \`${exch}\`${first.plainStore.fenced ? '' : ` after \`${fence};\``}`;
+  }
   if (first.kind === 'release') {
     return `the \`atomicExch\` at line ${line(first.release!)} releases the lock with no fence before it, so the critical section's accesses may become visible after the next holder's: ${race}; insert \`${fence};\` before the unlock`;
   }

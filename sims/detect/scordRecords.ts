@@ -109,6 +109,12 @@ export interface LockEntry {
   /** The atomicExch that released it, and whether a fence of the lock's scope came just before. */
   release?: Range;
   releaseFenced?: boolean;
+  /**
+   * Released by a plain store (`lock = 0;`): not volatile or atomic, so no fence orders it and it
+   * publishes nothing; `fenceBeforeRelease` says whether a fence of the lock's scope came before.
+   */
+  weakRelease?: boolean;
+  fenceBeforeRelease?: boolean;
 }
 
 /** A thread's inferred locks, and the set of those it holds (cached until the table changes). */

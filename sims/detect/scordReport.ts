@@ -7,7 +7,7 @@ import type { Memory } from '../gpu/memory';
 import type { SimEvent } from '../ir/ir';
 import { accessName, accessorName, atomicName, PairIndex, type AccessSummary, type Accessor, type HeldLock, type LockFault, type LockSites, type MetadataSnapshot, type OrderHint, type RaceCategory, type RaceFinding } from './findings';
 import { brokenLockMessage, raceMessage } from './scordMessages';
-import type { AccessRecord } from './scordRecords';
+import type { AccessRecord, LockEntry } from './scordRecords';
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
 
@@ -205,17 +205,22 @@ function lockFaults(a: AccessRecord, b: AccessRecord): LockFault[] | undefined {
     if (p) {
       words.add(p.word);
       add({ kind: 'acquire', acquire: p.acquire, scope: p.scope, ...(p.narrowFence ? { fence: p.narrowFence } : {}) });
-      if (p.release && !p.releaseFenced) add({ kind: 'release', acquire: p.acquire, scope: p.scope, release: p.release });
+      if (p.release && !p.releaseFenced) add({ kind: 'release', acquire: p.acquire, scope: p.scope, release: p.release, ...releasedBy(p) });
     }
     const l = s.lostLock;
     if (l?.release) {
       words.add(l.word);
-      add({ kind: 'release', acquire: l.acquire, scope: l.scope, release: l.release, ...(l.takenBy === 'Exch' ? { exchange: true } : {}) });
+      add({ kind: 'release', acquire: l.acquire, scope: l.scope, release: l.release, ...(l.takenBy === 'Exch' ? { exchange: true } : {}), ...releasedBy(l) });
     }
   }
   if (!faults.length) return undefined;
   for (const s of [a, b]) if (!s.pendingLock && !s.lostLock && !s.heldBy?.some((l) => words.has(l.word))) return undefined;
   return faults.sort((x, y) => (x.kind === y.kind ? 0 : x.kind === 'acquire' ? -1 : 1));
+}
+
+/** A lock released by a plain store: what its release fault says of it. */
+function releasedBy(l: LockEntry): Pick<LockFault, 'plainStore'> {
+  return l.weakRelease ? { plainStore: { fenced: !!l.fenceBeforeRelease } } : {};
 }
 
 /** The locks an access was made holding, as fixes need them. */

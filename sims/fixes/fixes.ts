@@ -12,7 +12,7 @@ import type { ParseResult } from '../frontend/index';
 import type { Range } from '../frontend/source';
 import * as T from '../frontend/types';
 import { type AccessSummary, type HeldLock, type LockFault, type RaceFinding } from '../detect/findings';
-import { lockFence } from '../detect/scordMessages';
+import { lockExchange, lockFence } from '../detect/scordMessages';
 import { SyntaxIndex } from './syntaxIndex';
 
 export interface TextEdit {
@@ -200,6 +200,7 @@ function mendLock(ctx: FixContext, faults: LockFault[]): Fix | undefined {
   const edits: TextEdit[] = [];
   const widened: number[] = [];
   const inserted: string[] = [];
+  const exchanged: number[] = [];
   for (const f of faults) {
     const fence = lockFence(f.scope);
     let edit: TextEdit | undefined;
@@ -211,6 +212,17 @@ function mendLock(ctx: FixContext, faults: LockFault[]): Fix | undefined {
     } else if (f.kind === 'acquire') {
       edit = fenceAfterAcquire(ctx, f.acquire, `${fence};`);
       inserted.push(`after ${faults.length === 1 ? 'the lock at ' : ''}line ${f.acquire.start.line + 1}`);
+    } else if (f.plainStore) {
+      // `lock = 0;` publishes nothing, fence or not: the unlock becomes an atomicExch (after the
+      // fence it lacks, if it lacks one).
+      const stmt = ctx.index.enclosingExpressionStatement(f.release!);
+      edit = stmt && storeAsAtomic(ctx, stmt.expr, lockExchange(f.scope))?.edits[0];
+      exchanged.push(f.release!.start.line + 1);
+      if (edit && !f.plainStore.fenced) {
+        const before = insertLine(ctx, f.release!, `${fence};`, 'before');
+        if (!before) return undefined;
+        edits.push(before);
+      }
     } else {
       edit = insertLine(ctx, f.release!, `${fence};`, 'before');
       inserted.push(`before ${faults.length === 1 ? 'the unlock at ' : ''}line ${f.release!.start.line + 1}`);
@@ -220,11 +232,14 @@ function mendLock(ctx: FixContext, faults: LockFault[]): Fix | undefined {
   }
   const fence = lockFence(faults[0].scope);
   const places = [...new Set(inserted)].join(' and ');
-  const title = widened.length
-    ? `Widen the fence at line ${[...new Set(widened)].join(', ')}${places ? `, insert one ${places}` : ` to ${fence}`}`
-    : `Insert ${fence} ${places}`;
+  const title = exchanged.length
+    ? `Use ${lockExchange(faults[0].scope)} for the unlock at line ${[...new Set(exchanged)].join(', ')}`
+    : widened.length
+      ? `Widen the fence at line ${[...new Set(widened)].join(', ')}${places ? `, insert one ${places}` : ` to ${fence}`}`
+      : `Insert ${fence} ${places}`;
   return { title, preferred: false, edits: dedupe(edits) };
 }
+
 
 /**
  * The fence that completes an acquire goes right after the statement that takes the lock
@@ -458,8 +473,7 @@ function storeAsExchange(ctx: FixContext): Fix | undefined {
   if (!atomic.atomic || store.atomic || !store.write) return undefined;
   const stmt = ctx.index.enclosingExpressionStatement(store.range);
   if (!stmt) return undefined;
-  const name = atomic.atomic.scope === 'block' ? 'atomicExch_block' : atomic.atomic.scope === 'system' ? 'atomicExch_system' : 'atomicExch';
-  return storeAsAtomic(ctx, stmt.expr, name);
+  return storeAsAtomic(ctx, stmt.expr, lockExchange(atomic.atomic.scope));
 }
 
 /** Several lanes storing to one word in one statement: the store becomes an `atomicExch`. */

@@ -161,6 +161,32 @@ int main() { k<<<2, 1>>>(); return 0; }`;
   });
 });
 
+describe('unlocking with a store', () => {
+  const storeUnlock = (unlock: string) => `
+__device__ int lock;
+__device__ volatile int shared;
+__device__ int after;
+__global__ void k() {
+  while (atomicCAS(&lock, 0, 1) != 0) {}
+  __threadfence();
+  shared = shared + 1;
+  ${unlock}
+  after = blockIdx.x;
+}
+int main() { k<<<2, 1>>>(); return 0; }`;
+  test('a volatile store after a fence releases the lock: what follows it is outside the lock', () => {
+    assert.deepEqual(races(storeUnlock('__threadfence(); *(volatile int *)&lock = 0;')), ['missing-device-fence/device@10/10']);
+  });
+  test('a plain store releases it and publishes nothing, fenced or not; the fix names both', () => {
+    const fenced = detect(storeUnlock('__threadfence(); lock = 0;'));
+    assert.deepEqual(fenced.map((f) => `${f.category}@${f.range.start.line + 1}`), ['lock-release-fence@9', 'missing-device-fence@10']);
+    assert.match(fenced[0].message, /the plain store at line 9 releases the lock, and a fence orders only volatile or atomic accesses.*release it with `atomicExch`$/);
+    const unfenced = detect(storeUnlock('lock = 0;'));
+    assert.match(unfenced[0].message, /release it with `atomicExch` after `__threadfence\(\);`$/);
+    assert.deepEqual(unfenced[0].lockFaults?.map((f) => f.plainStore), [{ fenced: false }]);
+  });
+});
+
 describe('atomic reads', () => {
   test('a CAS that cannot change memory polls a flag; it is not a lock', () => {
     // The consumer polls with atomicCAS(&flag, 1, 1); were that an acquire, the read of
