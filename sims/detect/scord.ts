@@ -95,6 +95,13 @@ export class ScordDetector implements Detector {
   /** Exact mode: by block, then warp, the file of the warp's threads that have not fenced. */
   private unfenced: FenceFile[][] = [];
   private barriers: number[] = [];
+  /**
+   * Exact mode, by block: the barrier interval of its last device-scope fence (any thread's).
+   * An access of an earlier interval is ordered before that fence by the barrier between them:
+   * a block's writes published by one thread's `__syncthreads(); __threadfence();` (a software
+   * grid barrier, the last-block reduction) are fenced for the other blocks.
+   */
+  private deviceFenceInterval: number[] = [];
   private locks = new Map<number, LockTable>();
   /**
    * By warp: the locks its lanes held at its last __syncwarp(), with the entry that holds each.
@@ -187,6 +194,7 @@ export class ScordDetector implements Detector {
         this.fences = [];
         this.unfenced = [];
         this.barriers = [];
+        this.deviceFenceInterval = [];
         this.locks = new Map();
         this.warpLocks = new Map();
         this.blockLockSites = new Map();
@@ -380,7 +388,11 @@ export class ScordDetector implements Detector {
       if (e.scope === 'block') {
         f.blk = (f.blk + 1) % wrap;
         f.lastBlockFence = e.range;
-      } else f.dev = (f.dev + 1) % wrap;
+      } else {
+        f.dev = (f.dev + 1) % wrap;
+        // Exact mode: a barrier orders every access of the block before it ahead of this fence.
+        if (!this.faithful) this.deviceFenceInterval[e.block] = this.barrierId(e.block);
+      }
       // A release fence: an ordered strong store after it releases what came before it.
       const w = f.order;
       w.fenceRel = ++w.rel;
@@ -457,6 +469,15 @@ export class ScordDetector implements Detector {
   private barrierId(block: number): number {
     const b = this.barriers[block] ?? 0;
     return this.faithful ? b % (1 << BARRIER_BITS) : b;
+  }
+
+  /**
+   * `r` has been fenced at device scope since it was made: by its own thread (the paper's fence
+   * IDs) or, exact mode, by any thread of its block after a barrier that followed it.
+   */
+  private deviceFencedSince(r: AccessRecord): boolean {
+    if (r.devFence !== this.fenceFile(r.block, r.warp, r.lane).dev) return true;
+    return r.barrier < (this.deviceFenceInterval[r.block] ?? -1);
   }
 
   /**
@@ -628,7 +649,7 @@ export class ScordDetector implements Detector {
     const rec = this.record(undefined, e, true, this.fenceFile(e.block, e.warp, e.lane), false);
     // As for any block-scope atomic (Table IV (d) in check): an atomic of another block whose
     // thread has fenced at device scope since is handed over, ordered before this one.
-    const unordered = (r: AccessRecord | undefined): r is AccessRecord => r !== undefined && r.block !== e.block && r.devFence === this.fenceFile(r.block, r.warp, r.lane).dev;
+    const unordered = (r: AccessRecord | undefined): r is AccessRecord => r !== undefined && r.block !== e.block && !this.deviceFencedSince(r);
     if (kind === 'take') {
       if (unordered(seen.narrowRelease)) this.reporter.report('scoped-atomic', 'device', seen.narrowRelease, rec, e);
       if (seen.take && seen.take.block !== e.block) seen.takeOther = seen.take;
@@ -896,7 +917,7 @@ export class ScordDetector implements Detector {
     // (d) scoped atomics: an atomic of block scope orders nothing for another block. A
     // block-scope atomic after another block's access that was fenced at device scope since
     // (a hand-over through device-scope flags) is ordered after it.
-    if (!sameBlock && ((prev.isAtom && prev.atomic?.scope === 'block') || (e.atomic?.scope === 'block' && (prev.isAtom || modified) && prev.devFence === f.dev))) {
+    if (!sameBlock && ((prev.isAtom && prev.atomic?.scope === 'block') || (e.atomic?.scope === 'block' && (prev.isAtom || modified) && !this.deviceFencedSince(prev)))) {
       this.reporter.report('scoped-atomic', 'device', prev, rec, e);
       return;
     }
@@ -915,7 +936,7 @@ export class ScordDetector implements Detector {
     // (a) a writer in the block, not fenced since; (b) a writer in another block, no device fence since.
     let category: RaceCategory;
     if (sameBlock && prev.blkFence === f.blk && prev.devFence === f.dev) category = 'missing-block-fence';
-    else if (!sameBlock && prev.devFence === f.dev) category = 'missing-device-fence';
+    else if (!sameBlock && !this.deviceFencedSince(prev)) category = 'missing-device-fence';
     // (c) fences order only strong accesses.
     else if (!prevStrong || !rec.strong) category = 'non-strong-access';
     else return;
