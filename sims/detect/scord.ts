@@ -123,6 +123,8 @@ export class ScordDetector implements Detector {
   private blockUnlockSites = new Map<number, Range[]>();
   /** Per lock word: its atomics as they bear on scope across blocks (see lockWordScope). */
   private lockWordAtomics = new Map<number, LockWordAtomics>();
+  /** Lock words some thread has released in this launch: a lock protocol is in use on them. */
+  private releasedLockWords = new Set<number>();
   /** Locks taken and released so far (never reset: entries of every launch compare by it). */
   private lockEvents = 0;
   /** Lock-table entries held now, by all threads (no critical section to note while there are none). */
@@ -200,6 +202,7 @@ export class ScordDetector implements Detector {
         this.blockLockSites = new Map();
         this.blockUnlockSites = new Map();
         this.blockExchangeSites = new Map();
+        this.releasedLockWords = new Set();
         this.lockWordAtomics = new Map();
         this.held = 0;
         this.divergence = [];
@@ -566,6 +569,7 @@ export class ScordDetector implements Detector {
         const fenced = lock.scope === 'block' ? f.fencedLast : f.fencedLastDev;
         lock.release = e.range;
         lock.releasedAt = ++this.lockEvents;
+        this.releasedLockWords.add(word);
         if (!e.atomic && !e.strong) {
           lock.weakRelease = true;
           lock.fenceBeforeRelease = fenced;
@@ -907,11 +911,15 @@ export class ScordDetector implements Detector {
       // (e) and (f): conflicting accesses need a common lock. For two threads of one block, a
       // block-scope and a device-scope lock on the same word are one lock.
       if (hasCommonLock(prev.locks, held, sameBlock)) return;
-      if (!write && !modified) return;
-      const sameWord = sameBlock ? undefined : this.sameLockWord(prev.locks, held);
-      if (sameWord) this.reporter.report('lock-scope', 'device', prev, rec, e, sameWord);
-      else this.reporter.report('missing-lock', scope, prev, rec, e);
-      return;
+      // A lock word nobody has released yet in this launch may be no lock at all (a once-flag:
+      // `if (atomicCAS(&started, 0, 1) == 0) init();`, then a fence): the fence rules decide.
+      if (meantLock || this.lockInUse(prev.locks) || this.lockInUse(held)) {
+        if (!write && !modified) return;
+        const sameWord = sameBlock ? undefined : this.sameLockWord(prev.locks, held);
+        if (sameWord) this.reporter.report('lock-scope', 'device', prev, rec, e, sameWord);
+        else this.reporter.report('missing-lock', scope, prev, rec, e);
+        return;
+      }
     }
     const f = this.fenceFile(prev.block, prev.warp, prev.lane);
     // (d) scoped atomics: an atomic of block scope orders nothing for another block. A
@@ -1000,6 +1008,16 @@ export class ScordDetector implements Detector {
         r.lostLock = lock;
       }
     }
+  }
+
+  /**
+   * One of the locks (a lockset) is on a word some thread has released in this launch; a
+   * hardware-faithful Bloom filter cannot say which words it holds, and counts as in use.
+   */
+  private lockInUse(locks: Set<string> | number): boolean {
+    if (typeof locks === 'number') return locks !== 0;
+    for (const key of locks) if (this.releasedLockWords.has(Number(lockWord(key)))) return true;
+    return false;
   }
 
   /**
