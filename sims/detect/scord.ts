@@ -536,6 +536,12 @@ export class ScordDetector implements Detector {
       const tk = this.lockTableKey(e.block, e.warp, e.lane);
       let table = this.locks.get(tk);
       if (!table) this.locks.set(tk, (table = { entries: [] }));
+      // A CAS that changes a word its thread holds a lock on swaps the lock back: an unlock.
+      const held = table.entries.findIndex((t) => t.word === word && t.active);
+      if (held >= 0) {
+        this.unlock(table, held, e, word);
+        return;
+      }
       // One thread's table: the same key is the same word at block scope or not.
       const block = e.atomic.scope === 'block';
       if (!table.entries.some((t) => t.word === word && (t.scope === 'block') === block)) {
@@ -559,28 +565,7 @@ export class ScordDetector implements Detector {
       // taken but never completed by a fence is released too (and remembers how).
       const j = i >= 0 ? i : e.atomic ? (table?.entries.findIndex(releases) ?? -1) : -1;
       if (j >= 0) {
-        const [lock] = table!.entries.splice(j, 1);
-        if (lock.active) this.held--;
-        table!.held = undefined;
-        // An atomicExch or a volatile store is relaxed: without a fence of the lock's scope after
-        // the critical section's last access, that access may become visible after the unlock.
-        // A release store orders it itself; a plain store is ordered by no fence.
-        const f = this.fenceFile(e.block, e.warp, e.lane);
-        const fenced = lock.scope === 'block' ? f.fencedLast : f.fencedLastDev;
-        lock.release = e.range;
-        lock.releasedAt = ++this.lockEvents;
-        this.releasedLockWords.add(word);
-        if (!e.atomic && !e.strong) {
-          lock.weakRelease = true;
-          lock.fenceBeforeRelease = fenced;
-        }
-        lock.releaseFenced = !e.atomic && isRelease(e.order) ? true : e.strong && fenced;
-        if (lock.active && !lock.releaseFenced) this.unfencedUnlock(table!, lock, e);
-        if (!table!.entries.some((t) => t.active)) table!.section = undefined;
-        if (e.atomic?.scope === 'block') {
-          if (lock.scope === 'block') addSite(this.blockUnlockSites, word, e.range);
-          else this.lockWordScope(word, e, 'release');
-        }
+        this.unlock(table!, j, e, word);
         return;
       }
       // An atomicExch that stored non-zero into a word the thread holds nothing on: maybe a
@@ -589,6 +574,35 @@ export class ScordDetector implements Detector {
       if (nonZero && !table?.entries.some((t) => t.word === word)) this.exchangeAcquire(e, word);
     }
     this.checkAll(e, e.write, a);
+  }
+
+  /**
+   * The thread's lock entry `j` of `table`, on `word`, released by the access `e`: an atomicExch,
+   * a CAS that swaps the held value back, or a store.
+   */
+  private unlock(table: LockTable, j: number, e: Access, word: number): void {
+    const [lock] = table.entries.splice(j, 1);
+    if (lock.active) this.held--;
+    table.held = undefined;
+    // An atomic or a volatile store is relaxed: without a fence of the lock's scope after the
+    // critical section's last access, that access may become visible after the unlock. A
+    // release store orders it itself; a plain store is ordered by no fence.
+    const f = this.fenceFile(e.block, e.warp, e.lane);
+    const fenced = lock.scope === 'block' ? f.fencedLast : f.fencedLastDev;
+    lock.release = e.range;
+    lock.releasedAt = ++this.lockEvents;
+    this.releasedLockWords.add(word);
+    if (!e.atomic && !e.strong) {
+      lock.weakRelease = true;
+      lock.fenceBeforeRelease = fenced;
+    }
+    lock.releaseFenced = !e.atomic && isRelease(e.order) ? true : e.strong && fenced;
+    if (lock.active && !lock.releaseFenced) this.unfencedUnlock(table, lock, e);
+    if (!table.entries.some((t) => t.active)) table.section = undefined;
+    if (e.atomic?.scope === 'block') {
+      if (lock.scope === 'block') addSite(this.blockUnlockSites, word, e.range);
+      else this.lockWordScope(word, e, 'release');
+    }
   }
 
   /** A candidate test-and-set lock: held once a fence of its scope follows, as a CAS's is. */
