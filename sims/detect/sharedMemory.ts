@@ -13,8 +13,11 @@
 // are released; an acquire — an ordered read with acquire semantics, or a strong read of a
 // released word followed by an acquire fence — joins that into the acquiring warp's table of
 // what it is synchronised with. Lanes of a diverged warp are told apart by the lane rule of
-// lanes.ts on both sides. Volatile flags after __threadfence_block() keep the barrier-interval
-// rule: only stores that name an order release.
+// lanes.ts on both sides. A strong store (volatile or atomic) after a fence releases too, as
+// the global detector's flag does: `data = v; __threadfence_block(); flag = 1;` in one warp and
+// `while (flag == 0); __threadfence_block(); use(data);` in another are ordered, and so are
+// critical sections under a lock word in shared memory (atomicCAS, a fence ... a fence,
+// atomicExch); the flag's own strong store and strong reads are the synchronisation.
 import { pointerAllocation, pointerOffset } from '../gpu/memory';
 import { isAcquire, isRelease, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
 import { unorderedLanes, warpKey } from './lanes';
@@ -38,6 +41,8 @@ interface SharedAccess {
   silent: boolean;
   /** The bytes of the word it touched (0b1111 for all): neighbouring `char`s do not conflict. */
   bytes: number;
+  /** A strong store after a fence of its lane: it raises a flag that strong reads may poll. */
+  publish: boolean;
 }
 
 /** The last release of a word: accesses of `warp` before `upTo` (lane rule permitting) are released. */
@@ -209,10 +214,12 @@ export class ShadowSharedMemory {
     const epoch = this.warpSyncs.size === 0 ? 0 : (this.warpSyncs.get(warpKey(e.block, e.warp)) ?? 0);
     // Only what writes stored is compared (benign same-value races).
     const bytes = e.size >= 4 ? 0b1111 : (((1 << e.size) - 1) << (offset & 3)) & 0b1111;
-    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, write ? this.valueAt(e.address - offset + w * 4) : NaN, bytes);
+    // A strong store after a fence of its lane publishes (a flag), as the global detector's does.
+    const publish = write && e.strong && !sync && this.syncs.get(e.block)?.[e.warp]?.fenceSeq?.[e.lane] !== undefined;
+    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, write ? this.valueAt(e.address - offset + w * 4) : NaN, bytes, publish);
   }
 
-  private check(words: (Word | undefined)[], key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number, epoch: number, value: number, bytes: number): void {
+  private check(words: (Word | undefined)[], key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number, epoch: number, value: number, bytes: number, publish: boolean): void {
     let word = words[key];
     if (!word) {
       word = { interval, write: undefined, spare: undefined, reads: [], readCount: 0, written: undefined };
@@ -233,21 +240,22 @@ export class ShadowSharedMemory {
     const silent = write && word.written === value;
     if (write) {
       let earlier: SharedAccess | undefined;
-      let category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes);
+      let category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes, publish);
       if (category) earlier = word.write;
-      for (let i = 0; !earlier && i < word.readCount; i++) if ((category = this.races(word.reads[i], e, sync, divergence, epoch, bytes))) earlier = word.reads[i];
+      for (let i = 0; !earlier && i < word.readCount; i++) if ((category = this.races(word.reads[i], e, sync, divergence, epoch, bytes, publish))) earlier = word.reads[i];
       if (earlier && category) this.report(e, write, copy(earlier), benign(earlier, e, write, value, silent) ? 'benign-same-value' : category, value);
-      word.write = stamp(record(e, write, divergence, seq, word.write ?? word.spare), epoch, value, silent, bytes);
+      word.write = stamp(record(e, write, divergence, seq, word.write ?? word.spare), epoch, value, silent, bytes, publish);
       word.spare = undefined;
       word.readCount = 0;
     } else {
-      const category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes);
+      const category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes, false);
       if (category) this.report(e, write, copy(word.write!), benign(word.write!, e, write, value, silent) ? 'benign-same-value' : category, value);
       this.addReader(word, e, divergence, seq, epoch, value, bytes);
     }
     if (write) word.written = value;
-    // Only ordered writes release, and only stores end a release: a plain write to an unreleased word changes nothing.
-    if (seq !== 0 && e.write && (e.order !== undefined || release)) this.release(word, release, e, divergence, seq);
+    // Only strong writes release (ordered, or volatile or atomic after a fence), and only stores
+    // end a release: a plain write to an unreleased word changes nothing.
+    if (seq !== 0 && e.write && (e.order !== undefined || e.strong || release)) this.release(word, release, e, divergence, seq);
   }
 
   private addReader(word: Word, e: Access, divergence: number, seq: number, epoch: number, value: number, bytes: number): void {
@@ -258,17 +266,19 @@ export class ShadowSharedMemory {
         // The warp's latest read (of the same bytes) stands for its earlier ones: whatever
         // orders it orders them. Its sequence number matters once something was released, its
         // epoch and __syncwarp count whenever they change.
-        if ((seq !== 0 && (this.released || r.divergence !== divergence)) || r.sync !== epoch) stamp(record(e, false, divergence, seq, r), epoch, value, false, bytes);
+        if ((seq !== 0 && (this.released || r.divergence !== divergence)) || r.sync !== epoch) stamp(record(e, false, divergence, seq, r), epoch, value, false, bytes, false);
         return;
       }
     }
     const into = word.reads[word.readCount];
-    word.reads[word.readCount++] = stamp(record(e, false, divergence, seq, into), epoch, value, false, bytes);
+    word.reads[word.readCount++] = stamp(record(e, false, divergence, seq, into), epoch, value, false, bytes, false);
   }
 
   /** How the earlier access `other` and `e` race, if they conflict and no acquired release orders them. */
-  private races(other: SharedAccess, e: Access, sync: boolean, divergence: number, epoch: number, bytes: number): SharedRace | undefined {
+  private races(other: SharedAccess, e: Access, sync: boolean, divergence: number, epoch: number, bytes: number, publish: boolean): SharedRace | undefined {
     if ((other.bytes & bytes) === 0) return undefined; // different bytes of the word
+    // A flag raised by a strong store after a fence, polled by strong reads: the synchronisation.
+    if (e.strong && other.summary.strong && (publish ? !other.summary.write : other.publish && !e.write)) return undefined;
     const category = conflicts(other, e, sync, divergence, epoch, this.lockstep);
     if (!category) return undefined;
     // Only acquired releases order anything: none before the first release.
@@ -313,7 +323,7 @@ export class ShadowSharedMemory {
 
   /**
    * A store or RMW to a word: with release semantics it releases everything its warp did before
-   * it (lane rule permitting); an ordered store after a release fence, what came before the
+   * it (lane rule permitting); an ordered or strong store after a release fence, what came before the
    * fence; any other store overwrites the released value, while RMWs continue its sequence.
    */
   private release(word: Word, released: Release | undefined, e: Access, divergence: number, seq: number): void {
@@ -327,7 +337,7 @@ export class ShadowSharedMemory {
       this.setRelease(word, { warp: e.warp, lane: e.lane, divergence, upTo: seq, ...(passOn ? { passOn } : {}) });
       return;
     }
-    const fenced = order === undefined ? undefined : this.syncs.get(e.block)?.[e.warp];
+    const fenced = order === undefined && !e.strong ? undefined : this.syncs.get(e.block)?.[e.warp];
     const fenceSeq = fenced?.fenceSeq?.[e.lane];
     // What the lane acquired between the fence and the store is not released: nothing is passed on.
     if (fenceSeq !== undefined) this.setRelease(word, { warp: e.warp, lane: e.lane, divergence: fenced!.fenceDivergence![e.lane], upTo: fenceSeq });
@@ -379,7 +389,7 @@ function record(e: Access, write: boolean, divergence: number, seq: number, into
   const atomic = e.atomic;
   const order = e.order === undefined ? undefined : orderOf(e.order, e.orderScope ?? atomic?.scope ?? 'device');
   // One object shape whether or not the access is atomic or ordered (`atomic: undefined`).
-  if (!into) return { summary: { range: e.range, write, strong: e.strong, atomic, order }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence, seq, sync: 0, value: 0, silent: false, bytes: 0b1111 };
+  if (!into) return { summary: { range: e.range, write, strong: e.strong, atomic, order }, who: { block: e.block, warp: e.warp, lane: e.lane }, divergence, seq, sync: 0, value: 0, silent: false, bytes: 0b1111, publish: false };
   const s = into.summary;
   s.range = e.range;
   s.write = write;
@@ -428,10 +438,11 @@ function benign(earlier: SharedAccess, e: Access, write: boolean, value: number,
 }
 
 /** Sets the fields `record` leaves alone: the warp's __syncwarp count and the word's value. */
-function stamp(a: SharedAccess, sync: number, value: number, silent: boolean, bytes: number): SharedAccess {
+function stamp(a: SharedAccess, sync: number, value: number, silent: boolean, bytes: number, publish: boolean): SharedAccess {
   a.sync = sync;
   a.value = value;
   a.silent = silent;
   a.bytes = bytes;
+  a.publish = publish;
   return a;
 }

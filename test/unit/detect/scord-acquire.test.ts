@@ -632,15 +632,20 @@ describe('explicit release/acquire in shared memory', () => {
     assert.deepEqual(run(false), ['shared-memory/block@6/1']);
   });
 
-  test('__threadfence_block() with a volatile flag keeps the barrier-interval rule', () => {
-    const s = new Stream(false, 'shared');
-    s.write(W0, 1);
-    s.fence(W0, 2, 'block', 'seq_cst');
-    s.volatileWrite(W0, 3);
-    s.volatileRead(W1, 4);
-    s.fence(W1, 5, 'block', 'seq_cst');
-    s.read(W1, 6);
-    assert.deepEqual(s.races(), ['shared-memory/block@4/3', 'shared-memory/block@6/1']);
+  test('__threadfence_block() with a volatile flag releases and acquires, as a relaxed atomic flag does; a plain flag orders nothing', () => {
+    const run = (flagWrite: 'volatileWrite' | 'write') => {
+      const s = new Stream(false, 'shared');
+      s.write(W0, 1);
+      s.fence(W0, 2, 'block', 'seq_cst');
+      if (flagWrite === 'write') s.write(W0, 3, s.flag);
+      else s.volatileWrite(W0, 3);
+      s.volatileRead(W1, 4);
+      s.fence(W1, 5, 'block', 'seq_cst');
+      s.read(W1, 6);
+      return s.races();
+    };
+    assert.deepEqual(run('volatileWrite'), []);
+    assert.deepEqual(run('write'), ['shared-memory/block@4/3', 'shared-memory/block@6/1']);
   });
 
   test('happens-before is transitive: a release passes on what its warp acquired', () => {
@@ -758,8 +763,10 @@ int main() { int *o; cudaMalloc(&o, 4); mp<<<1, 64>>>(o); cudaDeviceSynchronize(
     assert.deepEqual(check(ptx('relaxed', 'relaxed')), ['shared-memory 13 9']);
   });
 
-  test('__threadfence_block() and a volatile flag in shared memory still race as before', () => {
+  test('__threadfence_block() and a volatile flag in shared memory order the payload; without the reader\'s fence it races', () => {
     const legacy = sharedMessagePassing('__threadfence_block(); *(volatile unsigned int *)&flag = 1;', 'while (*(volatile unsigned int *)&flag == 0) {} __threadfence_block();');
-    assert.deepEqual(check(legacy), ['shared-memory 12 10', 'shared-memory 13 9']);
+    assert.deepEqual(check(legacy), []);
+    const noAcquire = sharedMessagePassing('__threadfence_block(); *(volatile unsigned int *)&flag = 1;', 'while (*(volatile unsigned int *)&flag == 0) {}');
+    assert.deepEqual(check(noAcquire), ['shared-memory 13 9']);
   });
 });
