@@ -249,7 +249,8 @@ export class ShadowSharedMemory {
       word.readCount = 0;
     } else {
       const category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes, false);
-      if (category) this.report(e, write, copy(word.write!), benign(word.write!, e, write, value, silent) ? 'benign-same-value' : category, value);
+      // A read has no value of its own: a benign race is named by what the write left.
+      if (category) this.report(e, write, copy(word.write!), benign(word.write!, e, write, value, silent) ? 'benign-same-value' : category, word.write!.value);
       this.addReader(word, e, divergence, seq, epoch, value, bytes);
     }
     if (write) word.written = value;

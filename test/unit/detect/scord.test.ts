@@ -321,6 +321,24 @@ int main() { k<<<1, 32>>>(); cudaDeviceSynchronize(); return 0; }`;
 });
 
 describe('shared memory', () => {
+  test('a read racing with a write that left the word as it was is benign, named by the value the write left', () => {
+    // Warp 0 writes 7, warp 1 writes 7 again (the same value), then warp 0 reads: flags without
+    // fences order the steps in the run but not in the memory model.
+    const found = detect(`
+__global__ void k(int *out) {
+  __shared__ int s;
+  __shared__ volatile int step;
+  if (threadIdx.x == 0) step = 0;
+  __syncthreads();
+  if (threadIdx.x == 0) { s = 7; step = 1; while (step != 2) {} out[0] = s; }
+  if (threadIdx.x == 32) { while (step != 1) {} s = 7; step = 2; }
+}
+int main() { int *d; cudaMalloc(&d, 4); k<<<1, 64>>>(d); cudaDeviceSynchronize(); return 0; }`);
+    const read = found.find((f) => !f.current.write && f.address === 's');
+    assert.ok(read, found.map((f) => f.message).join('\n'));
+    assert.equal(read.category, 'benign-same-value');
+    assert.match(read.message, /holding 7,/);
+  });
   const neighbour = (sync: string) => `
 __global__ void k(int *out) {
   __shared__ int s[64];
