@@ -920,7 +920,9 @@ export class ScordDetector implements Detector {
     const meantLock = (prev.pendingLock !== undefined || rec.pendingLock !== undefined) && meanSameLock(prev, rec);
     // Atomics among themselves are synchronisation, a lock or none (their scope is checked
     // below); a plain access beside a locked one needs the lock.
-    const atomicPair = prev.isAtom ? rec.isAtom || !write : rec.isAtom && !prev.write;
+    // A read pairs with an atomic only when it is strong itself (volatile, atomic): a plain read
+    // of what an atomic wrote synchronises with nothing (and a poll of it may never see it).
+    const atomicPair = prev.isAtom ? rec.isAtom || (!write && rec.strong) : rec.isAtom && !prev.write && prev.strong;
     if (!(prev.isAtom && rec.isAtom) && (!isEmpty(prev.locks) || !isEmpty(held) || meantLock)) {
       // (e) and (f): conflicting accesses need a common lock. For two threads of one block, a
       // block-scope and a device-scope lock on the same word are one lock.
@@ -948,8 +950,9 @@ export class ScordDetector implements Detector {
     // they fail to order, with the narrow release or acquire named.
     if ((prev.orderScope !== undefined && (rec.orderScope !== undefined || rec.isAtom)) || (rec.orderScope !== undefined && prev.isAtom)) return;
     // Atomics are synchronisation: with each other they do not race, and what an atomic wrote
-    // may be read (a read followed by an atomic is the same pair the other way round). A store
-    // that is not atomic conflicts with an atomic whichever runs first: the checks below.
+    // may be read by a strong read (a read followed by an atomic is the same pair the other way
+    // round). A store that is not atomic, or a plain read, conflicts with an atomic whichever
+    // runs first: the checks below.
     if (atomicPair) return;
     // A flag published by a strong write after a fence, polled by strong reads: the flag is
     // the synchronisation (the data it guards is checked on its own words).

@@ -11,7 +11,11 @@ export function raceMessage(category: RaceCategory, current: AccessSummary, earl
   const afterRead = current.write && !earlier.write;
   // An atomic and a store that is not atomic: the store should be atomic too.
   const plainStore = current.atomic ? (!earlier.atomic && earlier.write ? earlier : undefined) : earlier.atomic && current.write ? current : undefined;
-  const mixed = plainStore && `the ${accessName(plainStore)} at line ${line(plainStore.range)} is not atomic, so the value that stays is undefined; make it an \`atomicExch\` (or order the two)`;
+  // A plain read of what an atomic writes: it synchronises with nothing.
+  const plainRead = current.atomic ? (!earlier.atomic && !earlier.write && !earlier.strong ? earlier : undefined) : earlier.atomic && !current.write && !current.strong ? current : undefined;
+  const mixed = plainStore
+    ? `the ${accessName(plainStore)} at line ${line(plainStore.range)} is not atomic, so the value that stays is undefined; make it an \`atomicExch\` (or order the two)`
+    : plainRead && `the ${accessName(plainRead)} at line ${line(plainRead.range)} is neither volatile nor atomic, so it synchronises with nothing, and a loop polling it may never see the atomic's value; read it through a volatile lvalue or with an atomic`;
   const deviceScope = 'give it device scope (`cuda::thread_scope_device`, `.gpu`)';
   const orderAdvice = !hint
     ? undefined

@@ -46,6 +46,7 @@ export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, t
       break;
     case 'missing-device-fence':
     case 'missing-block-fence':
+      candidates.push(readAsVolatile(ctx));
       candidates.push(promoteToAtomic(ctx));
       candidates.push(storeAsExchange(ctx));
       // A fence orders only strong accesses: the fence fix makes weak ones volatile too.
@@ -69,6 +70,7 @@ export function fixesFor(race: RaceFinding, parsed: ParseResult, file: string, t
       if (race.category === 'missing-block-fence') candidates.push(insertBarrier(ctx));
       break;
     case 'non-strong-access':
+      candidates.push(readAsVolatile(ctx));
       candidates.push(promoteToAtomic(ctx));
       candidates.push(makeStrong(ctx));
       break;
@@ -474,6 +476,22 @@ function storeAsExchange(ctx: FixContext): Fix | undefined {
   const stmt = ctx.index.enclosingExpressionStatement(store.range);
   if (!stmt) return undefined;
   return storeAsAtomic(ctx, stmt.expr, lockExchange(atomic.atomic.scope));
+}
+
+/**
+ * A plain read of a word an atomic writes (a flag polled with `while (flag == 0)`): the read
+ * goes through a volatile lvalue, which a fence orders and a loop reads again each time. The
+ * variable itself stays as declared: atomics do not take pointers to volatile.
+ */
+function readAsVolatile(ctx: FixContext): Fix | undefined {
+  const { current, earlier } = ctx.race;
+  const [read, atomic] = current.atomic ? [earlier, current] : [current, earlier];
+  if (!atomic.atomic || read.atomic || read.write || read.strong) return undefined;
+  const e = ctx.index.expressionAt(read.range);
+  const t = e?.type && T.unqualified(e.type);
+  const text = e && textAt(ctx, e.range);
+  if (!e || !t || !text || (t.kind !== 'int' && t.kind !== 'float')) return undefined;
+  return { title: `Make the read of ${text} at line ${read.range.start.line + 1} volatile`, preferred: false, edits: [{ range: e.range, newText: `(*(volatile ${T.typeToString(t)} *)&${text})` }] };
 }
 
 /** Several lanes storing to one word in one statement: the store becomes an `atomicExch`. */

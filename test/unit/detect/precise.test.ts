@@ -374,8 +374,13 @@ for (const grid of [3, 400]) {
         const s = new Stream(grid);
         s.rmw([0, 0], s.vars.x, 10, 'Add').read([1, 0], s.vars.x, 20);
         assert.deepEqual(s.races(), ['missing-device-fence 20/10']);
-        // ScoRD lets anything read what an atomic wrote.
-        assert.deepEqual(s.scordRaces(), []);
+        // ScoRD too: a read pairs with an atomic only when it is strong itself.
+        assert.deepEqual(s.scordRaces(), ['missing-device-fence 20/10']);
+        // A volatile read of what an atomic wrote is synchronisation for both.
+        const strong = new Stream(grid);
+        strong.rmw([0, 0], strong.vars.x, 10, 'Add').read([1, 0], strong.vars.x, 20, volatile);
+        assert.deepEqual(strong.races(), []);
+        assert.deepEqual(strong.scordRaces(), []);
       });
     });
 
