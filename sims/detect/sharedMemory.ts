@@ -86,6 +86,8 @@ interface WarpSync {
   /** Per lane: the sequence number of its last release fence, and its divergence epoch then. */
   fenceSeq?: number[];
   fenceDivergence?: number[];
+  /** Per lane: the sequence number of its last shared access (a store right after a fence publishes). */
+  accessSeq?: number[];
   synced?: Sync[];
   /** Strong reads of released words, waiting for an acquire fence. */
   pending?: { release: Release; lane: number; divergence: number }[];
@@ -214,8 +216,16 @@ export class ShadowSharedMemory {
     const epoch = this.warpSyncs.size === 0 ? 0 : (this.warpSyncs.get(warpKey(e.block, e.warp)) ?? 0);
     // Only what writes stored is compared (benign same-value races).
     const bytes = e.size >= 4 ? 0b1111 : (((1 << e.size) - 1) << (offset & 3)) & 0b1111;
-    // A strong store after a fence of its lane publishes (a flag), as the global detector's does.
-    const publish = write && e.strong && !sync && this.syncs.get(e.block)?.[e.warp]?.fenceSeq?.[e.lane] !== undefined;
+    // A strong store right after a fence of its lane (no shared access of the lane between)
+    // publishes: a flag, as the global detector's. Volatile stores without one (a warp-synchronous
+    // reduction) conflict as any others do.
+    let publish = false;
+    if (seq !== 0) {
+      const w = this.warpSync(e.block, e.warp);
+      const fenceSeq = w.fenceSeq?.[e.lane];
+      publish = write && e.strong && !sync && fenceSeq !== undefined && fenceSeq > (w.accessSeq?.[e.lane] ?? 0);
+      (w.accessSeq ??= [])[e.lane] = seq;
+    }
     for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, write ? this.valueAt(e.address - offset + w * 4) : NaN, bytes, publish);
   }
 

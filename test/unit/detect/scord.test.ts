@@ -339,6 +339,22 @@ int main() { int *d; cudaMalloc(&d, 4); k<<<1, 64>>>(d); cudaDeviceSynchronize()
     assert.equal(read.category, 'benign-same-value');
     assert.match(read.message, /holding 7,/);
   });
+  test('volatile stores that follow a fence only at a distance raise no flag: a warp-synchronous reduction still races', () => {
+    const found = races(`
+__global__ void k(int *out) {
+  __shared__ volatile int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  __threadfence_block();
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    s[threadIdx.x] += s[threadIdx.x + 32];
+    s[threadIdx.x] += s[threadIdx.x + 16];
+  }
+  if (threadIdx.x == 0) out[0] = s[0];
+}
+int main() { int *d; cudaMalloc(&d, 4); k<<<1, 64>>>(d); cudaDeviceSynchronize(); return 0; }`);
+    assert.ok(found.some((r) => r.startsWith('intra-warp/block@9/')), found.join(', '));
+  });
   const neighbour = (sync: string) => `
 __global__ void k(int *out) {
   __shared__ int s[64];
