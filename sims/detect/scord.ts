@@ -533,9 +533,7 @@ export class ScordDetector implements Detector {
     if (e.atomic?.op === 'CAS' && e.order !== undefined) return;
     if (e.atomic?.op === 'CAS') {
       // A CAS that changed memory takes a candidate lock; a fence of its scope makes it held.
-      const tk = this.lockTableKey(e.block, e.warp, e.lane);
-      let table = this.locks.get(tk);
-      if (!table) this.locks.set(tk, (table = { entries: [] }));
+      const table = this.lockTableOf(e);
       // A CAS that changes a word its thread holds a lock on swaps the lock back: an unlock.
       const held = table.entries.findIndex((t) => t.word === word && t.active);
       if (held >= 0) {
@@ -559,19 +557,22 @@ export class ScordDetector implements Detector {
       // Exact mode: an atomicExch that stores non-zero may take a test-and-set lock (below); over
       // one the thread took that way it is data, not the unlock (which exchanges zero back).
       const nonZero = e.atomic?.op === 'Exch' && !this.faithful && storesNonZero(a, e);
-      const releases = (t: LockEntry): boolean => t.word === word && (t.takenBy === 'CAS' || !nonZero);
-      const i = table?.entries.findIndex((t) => releases(t) && t.active) ?? -1;
-      // Released by address: the unlock's own scope does not have to match the lock's. A lock
-      // taken but never completed by a fence is released too (and remembers how).
-      const j = i >= 0 ? i : e.atomic ? (table?.entries.findIndex(releases) ?? -1) : -1;
-      if (j >= 0) {
-        this.unlock(table!, j, e, word);
-        return;
+      // A store of a thread that holds no lock (most stores of a program with locks) unlocks nothing.
+      if (table !== undefined) {
+        const releases = (t: LockEntry): boolean => t.word === word && (t.takenBy === 'CAS' || !nonZero);
+        const i = table.entries.findIndex((t) => releases(t) && t.active);
+        // Released by address: the unlock's own scope does not have to match the lock's. A lock
+        // taken but never completed by a fence is released too (and remembers how).
+        const j = i >= 0 ? i : e.atomic ? table.entries.findIndex(releases) : -1;
+        if (j >= 0) {
+          this.unlock(table, j, e, word);
+          return;
+        }
       }
       // An atomicExch that stored non-zero into a word the thread holds nothing on: maybe a
       // test-and-set lock taken (exact mode; the paper infers locks from atomicCAS only). The
       // word stays data: a `_block` exchange used across blocks is a scoped-atomic race as before.
-      if (nonZero && !table?.entries.some((t) => t.word === word)) this.exchangeAcquire(e, word);
+      if (nonZero && !table?.entries.some((t) => t.word === word)) this.exchangeAcquire(table ?? this.lockTableOf(e), e, word);
     }
     this.checkAll(e, e.write, a);
   }
@@ -605,11 +606,16 @@ export class ScordDetector implements Detector {
     }
   }
 
+  /** The lock table of the access's thread (lockTableKey), made at its first lock. */
+  private lockTableOf(e: Access): LockTable {
+    const key = this.lockTableKey(e.block, e.warp, e.lane);
+    let table = this.locks.get(key);
+    if (!table) this.locks.set(key, (table = { entries: [] }));
+    return table;
+  }
+
   /** A candidate test-and-set lock: held once a fence of its scope follows, as a CAS's is. */
-  private exchangeAcquire(e: Access, word: number): void {
-    const tk = this.lockTableKey(e.block, e.warp, e.lane);
-    let table = this.locks.get(tk);
-    if (!table) this.locks.set(tk, (table = { entries: [] }));
+  private exchangeAcquire(table: LockTable, e: Access, word: number): void {
     const scope = e.atomic!.scope;
     table.entries.push({ key: this.lockKey(word, scope === 'block' ? e.block : -1), word, scope, active: false, acquire: e.range, takenBy: 'Exch', takenAt: ++this.lockEvents });
     if (scope === 'block') addSite(this.blockExchangeSites, word, e.range);
@@ -623,16 +629,8 @@ export class ScordDetector implements Detector {
    * never swapped back is no lock, and orders nothing.
    */
   private exchangeHandover(prev: AccessRecord, rec: AccessRecord, sameBlock: boolean): boolean {
-    const earlier = prev.heldBy;
-    const later = rec.heldBy;
-    if (earlier === undefined || later === undefined) return false;
-    for (const p of earlier) {
-      if (p.takenBy !== 'Exch' || p.releasedAt === undefined || !p.releaseFenced) continue;
-      // Taken after the release: its exchange read the zero the release stored, or a later
-      // value of the same chain of atomics. A block-scope lock is one lock within a block only.
-      for (const r of later) if (r.word === p.word && r.takenAt > p.releasedAt && (r.key === p.key || sameBlock)) return true;
-    }
-    return false;
+    // A block-scope lock is one lock within a block only.
+    return exchangeReleasedTo(prev, rec, (p, r) => r.key === p.key || sameBlock) !== undefined;
   }
 
   /**
@@ -641,15 +639,8 @@ export class ScordDetector implements Detector {
    * but a block-scope lock is a different lock in each block (the sites that take and release it).
    */
   private exchangeLockScope(prev: AccessRecord, rec: AccessRecord): LockSites | undefined {
-    const earlier = prev.heldBy;
-    const later = rec.heldBy;
-    if (earlier === undefined || later === undefined) return undefined;
-    for (const p of earlier) {
-      if (p.takenBy !== 'Exch' || p.scope !== 'block' || p.releasedAt === undefined || !p.releaseFenced) continue;
-      if (!later.some((r) => r.word === p.word && r.key !== p.key && r.takenAt > p.releasedAt!)) continue;
-      return { acquires: [...(this.blockExchangeSites.get(p.word) ?? [])], releases: [...(this.blockUnlockSites.get(p.word) ?? [])], exchange: true };
-    }
-    return undefined;
+    const p = exchangeReleasedTo(prev, rec, (p, r) => p.scope === 'block' && r.key !== p.key);
+    return p && { acquires: [...(this.blockExchangeSites.get(p.word) ?? [])], releases: [...(this.blockUnlockSites.get(p.word) ?? [])], exchange: true };
   }
 
   /**
@@ -1231,6 +1222,22 @@ class ReadsBeforeWrite {
 function storedValue(view: DataView | undefined, word: number): number {
   const at = word * 4;
   return view !== undefined && at + 4 <= view.byteLength ? view.getUint32(at, true) : NaN;
+}
+
+/**
+ * A test-and-set lock `prev` was made holding, released since after a fence of its scope, that
+ * `rec` holds a lock on the same word taken after (`match` permitting): its exchange read the
+ * zero the release stored, or a later value of the same chain of atomics.
+ */
+function exchangeReleasedTo(prev: AccessRecord, rec: AccessRecord, match: (p: LockEntry, r: LockEntry) => boolean): LockEntry | undefined {
+  const earlier = prev.heldBy;
+  const later = rec.heldBy;
+  if (earlier === undefined || later === undefined) return undefined;
+  for (const p of earlier) {
+    if (p.takenBy !== 'Exch' || p.releasedAt === undefined || !p.releaseFenced) continue;
+    for (const r of later) if (r.word === p.word && r.takenAt > p.releasedAt && match(p, r)) return p;
+  }
+  return undefined;
 }
 
 /** The access left a non-zero value in the bytes it wrote (atomicExch(&lock, 1): the lock taken). */

@@ -205,12 +205,12 @@ function lockFaults(a: AccessRecord, b: AccessRecord): LockFault[] | undefined {
     if (p) {
       words.add(p.word);
       add({ kind: 'acquire', acquire: p.acquire, scope: p.scope, ...(p.narrowFence ? { fence: p.narrowFence } : {}) });
-      if (p.release && !p.releaseFenced) add({ kind: 'release', acquire: p.acquire, scope: p.scope, release: p.release, ...releasedBy(p) });
+      if (p.release && !p.releaseFenced) add({ kind: 'release', acquire: p.acquire, scope: p.scope, release: p.release, ...takenAndReleasedBy(p) });
     }
     const l = s.lostLock;
     if (l?.release) {
       words.add(l.word);
-      add({ kind: 'release', acquire: l.acquire, scope: l.scope, release: l.release, ...(l.takenBy === 'Exch' ? { exchange: true } : {}), ...releasedBy(l) });
+      add({ kind: 'release', acquire: l.acquire, scope: l.scope, release: l.release, ...takenAndReleasedBy(l) });
     }
   }
   if (!faults.length) return undefined;
@@ -218,9 +218,9 @@ function lockFaults(a: AccessRecord, b: AccessRecord): LockFault[] | undefined {
   return faults.sort((x, y) => (x.kind === y.kind ? 0 : x.kind === 'acquire' ? -1 : 1));
 }
 
-/** A lock released by a plain store: what its release fault says of it. */
-function releasedBy(l: LockEntry): Pick<LockFault, 'plainStore'> {
-  return l.weakRelease ? { plainStore: { fenced: !!l.fenceBeforeRelease } } : {};
+/** What a release fault says of how its lock was taken (test-and-set) and released (plain store). */
+function takenAndReleasedBy(l: LockEntry): Pick<LockFault, 'exchange' | 'plainStore'> {
+  return { ...(l.takenBy === 'Exch' ? { exchange: true } : {}), ...(l.weakRelease ? { plainStore: { fenced: !!l.fenceBeforeRelease } } : {}) };
 }
 
 /** The locks an access was made holding, as fixes need them. */
