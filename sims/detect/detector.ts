@@ -9,7 +9,7 @@ import type { Accessor, RaceFinding } from './findings';
 export interface Detector {
   /** Receives every event of the run it was made for. */
   readonly listener: EventListener;
-  /** The races found, one per pair of instructions and category. */
+  /** The races found, one per pair of instructions and category, once the run is over (what it held for the run may be let go). */
   findings(): RaceFinding[];
   /** What the detector holds now, for the metadata inspector; undefined for an engine that shows none. */
   state(limit?: number): DetectorState | undefined;

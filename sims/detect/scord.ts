@@ -20,7 +20,7 @@
 // ./scordRecords.ts, how it reports in ./scordReport.ts and ./scordMessages.ts.
 import type { Range } from '../frontend/source';
 import type { Allocation, Memory } from '../gpu/memory';
-import { makePointer, pointerAllocation, pointerOffset } from '../gpu/memory';
+import { makePointer, offsetIn, pointerAllocation, pointerOffset } from '../gpu/memory';
 import { isRelease, type EventListener, type SimEvent } from '../ir/ir';
 import { sameThread, unorderedLanes, warpKey, WARPS_PER_BLOCK } from './lanes';
 import { nameAddress } from '../gpu/lvalue';
@@ -30,6 +30,7 @@ import type { AccessView, Detector, DetectorState } from './detector';
 import { ScordReporter } from './scordReport';
 import type { AccessRecord, FenceFile, LockEntry, LockTable, Meta } from './scordRecords';
 import { ReleaseFile, scopeRank } from './releaseFile';
+import { ReadsBeforeWrite } from './readsBeforeWrite';
 
 export interface DetectorOptions {
   /** Bytes per metadata entry: 4 is one word (the paper's design); 8–64 for its Table VII. */
@@ -61,8 +62,6 @@ const WORDS_PER_ENTRY = 16;
 const TOUCHED_STRIDE = 2 ** 30;
 /** Accesses kept by a trace. */
 const TRACE_LIMIT = 10_000;
-/** Slots of the exact mode's table of reads before a word's first write. */
-const READ_SLOTS = 1 << 14;
 /** Accesses of one critical section an unfenced unlock can still take the lock from. */
 const SECTION_LIMIT = 64;
 
@@ -156,6 +155,11 @@ export class ScordDetector implements Detector {
   /** Words of global memory accessed, counted only for the metadata-size benchmark. */
   private readonly touched?: Set<number>;
   private entries = 0;
+  /** A read kept in numbers, as a record while a write is compared with it. */
+  private readonly readScratch: AccessRecord = {
+    block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: NO_LOCKS, range: undefined as never, write: false, release: false,
+    rel: 0, order: undefined, orderScope: undefined, lostLock: undefined, pendingLock: undefined, heldBy: undefined, sync: 0, value: 0, silent: false, bytes: 0b1111,
+  };
   /** The access being checked, before it is stored (reused: most accesses store nothing new). */
   private readonly scratch: AccessRecord = {
     block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: new Set(), range: undefined as never, write: false, release: false,
@@ -264,7 +268,10 @@ export class ScordDetector implements Detector {
     }
   }
 
+  /** The races found. The run is over: the table of reads goes back for the next detector of this thread. */
   findings(): RaceFinding[] {
+    this.readsBeforeWrite?.giveBack();
+    this.readsBeforeWrite = undefined;
     return this.reporter.found.all();
   }
 
@@ -487,8 +494,13 @@ export class ScordDetector implements Detector {
    * The locks the thread holds: a set (or Bloom filter) built once per change of its table,
    * with their entries and the lock it has taken but not yet completed with a fence.
    */
+  /** The lockset of an access made holding no lock. */
+  private noLocks(): Set<string> | number {
+    return this.faithful ? 0 : NO_LOCKS;
+  }
+
   private heldLocks(table: LockTable | undefined): Set<string> | number {
-    if (!table) return this.faithful ? 0 : NO_LOCKS;
+    if (!table) return this.noLocks();
     if (table.held !== undefined) return table.held;
     if (!table.entries.length) {
       table.heldEntries = table.pending = undefined;
@@ -674,9 +686,10 @@ export class ScordDetector implements Detector {
   private checkAll(e: Access, write: boolean, a: Allocation): void {
     // Small integers (`| 0`), not doubles: they are passed on and stored on every access, and a
     // double would be boxed each time.
-    const allocation = pointerAllocation(e.address) | 0;
+    const allocation = a.id | 0;
     const table = this.meta.of(allocation);
-    const word = (pointerOffset(e.address) / this.granularity) | 0;
+    const offset = offsetIn(e.address, allocation);
+    const word = this.granularity === 4 ? offset >> 2 : (offset / this.granularity) | 0;
     // One access, one decision whether it publishes a flag, whatever number of entries it covers.
     const fence = this.fenceFile(e.block, e.warp, e.lane);
     const release = write && e.strong && fence.fencedLast;
@@ -719,10 +732,11 @@ export class ScordDetector implements Detector {
       const reads = this.readsBeforeWrite;
       const slot = reads?.find(allocation, word, this.readGeneration) ?? -1;
       if (slot >= 0) {
-        const read = reads!.rec[slot]!;
-        if (!sameThread(read, e)) this.compare(read, rec, e);
-        const other = reads!.hasOther[slot] ? reads!.other[slot]! : undefined;
-        if (other && !sameThread(other, e)) this.compare(other, rec, e);
+        // Reads made before the word's first write, another thread's checked against it.
+        const last = reads!.last(slot);
+        if (!reads!.byThread(last, e.block, e.warp, e.lane)) this.compare(reads!.load(last, this.readScratch, this.noLocks()), rec, e);
+        const other = reads!.other(slot);
+        if (other >= 0 && !reads!.byThread(other, e.block, e.warp, e.lane)) this.compare(reads!.load(other, this.readScratch, this.noLocks()), rec, e);
       }
       return;
     }
@@ -791,24 +805,12 @@ export class ScordDetector implements Detector {
 
   /** Keeps a read of a word nothing has written yet: one per slot of a direct-mapped table. */
   private rememberRead(allocation: number, word: number, e: Access, fence: FenceFile, release: boolean): void {
-    const t = (this.readsBeforeWrite ??= new ReadsBeforeWrite());
-    const slot = t.slot(allocation, word);
-    const key = readKey(allocation, word);
-    const same = t.generation[slot] === this.readGeneration && t.key[slot] === key;
-    t.generation[slot] = this.readGeneration;
-    t.key[slot] = key;
-    const r = t.rec[slot];
-    if (same && r !== undefined && !sameThread(r, e)) {
-      // Another thread's read of the same word: kept too, for the first write to check (as Meta.otherRead).
-      const replaced = t.other[slot];
-      t.other[slot] = r;
-      t.hasOther[slot] = 1;
-      t.rec[slot] = this.record(replaced, e, false, fence, release);
-      return;
-    }
-    if (!same) t.hasOther[slot] = 0;
-    t.rec[slot] = this.record(r, e, false, fence, release);
-    if (r === undefined) t.filled();
+    const t = (this.readsBeforeWrite ??= ReadsBeforeWrite.take());
+    const half = t.note(allocation, word, this.readGeneration, e.block, e.warp, e.lane);
+    // Nearly every read: its numbers, no object. One that is synchronisation or made under a lock keeps its record.
+    if (e.atomic === undefined && e.order === undefined && this.locks.size === 0 && this.warpLocks.size === 0) {
+      t.putPlain(half, e, this.anyDivergence ? this.epoch(e.block, e.warp) : -1, this.barrierId(e.block), fence, release, this.bytesOf(e));
+    } else t.putRecord(half, this.record(t.spareRecord(half), e, false, fence, release));
   }
 
   /** The paper's entry: one per 16 words with a tag, Table III's flags, then Table IV. */
@@ -1137,81 +1139,6 @@ class MetaTable {
 
   size(): number {
     return this.count;
-  }
-}
-
-/** Words per allocation in a key of the table of reads before a word's first write. */
-const READ_KEY_STRIDE = 2 ** 30;
-
-function readKey(allocation: number, word: number): number {
-  return allocation * READ_KEY_STRIDE + word;
-}
-
-/**
- * Exact mode's reads of words nothing has written yet (most are input data that nothing
- * writes): a direct-mapped table whose slot keeps the last read of its word and another
- * thread's read before it. Keys sit in typed arrays, so a miss costs no pointer chase, and
- * records are refilled in place: only a slot's first use allocates. It starts small (a small
- * program pays for a small table) and grows up to READ_SLOTS as slots fill.
- */
-class ReadsBeforeWrite {
-  // Set by replaceColumns, from the constructor on.
-  /** The generation (launch or grid barrier, from 1) of each slot's reads, 0 for none yet. */
-  generation!: Int32Array;
-  /** allocation * READ_KEY_STRIDE + word. */
-  key!: Float64Array;
-  rec!: (AccessRecord | undefined)[];
-  /** Another thread's read before `rec`, when `hasOther` (kept for reuse when not). */
-  other!: (AccessRecord | undefined)[];
-  hasOther!: Uint8Array;
-  private mask = 0;
-  /** Slots with a record. */
-  private used = 0;
-
-  constructor(size = 1 << 10) {
-    this.replaceColumns(size);
-  }
-
-  /** Columns of `size` empty slots in place of the current ones, which are returned. */
-  private replaceColumns(size: number): Pick<ReadsBeforeWrite, 'generation' | 'key' | 'rec' | 'other' | 'hasOther'> {
-    const old = { generation: this.generation, key: this.key, rec: this.rec, other: this.other, hasOther: this.hasOther };
-    this.mask = size - 1;
-    this.generation = new Int32Array(size);
-    this.key = new Float64Array(size);
-    this.rec = new Array<AccessRecord | undefined>(size);
-    this.other = new Array<AccessRecord | undefined>(size);
-    this.hasOther = new Uint8Array(size);
-    return old;
-  }
-
-  slot(allocation: number, word: number): number {
-    return (Math.imul(allocation, 0x9e3779b1) ^ word) & this.mask;
-  }
-
-  /** The slot holding reads of the word in this generation, or -1. */
-  find(allocation: number, word: number, generation: number): number {
-    const slot = this.slot(allocation, word);
-    return this.generation[slot] === generation && this.key[slot] === readKey(allocation, word) && this.rec[slot] !== undefined ? slot : -1;
-  }
-
-  /** A slot got its first record: past half full, the table grows fourfold (up to READ_SLOTS). */
-  filled(): void {
-    if (++this.used * 2 <= this.mask + 1 || this.mask + 1 >= READ_SLOTS) return;
-    const old = this.replaceColumns(Math.min(READ_SLOTS, (this.mask + 1) * 4));
-    this.used = 0;
-    for (let s = 0; s < old.rec.length; s++) {
-      const rec = old.rec[s];
-      if (rec === undefined) continue;
-      const key = old.key[s];
-      const slot = this.slot(Math.floor(key / READ_KEY_STRIDE), key % READ_KEY_STRIDE);
-      // Two keys that now share a slot: the one moved later stays (a direct-mapped table forgets).
-      if (this.rec[slot] === undefined) this.used++;
-      this.generation[slot] = old.generation[s];
-      this.key[slot] = key;
-      this.rec[slot] = rec;
-      this.other[slot] = old.other[s];
-      this.hasOther[slot] = old.hasOther[s];
-    }
   }
 }
 

@@ -33,6 +33,11 @@ export function pointerOffset(p: number): number {
   return p - Math.floor(p / TWO32) * TWO32 - BIAS;
 }
 
+/** pointerOffset for a pointer already known to be into `allocation` (no division: for hot paths). */
+export function offsetIn(p: number, allocation: number): number {
+  return p - allocation * TWO32 - BIAS;
+}
+
 export interface AllocationInfo {
   /** What the program calls it: `d_data`, `tile`, `malloc(64)`. */
   label: string;

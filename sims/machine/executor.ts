@@ -894,12 +894,19 @@ const PATH_SCRATCH = new Int32Array(WARP);
 function tracePaths(w: WarpState, b: BlockState, ran: Block): void {
   // Distinct pcs of the live lanes, without allocating (this runs after every block).
   const pcs = PATH_SCRATCH;
+  const status = w.status;
+  const lanePcs = w.pc;
   let paths = 0;
   let live = 0;
+  // Lanes at one place are mostly neighbours: a lane at the previous live lane's pc is no new path.
+  let previous = -1;
   for (let l = 0; l < WARP; l++) {
-    if (w.status[l] === 0 || w.status[l] === EXITED) continue;
+    const s = status[l];
+    if (s === 0 || s === EXITED) continue;
     live++;
-    const pc = w.pc[l];
+    const pc = lanePcs[l];
+    if (pc === previous) continue;
+    previous = pc;
     let k = 0;
     while (k < paths && pcs[k] !== pc) k++;
     if (k === paths) pcs[paths++] = pc;
