@@ -161,7 +161,7 @@ export class ScordDetector implements Detector {
     rel: 0, order: undefined, orderScope: undefined, lostLock: undefined, pendingLock: undefined, heldBy: undefined, sync: 0, value: 0, silent: false, bytes: 0b1111,
   };
   /** The access being checked, before it is stored (reused: most accesses store nothing new). */
-  private readonly scratch: AccessRecord = {
+  private scratch: AccessRecord = {
     block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: new Set(), range: undefined as never, write: false, release: false,
     rel: 0, order: undefined, orderScope: undefined, lostLock: undefined, pendingLock: undefined, heldBy: undefined, sync: 0, value: 0, silent: false, bytes: 0b1111,
   };
@@ -749,12 +749,15 @@ export class ScordDetector implements Detector {
     const other = write ? md.otherRead : undefined;
     const againstPrev = prev !== undefined && !sameThread(prev, e);
     const againstOther = other !== undefined && !sameThread(other, e);
+    // The record an access compared with another was filled in `scratch`: it becomes the
+    // entry's, and the object it replaces the next scratch (one fill per access, not two).
+    let filled: AccessRecord | undefined;
     if (againstPrev || againstOther) {
-      const rec = this.record(this.scratch, e, write, fence, release);
-      rec.value = value;
-      rec.silent = silent;
-      if (againstPrev) this.compare(prev!, rec, e);
-      if (againstOther) this.compare(other!, rec, e);
+      filled = this.record(this.scratch, e, write, fence, release);
+      filled.value = value;
+      filled.silent = silent;
+      if (againstPrev) this.compare(prev!, filled, e);
+      if (againstOther) this.compare(other!, filled, e);
     }
     // Sub-word accesses of one thread to one word with nothing between them (no fence or
     // barrier) count as one access to all their bytes: a byte-wise copy keeps every byte it wrote.
@@ -766,23 +769,33 @@ export class ScordDetector implements Detector {
       md.otherRead = undefined;
       if (md.last !== md.lastWrite) {
         const freed = md.lastWrite;
-        md.lastWrite = md.last = this.record(md.last, e, write, fence, release);
+        md.lastWrite = md.last = this.fillOrSwap(md.last, filled, e, write, fence, release);
         md.spare = freed;
-      } else md.lastWrite = md.last = this.record(md.lastWrite, e, write, fence, release);
+      } else md.lastWrite = md.last = this.fillOrSwap(md.lastWrite, filled, e, write, fence, release);
     } else if (md.last !== md.lastWrite && !sameThread(last, e)) {
       // A read after another thread's read: that one is kept for the next write to check.
       const replaced = md.otherRead;
       md.otherRead = last;
-      md.last = this.record(replaced ?? md.spare, e, write, fence, release);
+      md.last = this.fillOrSwap(replaced ?? md.spare, filled, e, write, fence, release);
       if (!replaced) md.spare = undefined;
     } else {
       const into = md.last !== md.lastWrite ? md.last : md.spare;
       md.spare = undefined;
-      md.last = this.record(into, e, write, fence, release);
+      md.last = this.fillOrSwap(into, filled, e, write, fence, release);
     }
     md.last.value = value;
     md.last.silent = silent;
     md.last.bytes |= carry;
+  }
+
+  /**
+   * The access's record for an entry: `filled` (the scratch record it was compared as), with
+   * `into` taking its place as the next scratch, or else `into` (or a new record) filled.
+   */
+  private fillOrSwap(into: AccessRecord | undefined, filled: AccessRecord | undefined, e: Access, write: boolean, fence: FenceFile, release: boolean): AccessRecord {
+    if (filled === undefined) return this.record(into, e, write, fence, release);
+    this.scratch = into ?? this.record(undefined, e, write, fence, release);
+    return filled;
   }
 
   /**
@@ -1077,7 +1090,8 @@ type MetaRow = (Meta | undefined)[];
 
 /** Metadata entries by allocation and entry index; the last allocation's row is cached. */
 class MetaTable {
-  private readonly rows = new Map<number, MetaRow>();
+  /** By allocation id (small integers, handed out in order). */
+  private readonly rows: (MetaRow | undefined)[] = [];
   private lastId = -1;
   private last: MetaRow = [];
   private count = 0;
@@ -1085,8 +1099,8 @@ class MetaTable {
 
   of(allocation: number): MetaRow {
     if (allocation === this.lastId) return this.last;
-    let row = this.rows.get(allocation);
-    if (!row) this.rows.set(allocation, (row = []));
+    let row = this.rows[allocation];
+    if (!row) this.rows[allocation] = row = [];
     this.lastId = allocation;
     this.last = row;
     return row;
@@ -1129,7 +1143,9 @@ class MetaTable {
   }
 
   *all(): Generator<[number, number, Meta]> {
-    for (const [allocation, row] of this.rows) {
+    for (let allocation = 0; allocation < this.rows.length; allocation++) {
+      const row = this.rows[allocation];
+      if (!row) continue;
       for (const k in row) {
         const md = row[k as unknown as number]!;
         if (md.generation === this.generation) yield [allocation, Number(k), md];

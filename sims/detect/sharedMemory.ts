@@ -132,7 +132,8 @@ export class ShadowSharedMemory {
   private words = new Map<number, (Word | undefined)[]>();
   private lastAllocation = -1;
   private lastWords: (Word | undefined)[] | undefined;
-  private intervals = new Map<number, number>();
+  /** By block: its barrier interval (barriers passed in this launch). */
+  private intervals: number[] = [];
   /** The launch has ordered an access or fenced: accesses take sequence numbers from here. */
   private seq = 0;
   /** Per block, per warp: release fences, acquired releases and pending reads. */
@@ -169,7 +170,7 @@ export class ShadowSharedMemory {
   barrier(block: number): void {
     // What the block's warps released, fenced and acquired before the barrier is kept: it
     // covers only accesses before the barrier, which the new interval orders anyway.
-    this.intervals.set(block, (this.intervals.get(block) ?? 0) + 1);
+    this.intervals[block] = (this.intervals[block] ?? 0) + 1;
   }
 
   /**
@@ -199,7 +200,7 @@ export class ShadowSharedMemory {
   }
 
   access(e: Access, divergence: number): void {
-    const interval = this.intervals.get(e.block) ?? 0;
+    const interval = this.intervals[e.block] ?? 0;
     const write = e.write && (!e.atomic || e.atomic.changed);
     const sync = e.atomic !== undefined || e.order !== undefined;
     // Programs that order nothing pay no sequence numbers.
