@@ -488,3 +488,35 @@ int main() {
     }
   });
 });
+
+describe('names libc++ declares where libstdc++ does not', () => {
+  test("a global `array` under `using namespace std` (nvcc compiles it) is the program's own, with a warning", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-names-'));
+    try {
+      const file = path.join(dir, 'names.cu');
+      fs.writeFileSync(file, `#include <cstdio>
+#include <iostream>
+using namespace std;
+float *array;
+__global__ void fill(float *a) { a[threadIdx.x] = threadIdx.x; }
+int main() {
+  cudaMallocManaged(&array, 4 * sizeof(float));
+  fill<<<1, 4>>>(array);
+  cudaDeviceSynchronize();
+  cout << array[3] << endl;
+  return 0;
+}
+`);
+      let stdout = '';
+      assert.equal(await scord(['check', file, '--frontend', 'clang', '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => undefined }), 0);
+      const report = JSON.parse(stdout);
+      assert.equal(report.output, '3\n');
+      const warnings = report.diagnostics.filter((d: { severity: string }) => d.severity === 'warning');
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0].message, /^`array` is read as the program's own `::array`/);
+      assert.deepEqual([warnings[0].location.line, warnings[0].location.column], [7, 22], 'at the first reference');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

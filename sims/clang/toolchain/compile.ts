@@ -8,12 +8,13 @@ import { clangCommand, compiledAsCuda, DEFAULT_ARCH, type DebugInfo, forcedInclu
 import { headerFolder } from './headers';
 import { GENERATED, fileAt, mount, realizeText, toVirtual, type FileTree } from './paths';
 import { precompiledHeaders, precompiledHeaderText, type IncludeOrigin } from './pch';
+import { qualifyProgramNames } from './programNames';
 import { SourceSet, specialPath } from './sources';
 import type { TranslationUnitSpec } from './unit';
 import { runTool, toolchainVersion } from './wasm';
 
 /** Bumped when the toolchain's command lines or outputs change meaning: old cache entries are then never hit. */
-const SCHEMA = 'scord-clang-7';
+const SCHEMA = 'scord-clang-8';
 /** How often clang is run again for includes it found that the scan did not (`#include MACRO`). */
 const MAX_INCLUDE_ROUNDS = 4;
 
@@ -106,6 +107,8 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
   const output = '-'; // to stdout: see wasm.ts
   const debugInfo = options.debugInfo;
   let relocatable = false;
+  /** The program's names read as its own globals (libc++ declares them in std too), and the unit's key before. */
+  let qualified: { warnings: ClangDiagnostic[]; firstKey: string } | undefined;
   const command = (withPch: boolean): string[] =>
     clangCommand({ pass, unit, headerFolder: headers, arch, input, output, relocatable, ...(debugInfo ? { debugInfo } : {}), ...(withPch ? { pch: PCH_PATH } : {}) });
 
@@ -158,14 +161,24 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
       relocatable = true;
       continue;
     }
+    if (run.exitCode !== 0 && !qualified) {
+      const warnings = qualifyProgramNames(diagnostics, sources);
+      if (warnings.length) {
+        qualified = { warnings, firstKey: plainKey };
+        continue;
+      }
+    }
     explainRefusals(diagnostics, sources);
     explainLibraryAmbiguities(diagnostics);
+    if (qualified) diagnostics.unshift(...qualified.warnings);
     const produced = run.exitCode === 0 && run.stdout.length > 0 ? run.stdout : undefined;
     const ok = produced !== undefined;
     if (run.exitCode === 0 && !ok) diagnostics.push({ severity: 'error', message: 'clang produced no output', file: unit.file, line: 1, column: 1, unlocated: true });
     const payload = produced && pass === 'device' ? new TextEncoder().encode(realizeIr(new TextDecoder().decode(produced))) : produced ?? new Uint8Array(0);
     const meta: StoredMeta = { ok, diagnostics, ...(usePch ? { precompiled: usePch.headers } : {}) };
     cache.put(key, { meta, payload });
+    // The unit as it was written finds the result without failing first.
+    if (qualified) cache.put(qualified.firstKey, { meta, payload });
     return { ok, output: ok ? payload : undefined, diagnostics, cached: false, ...(usePch ? { precompiled: usePch.headers } : {}) };
   }
 }
