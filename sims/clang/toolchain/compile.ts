@@ -97,6 +97,12 @@ function preparePass(pass: Pass, unit: TranslationUnitSpec): PreparedPass | { re
 }
 
 const RELOCATABLE_NEEDED = /requires relocatable device code/;
+const OUT_OF_MEMORY = /\bout of memory\b|cannot allocate memory/i;
+
+/** clang (or its file system) ran out of memory: a state of the machine, not of the sources. */
+export function ranOutOfMemory(diagnostics: readonly ClangDiagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error' && OUT_OF_MEMORY.test(d.message));
+}
 
 /** Runs one pass over one unit. */
 export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promise<PassOutput> {
@@ -107,6 +113,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
   const output = '-'; // to stdout: see wasm.ts
   const debugInfo = options.debugInfo;
   let relocatable = false;
+  let retriedOutOfMemory = false;
   /** The program's names read as its own globals (libc++ declares them in std too), and the unit's key before. */
   let qualified: { warnings: ClangDiagnostic[]; firstKey: string } | undefined;
   const command = (withPch: boolean): string[] =>
@@ -152,6 +159,14 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
       // A precompiled header clang will not take: never again for these flags; compile without.
       cache.put(usePch.key, { meta: { ok: false, diagnostics: [] } satisfies StoredMeta, payload: new Uint8Array(0) });
       continue;
+    }
+    if (run.exitCode !== 0 && ranOutOfMemory(diagnostics)) {
+      // Tried once more; never cached either way (a cached failure would outlive the shortage).
+      if (!retriedOutOfMemory) {
+        retriedOutOfMemory = true;
+        continue;
+      }
+      return { ok: false, cached: false, diagnostics };
     }
     if (run.exitCode !== 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push({ severity: 'error', message: `clang failed: ${run.stderr.trim() || `exit status ${run.exitCode}`}`, file: unit.file, line: 1, column: 1, unlocated: true });
     if (run.exitCode !== 0 && round < MAX_INCLUDE_ROUNDS && findMissedIncludes(diagnostics, sources)) continue;
