@@ -1,5 +1,5 @@
 // What the CLI being measured accepts, found by asking it once on tiny programs: several source
-// files per run, `--stdin FILE`, and the `--frontend` the measurement asked for. Programs are
+// files per run, `--stdin FILE`, `--allow-read`, and the `--frontend` the measurement asked for. Programs are
 // then measured with what it has (a multi-file program by its `main` file alone when it takes
 // one file), and the summary says so.
 import * as fs from 'node:fs';
@@ -10,6 +10,8 @@ import { runCli, type Limits } from './runner';
 export interface Capabilities {
   multiFile: boolean;
   stdin: boolean;
+  /** The program may read files of its own folder. */
+  allowRead: boolean;
 }
 
 const MAIN = 'int main() { return 0; }\n';
@@ -42,9 +44,11 @@ export async function probeCapabilities(cli: string, extraArgs: string[], limits
     if (!single.stdout.trim().startsWith('{')) throw new Error(`the CLI did not answer a plain check of a one-line program with a JSON report (exit ${single.exitCode}): ${single.stderr.trim().split('\n')[0] ?? ''}`);
     const multi = await runCli(cli, ['check', a, b, ...extraArgs, '--format', 'json'], dir, probeLimits);
     const withStdin = await runCli(cli, ['check', a, ...extraArgs, '--stdin', input, '--format', 'json'], dir, probeLimits);
+    const reading = await runCli(cli, ['check', a, ...extraArgs, '--allow-read', '--format', 'json'], dir, probeLimits);
     return {
       multiFile: !refusal(multi.exitCode, multi.stdout, multi.stderr),
       stdin: !refusal(withStdin.exitCode, withStdin.stdout, withStdin.stderr),
+      allowRead: !refusal(reading.exitCode, reading.stdout, reading.stderr),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -71,7 +71,8 @@ function sampleProgram(root: string, top: string, mainFile: string, common: stri
   // The file with main first: it is the one a CLI that takes one file gets.
   files = [mainFile, ...files.filter((f) => f !== mainFile)];
   const name = path.relative(path.join(root, 'Samples'), sampleDir);
-  return { name, files, includeDirs, defines: [], cwd: path.dirname(mainFile) };
+  // Samples load their inputs and reference results from their own folder (`data/`), as when run there.
+  return { name, files, includeDirs, defines: [], cwd: path.dirname(mainFile), readsOwnFolder: true };
 }
 
 export async function measureCudaSamples(root: string, ctx: MeasureContext): Promise<{ text: string[]; json: object }> {

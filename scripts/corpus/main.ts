@@ -105,7 +105,7 @@ async function main(argv: string[]): Promise<number> {
   const log = (line: string): void => void process.stdout.write(line + '\n');
   log(`corpus ${kind} at ${o.dir}`);
   log(`cli ${o.cli}${extraArgs.length ? ` ${extraArgs.join(' ')}` : ''}; ${o.jobs} at a time, ${o.timeoutS} s and ${o.memoryMb} MB heap per program`);
-  log(`the CLI ${caps.multiFile ? 'takes several files per run' : 'takes one file per run (multi-file programs are checked by their main file)'} and ${caps.stdin ? 'has --stdin' : 'has no --stdin'}`);
+  log(`the CLI ${caps.multiFile ? 'takes several files per run' : 'takes one file per run (multi-file programs are checked by their main file)'}, ${caps.stdin ? 'has --stdin' : 'has no --stdin'} and ${caps.allowRead ? 'has --allow-read' : 'has no --allow-read'}`);
   const ctx: MeasureContext = { cli: o.cli, extraArgs, limits, jobs: o.jobs, caps, top: o.top, ...(o.filter ? { filter: o.filter } : {}), log };
   const started = Date.now();
   const measured = kind === 'cuda-samples' ? await measureCudaSamples(o.dir, ctx) : kind === 'gpuverify' ? await measureGpuVerify(o.dir, ctx) : await measureScor(o.dir, ctx);

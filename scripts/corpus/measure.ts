@@ -29,6 +29,8 @@ export interface Program {
   /** The GPU architecture its build names (nvcc's -arch), passed on as --arch. */
   arch?: number;
   stdin?: string;
+  /** It reads data files of its own folder (`cwd`): the run may read them (never write). */
+  readsOwnFolder?: boolean;
   cwd: string;
 }
 
@@ -55,6 +57,8 @@ export function checkArgs(p: Program, ctx: MeasureContext): { args: string[]; li
   args.push(...ctx.extraArgs, '--format', 'json');
   if (p.stdin && ctx.caps.stdin) args.push('--stdin', p.stdin);
   else if (p.stdin) limitations.push('no --stdin');
+  if (p.readsOwnFolder && ctx.caps.allowRead) args.push('--allow-read');
+  else if (p.readsOwnFolder) limitations.push('no --allow-read');
   return { args, limitations };
 }
 

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readCmake, readMakeBuild } from '../../../scripts/corpus/buildFiles';
 import { classify, type FindingBrief } from '../../../scripts/corpus/classify';
+import { checkArgs } from '../../../scripts/corpus/measure';
 import { readGpuVerifyLabel } from '../../../scripts/corpus/gpuverify';
 import { mapLimited, runCli, type CliRun } from '../../../scripts/corpus/runner';
 import { matchRegions, raceyRegions } from '../../../scripts/corpus/scor';
@@ -141,4 +142,12 @@ test('the ScoR inputs are the same on every run, in the format each reader expec
   assert.ok(edges.every((l) => l.split(' ').map(Number).every((x) => x >= 0 && x < v)));
   const reduction = SCOR_INPUTS.reduction.make().trim().split(/\s+/).map(Number);
   assert.equal(reduction.length, reduction[0] + 1);
+});
+
+test('a program that reads its own folder is run with --allow-read when the CLI has it, and the summary says when it has not', () => {
+  const program = { name: 'simpleTexture', files: ['/corpus/s/simpleTexture.cu'], includeDirs: ['/corpus/Common'], defines: [], cwd: '/corpus/s', readsOwnFolder: true };
+  const ctx = (allowRead: boolean) => ({ cli: 'cli.js', extraArgs: [], limits: { timeoutMs: 1000, memoryMb: 100 }, jobs: 1, top: 1, log: () => undefined, caps: { multiFile: true, stdin: true, allowRead } });
+  assert.deepEqual(checkArgs(program, ctx(true)), { args: ['check', '/corpus/s/simpleTexture.cu', '-I', '/corpus/Common', '--format', 'json', '--allow-read'], limitations: [] });
+  assert.deepEqual(checkArgs(program, ctx(false)).limitations, ['no --allow-read']);
+  assert.ok(!checkArgs({ ...program, readsOwnFolder: false }, ctx(true)).args.includes('--allow-read'));
 });
