@@ -8,6 +8,7 @@ import type { Range } from './frontend/source';
 import { DEFAULT_DEVICE, warpSchedulingOf } from './gpu/devices';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { headerDefines, headerLockstep, readKernelHeader, type KernelHeader } from './host/kernelHeader';
+import { preconditionValuations, type Valuations } from './host/preconditions';
 import type { BlockExecution, SchedulerKind } from './machine/executor';
 import type { BlockSampling } from './machine/blockSample';
 import { fairnessLaunchCheck } from './fairness/fairness';
@@ -263,11 +264,24 @@ function integerParams(parsed: ParseResult, kernel: string): string[] {
   return (decl?.params ?? []).filter((p) => p.name && T.isInteger(T.unqualified(p.resolvedType ?? T.ERROR))).map((p) => p.name!);
 }
 
-/** The entry with its integer scalar parameters (`integers`) that were given no value set to 1, if it has any. */
-function otherValuation(integers: string[], entry: KernelEntry): KernelEntry | undefined {
+/**
+ * The entry with its integer scalar parameters (`integers`) that were given no value set to 1,
+ * or to `required` (a second valuation its preconditions allow), if it has any.
+ */
+function otherValuation(integers: string[], entry: KernelEntry, required: Record<string, number>): KernelEntry | undefined {
   const unset = integers.filter((name) => !(name in entry.args));
   if (!unset.length) return undefined;
-  return { ...entry, args: { ...entry.args, ...Object.fromEntries(unset.map((name) => [name, 1])) } };
+  return { ...entry, args: { ...Object.fromEntries(unset.map((name) => [name, 1])), ...required, ...entry.args } };
+}
+
+/**
+ * A kernel run on its own: the values its `__requires` clauses ask of the integer scalars
+ * nobody gave (sims/host/preconditions.ts), for the first run and the second.
+ */
+function requiredValuations(parsed: ParseResult, entry: KernelEntry, integers: string[]): Valuations {
+  const decl = kernelsOf(parsed).get(entry.kernel)?.[0];
+  const unset = integers.filter((name) => !(name in entry.args));
+  return decl && unset.length ? preconditionValuations(decl, unset, entry) : { first: {}, second: {} };
 }
 
 /**
@@ -296,6 +310,8 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     warpSync: lockstepLanes,
     ...(options.inspect?.trace ? { trace: options.inspect.trace } : {}),
   };
+  const required = options.entry && options.exploreUnsetScalars ? requiredValuations(parsed, options.entry, options.exploreUnsetScalars) : undefined;
+  const entry = options.entry && required ? { ...options.entry, args: { ...required.first, ...options.entry.args } } : options.entry;
   const engine = options.engine ?? 'scord';
   const detectors: ScordDetector[] = [];
   const precise: PreciseDetector[] = [];
@@ -309,7 +325,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     ...(options.execution ? { execution: options.execution } : {}),
     ...(options.deviceMemoryLimit !== undefined ? { deviceMemoryLimit: options.deviceMemoryLimit } : {}),
     ...(options.initCheck ? { initCheck: true } : {}),
-    ...(options.entry ? { entry: options.entry } : {}),
+    ...(entry ? { entry } : {}),
     ...(options.untilLaunchOf ? { untilLaunchOf: options.untilLaunchOf } : {}),
     ...(options.fairness ? { launchCheck: fairnessLaunchCheck(options.fairness) } : {}),
     ...(options.memoryModel && options.memoryModel !== 'sc' ? { memoryModel: options.memoryModel, ...(options.weakSwitches ? { weakSwitches: options.weakSwitches } : {}) } : {}),
@@ -349,7 +365,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   // them all): 0 hides what any other offset or count shows (`A[tid + offset]`), so the races
   // of a second run with those integers at 1 join the report. Only its races: what else it meets
   // (a fault past a buffer made up for the run) says nothing about the program.
-  const other = detect && options.entry && options.exploreUnsetScalars ? otherValuation(options.exploreUnsetScalars, options.entry) : undefined;
+  const other = detect && options.entry && options.exploreUnsetScalars ? otherValuation(options.exploreUnsetScalars, options.entry, required?.second ?? {}) : undefined;
   if (other) runOnce({ ...runOptions, ...withDetector, entry: other });
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;

@@ -334,7 +334,7 @@ __global__ void shift(int *A, int offset) {
 });
 
 describe("a kernel's GPUVerify precondition", () => {
-  test('that the made-up arguments do not meet stops the threads it fails for, with a warning, and no race from them', async () => {
+  test('that names its scalars and the launch chooses the arguments: the run meets it and checks the kernel', async () => {
     // A stride of blockDim.x keeps the threads apart; at 0 or 1 (made up) they would overlap.
     const text = `//--blockDim=64 --gridDim=1
 __global__ void stride(float *A, int sz) {
@@ -342,11 +342,26 @@ __global__ void stride(float *A, int sz) {
   for (int i = threadIdx.x; i < 4 * sz; i += sz) A[i] *= 2.0f;
 }
 `;
-    const madeUp = await checkKernelFile('stride.cu', text);
+    const chosen = await checkKernelFile('stride.cu', text);
+    assert.equal(chosen.analysed, true, JSON.stringify(chosen.diagnostics));
+    assert.deepEqual(chosen.findings, []);
+    // A stride one short of it makes neighbouring threads meet: the race is found, so the run did check the kernel.
+    const racy = await checkKernelFile('stride-racy.cu', text.replace('sz == blockDim.x', 'sz == blockDim.x - 1'));
+    assert.deepEqual(racy.findings.map((f) => [f.kind, f.range?.start.line]), [['race', 3]]);
+  });
+
+  test('that the arguments cannot be read from stops the threads it fails for, with a warning, and no race from them', async () => {
+    const text = `//--blockDim=64 --gridDim=1
+__global__ void stride(float *A, int sz) {
+  __requires(sz > threadIdx.x);
+  for (int i = threadIdx.x; i < 4 * sz; i += sz) A[i] *= 2.0f;
+}
+`;
+    const madeUp = await checkKernelFile('stride-thread.cu', text);
     assert.equal(madeUp.analysed, true, JSON.stringify(madeUp.diagnostics));
     assert.deepEqual(madeUp.findings.map((f) => [f.kind, f.severity, f.range?.start.line]), [['unmet-precondition', 'warning', 2]]);
-    assert.match(madeUp.findings[0].message, /precondition `sz == blockDim.x` does not hold .*--arg NAME=VALUE; met 64 times here/);
-    const given = await checkKernelFile('stride.cu', text, { sz: 64 });
+    assert.match(madeUp.findings[0].message, /precondition `sz > threadIdx.x` does not hold .*--arg NAME=VALUE; met 64 times here/);
+    const given = await checkKernelFile('stride-thread.cu', text, { sz: 64 });
     assert.equal(given.analysed, true);
     assert.deepEqual(given.findings, []);
   });

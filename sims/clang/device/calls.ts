@@ -89,7 +89,7 @@ export function lowerExternalCall(L: Lowering, i: LInstruction, name: string): b
       const range = L.range;
       L.emit((w, l) => {
         const condition = readCString(w.ctx, w.regs[text + l], range, 512);
-        w.ctx.runtime.undefinedOperation('unmet-precondition', `the kernel's precondition \`${condition}\` does not hold for the arguments this run made up (scalars not given are 0, and 1 in a second run): the threads it fails for stop here; give the arguments it needs with --arg NAME=VALUE`, range);
+        w.ctx.runtime.undefinedOperation('unmet-precondition', `the kernel's precondition \`${condition}\` does not hold for the arguments this run made up (scalars not given are what the kernel's other preconditions ask, else 0, and 1 in a second run): the threads it fails for stop here; give the arguments it needs with --arg NAME=VALUE`, range);
       });
       L.terminate({ kind: 'exit' });
       return true;
