@@ -375,6 +375,31 @@ export function entryAllocationSize(threads: number, elementSize: number): numbe
   return Math.max(4, threads * es, Math.min(ENTRY_MAX_BYTES, threads * es * ENTRY_ELEMENTS_PER_THREAD));
 }
 
+/**
+ * Each pointer a made-up struct argument holds (`struct S { int *p; }`, nested structs and
+ * arrays of them included) points to a fresh zeroed allocation, as a pointer parameter does:
+ * a null pointer would make every such kernel a null dereference, not a check of its accesses.
+ */
+function pointFieldsToAllocations(memory: Memory, copy: number, t: T.Type, path: string, threads: number, origin: A.Node['range']): void {
+  const a = memory.allocation(pointerAllocation(copy))!;
+  const walk = (u: T.Type, offset: number, at: string): void => {
+    u = T.unqualified(u);
+    if (u.kind === 'struct') {
+      for (const f of T.structLayout(u.decl)?.fields ?? []) walk(f.type, offset + f.offset, `${at}.${f.name}`);
+    } else if (u.kind === 'array' && u.size !== undefined) {
+      const es = T.sizeOf(u.of) ?? 0;
+      if (es > 0) for (let i = 0; i < Math.min(u.size, 64); i++) walk(u.of, offset + i * es, `${at}[${i}]`);
+    } else if (u.kind === 'pointer') {
+      const to = T.unqualified(u.to);
+      if (to.kind === 'function') return;
+      const element = to.kind === 'void' ? T.UCHAR : to;
+      const p = memory.allocate('global', entryAllocationSize(threads, T.sizeOf(element) ?? 1), { label: at, origin, layout: [{ name: at, offset: 0, type: element, unbounded: true }] });
+      Memory.write(a, pointerOffset(copy) + offset, scalarKind(u), p);
+    }
+  };
+  walk(t, 0, path);
+}
+
 /** The defined kernels (`__global__` functions with a body) of a program, by name. */
 export function kernelsOf(parsed: ParseResult): Map<string, A.FunctionDecl[]> {
   const out = new Map<string, A.FunctionDecl[]>();
@@ -420,7 +445,11 @@ function entryLaunch(parsed: ParseResult, entry: KernelEntry, program: ProgramIn
       return p;
     }
     // Passed by value: the launch passes a copy in device memory (see the lowering of <<<>>>).
-    if (isAggregate(t)) return memory.allocate('global', Math.max(1, T.sizeOf(t) ?? 1), { label: `argument ${name} of ${decl.name}`, origin, layout: [{ name, offset: 0, type: t }] });
+    if (isAggregate(t)) {
+      const copy = memory.allocate('global', Math.max(1, T.sizeOf(t) ?? 1), { label: `argument ${name} of ${decl.name}`, origin, layout: [{ name, offset: 0, type: t }] });
+      pointFieldsToAllocations(memory, copy, t, name, threads, origin);
+      return copy;
+    }
     return normalizer(t)(entry.args[name] ?? 0);
   });
   return { kernel, grid: entry.grid, block: entry.block, dynamicShared: 0, args, range: decl.nameRange };

@@ -367,6 +367,22 @@ __global__ void stride(float *A, int sz) {
   });
 });
 
+describe('a kernel handed a struct', () => {
+  test('run from its header, each pointer the struct holds points to fresh memory: its accesses are checked, not null dereferences', async () => {
+    const kernel = (store: string) => `//--blockDim=32 --gridDim=2
+struct S { int *p; struct { float *q; } in; };
+__global__ void k(struct S s) {
+  ${store}
+}
+`;
+    const apart = await checkKernelFile('struct-apart.cu', kernel('s.p[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x; s.in.q[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;'));
+    assert.equal(apart.analysed, true, JSON.stringify(apart.diagnostics));
+    assert.deepEqual(apart.findings, []);
+    const racy = await checkKernelFile('struct-racy.cu', kernel('s.p[0] = threadIdx.x; s.in.q[0] = 1.0f;'));
+    assert.deepEqual(racy.findings.map((f) => [f.kind, f.range?.start.line]), [['race', 3], ['race', 3]]);
+  });
+});
+
 describe('a kernel handed a function pointer', () => {
   test('run from its header, the pointer is a device function of the right arity, and the call runs', async () => {
     const text = `//--blockDim=32 --gridDim=2

@@ -1,14 +1,15 @@
 // A kernel run with no host program (a kernel-only file, or a kernel named on the command
 // line): the launch main would have made, with arguments made up here as the hand-written path
 // makes them (sims/host/run.ts entryLaunch) — pointers get fresh zeroed allocations sized by
-// entryAllocationSize, structs passed by value zeroed copies, scalars the values given by
-// parameter name (0 otherwise), and function pointers the kernel calls through a device function
-// of the right arity.
-import type { Memory } from '../../gpu/memory';
+// entryAllocationSize, structs passed by value zeroed copies whose pointers point to fresh
+// allocations too, scalars the values given by parameter name (0 otherwise), and function
+// pointers the kernel calls through a device function of the right arity.
+import { Memory, pointerAllocation } from '../../gpu/memory';
+import type { FlatAddresses } from '../../gpu/flat';
 import type { LaunchRequest } from '../../ir/ir';
 import { entryAllocationSize, type KernelEntry } from '../../host/run';
 import type { DeviceProgram } from '../device/program';
-import { namingType, sizeOf } from '../device/layout';
+import { leavesOf, namingType, sizeOf } from '../device/layout';
 import { functionName } from '../device/demangle';
 import { normalizerOf } from '../device/numbers';
 import type { LModule } from '../llvm/module';
@@ -16,7 +17,7 @@ import type { Finding } from './hostContext';
 import { calledWith, pointeeOf } from './pointee';
 
 /** The launch of `entry`, or the finding that says why there is none. */
-export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules: LModule[], memory: Memory): LaunchRequest | Finding {
+export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules: LModule[], memory: Memory, flat: FlatAddresses): LaunchRequest | Finding {
   const names = [...program.kernels.keys()].filter((k) => k === entry.kernel || functionName(k) === entry.kernel);
   if (names.length === 0) {
     const known = [...program.kernels.keys()].map(functionName);
@@ -28,7 +29,18 @@ export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules:
   const threads = entry.grid.reduce((a, b) => a * b, 1) * entry.block.reduce((a, b) => a * b, 1);
   const args = kernel.params.map((param, i) => {
     const name = fn?.params[i]?.name ?? `argument ${i + 1}`;
-    if (param.byval) return memory.allocate('global', Math.max(1, sizeOf(param.byval)), { label: `argument ${name} of ${kernel.displayName}` });
+    if (param.byval) {
+      const copy = memory.allocate('global', Math.max(1, sizeOf(param.byval)), { label: `argument ${name} of ${kernel.displayName}` });
+      // Each pointer it holds points to a fresh zeroed allocation, as a pointer parameter does
+      // (element types are not in the IR: sized for 8-byte elements).
+      const a = memory.allocation(pointerAllocation(copy))!;
+      for (const leaf of leavesOf(param.byval)) {
+        if (leaf.type.kind !== 'ptr') continue;
+        const p = memory.allocate('global', entryAllocationSize(threads, 8), { label: `${name} (pointer at byte ${leaf.offset})` });
+        Memory.write(a, leaf.offset, 'u32', flat.flatOf(p));
+      }
+      return copy;
+    }
     // A function pointer the kernel calls through: a device function it can reach, as the
     // caller would have passed (the first of them; GPUVerify states which with __requires).
     const called = param.pointer && fn ? calledWith(fn, i) : undefined;

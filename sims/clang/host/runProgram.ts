@@ -130,7 +130,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
   try {
     deviceProgram = loadDeviceProgram(program.device, { memory, flat, events: events !== undefined || fairnessCheck !== undefined, switchAtMemory: scheduler === 'random', rangeOf });
     if (options.entry) {
-      const request = entryLaunch(options.entry, deviceProgram, program.device, memory);
+      const request = entryLaunch(options.entry, deviceProgram, program.device, memory, flat);
       if ('kind' in request) {
         findings.push(request);
         return result(2);

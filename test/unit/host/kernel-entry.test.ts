@@ -300,3 +300,16 @@ test('a kernel run on its own is also run with its unset integer scalars at 1: a
   assert.equal(given.analysed, true);
   assert.deepEqual(given.findings, []);
 });
+
+test('a struct argument made up for a kernel holds pointers to fresh allocations, so its accesses are checked, not null dereferences', () => {
+  const check = (store: string): CheckReport => {
+    const text = `//--blockDim=32 --gridDim=2\nstruct Inner { float *q; };\nstruct S { int *p; struct Inner in[2]; };\n__global__ void k(struct S s) {\n  ${store}\n}\n`;
+    return checkParsedEntry(parseVirtual({ 'main.cu': text }), { fileName: 'main.cu', text }, readKernelHeader(text).header) as CheckReport;
+  };
+  const apart = check('s.p[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x; s.in[1].q[threadIdx.x + blockIdx.x * 32] = 1.0f;');
+  assert.equal(apart.analysed, true);
+  assert.deepEqual(apart.findings.map((f) => f.kind), []);
+  // Every thread writes s.p[0] (a race between blocks), and s.in[1].q[0] the same: each field is memory of its own.
+  const racy = check('s.p[0] = threadIdx.x; s.in[1].q[0] = threadIdx.x;');
+  assert.deepEqual(racy.findings.map((f) => [f.kind, f.range?.start.character]).sort(), [['race', 2], ['race', 24]]);
+});
