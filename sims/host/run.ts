@@ -370,9 +370,13 @@ function argumentVector(memory: Memory, programName: string): number {
   return vector;
 }
 
-export function entryAllocationSize(threads: number, elementSize: number): number {
+/**
+ * Bytes of a made-up array for a launch of `threads`; `sharing`: how many arrays of one struct
+ * argument share the cap (a struct of 42 pointers must not ask for 42 × 64 MiB).
+ */
+export function entryAllocationSize(threads: number, elementSize: number, sharing = 1): number {
   const es = Math.max(1, elementSize);
-  return Math.max(4, threads * es, Math.min(ENTRY_MAX_BYTES, threads * es * ENTRY_ELEMENTS_PER_THREAD));
+  return Math.max(4, threads * es, Math.min(ENTRY_MAX_BYTES / Math.max(1, sharing), threads * es * ENTRY_ELEMENTS_PER_THREAD));
 }
 
 /**
@@ -382,6 +386,7 @@ export function entryAllocationSize(threads: number, elementSize: number): numbe
  */
 function pointFieldsToAllocations(memory: Memory, copy: number, t: T.Type, path: string, threads: number, origin: A.Node['range']): void {
   const a = memory.allocation(pointerAllocation(copy))!;
+  const pointers: { type: Extract<T.Type, { kind: 'pointer' }>; offset: number; at: string }[] = [];
   const walk = (u: T.Type, offset: number, at: string): void => {
     u = T.unqualified(u);
     if (u.kind === 'struct') {
@@ -389,15 +394,17 @@ function pointFieldsToAllocations(memory: Memory, copy: number, t: T.Type, path:
     } else if (u.kind === 'array' && u.size !== undefined) {
       const es = T.sizeOf(u.of) ?? 0;
       if (es > 0) for (let i = 0; i < Math.min(u.size, 64); i++) walk(u.of, offset + i * es, `${at}[${i}]`);
-    } else if (u.kind === 'pointer') {
-      const to = T.unqualified(u.to);
-      if (to.kind === 'function') return;
-      const element = to.kind === 'void' ? T.UCHAR : to;
-      const p = memory.allocate('global', entryAllocationSize(threads, T.sizeOf(element) ?? 1), { label: at, origin, layout: [{ name: at, offset: 0, type: element, unbounded: true }] });
-      Memory.write(a, pointerOffset(copy) + offset, scalarKind(u), p);
+    } else if (u.kind === 'pointer' && T.unqualified(u.to).kind !== 'function') {
+      pointers.push({ type: u, offset, at });
     }
   };
   walk(t, 0, path);
+  for (const { type, offset, at } of pointers) {
+    const to = T.unqualified(type.to);
+    const element = to.kind === 'void' ? T.UCHAR : to;
+    const p = memory.allocate('global', entryAllocationSize(threads, T.sizeOf(element) ?? 1, pointers.length), { label: at, origin, layout: [{ name: at, offset: 0, type: element, unbounded: true }] });
+    Memory.write(a, pointerOffset(copy) + offset, scalarKind(type), p);
+  }
 }
 
 /** The defined kernels (`__global__` functions with a body) of a program, by name. */

@@ -34,9 +34,9 @@ export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules:
       // Each pointer it holds points to a fresh zeroed allocation, as a pointer parameter does
       // (element types are not in the IR: sized for 8-byte elements).
       const a = memory.allocation(pointerAllocation(copy))!;
-      for (const leaf of leavesOf(param.byval)) {
-        if (leaf.type.kind !== 'ptr') continue;
-        const p = memory.allocate('global', entryAllocationSize(threads, 8), { label: `${name} (pointer at byte ${leaf.offset})` });
+      const pointers = leavesOf(param.byval).filter((leaf) => leaf.type.kind === 'ptr');
+      for (const leaf of pointers) {
+        const p = memory.allocate('global', entryAllocationSize(threads, 8, pointers.length), { label: `${name} (pointer at byte ${leaf.offset})` });
         Memory.write(a, leaf.offset, 'u32', flat.flatOf(p));
       }
       return copy;

@@ -116,6 +116,9 @@ test('entry pointer arguments: one element per thread at least, 256 up to 64 MiB
   assert.equal(entryAllocationSize(1024, 4), 1024 * 4 * 256);
   assert.equal(entryAllocationSize(1 << 20, 8), ENTRY_MAX_BYTES);
   assert.equal(entryAllocationSize(1 << 22, 32), (1 << 22) * 32, 'never less than one element per thread');
+  // The arrays of one struct argument share the cap: 42 pointers do not ask for 42 × 64 MiB.
+  assert.equal(entryAllocationSize(1 << 20, 8, 42), Math.max((1 << 20) * 8, ENTRY_MAX_BYTES / 42));
+  assert.equal(entryAllocationSize(64, 4, 2), 64 * 4 * 256, 'small launches keep their 256 elements per thread');
 });
 
 test('chooseEntry: main, the only kernel, or what is missing', () => {
