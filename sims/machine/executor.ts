@@ -198,7 +198,7 @@ function spinFinding(
   const waiting = r.blocks - r.started;
   const why = waiting > 0
     ? `: ${waiting} of ${r.blocks} blocks never started, because only ${r.occ.residentBlocks} can be resident on ${r.device.name} (${r.occ.blocksPerSM} per SM on ${r.device.smCount} SMs, limited by ${r.occ.limitedBy}) and the resident ones wait for them`
-    : ': every thread that could write what they wait for is itself waiting';
+    : ': every thread of the launch that could write what they wait for is itself waiting (and the host program does not run while a launch runs here, so a kernel that waits for the host to write pinned or managed memory waits forever)';
   return { kind: 'deadlock', message: `the running threads spin at line ${range.start.line + 1} for ${idle} thread-steps while no memory changes${why}`, range };
 }
 

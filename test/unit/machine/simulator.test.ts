@@ -73,7 +73,23 @@ int main() { forever<<<1, 1>>>(); return 0; }`, 100_000);
 __global__ void spin() { while (flag == 0) {} }
 int main() { spin<<<1, 1>>>(); return 0; }`, 100_000);
     assert.deepEqual(r.findings.map((f) => f.kind), ['deadlock']);
-    assert.match(r.findings[0].message, /spin at line 2 .* while no memory changes: every thread that could write what they wait for is itself waiting/);
+    assert.match(r.findings[0].message, /spin at line 2 .* while no memory changes: every thread of the launch that could write what they wait for is itself waiting/);
+  });
+
+  test('a kernel that waits for the host to write managed memory after the launch deadlocks here, and the message says why', () => {
+    // cuda-samples' UnifiedMemoryPerf: the host sets the latch only after the launch returns.
+    const r = run(`__global__ void spin(volatile unsigned int *latch) { while (latch[0] < 1) {} }
+int main() {
+  unsigned int *latch;
+  cudaMallocManaged(&latch, sizeof(unsigned int));
+  *latch = 0;
+  spin<<<1, 1>>>(latch);
+  *latch = 1;
+  cudaDeviceSynchronize();
+  return 0;
+}`, 100_000);
+    assert.deepEqual(r.findings.map((f) => f.kind), ['deadlock']);
+    assert.match(r.findings[0].message, /the host program does not run while a launch runs here, so a kernel that waits for the host to write pinned or managed memory waits forever/);
   });
 
   test('integer division by zero is a finding and the run goes on', () => {
