@@ -174,8 +174,10 @@ export class ScordReporter {
 
   reportShared(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }, category: RaceCategory, value: number): void {
     if (this.counted(category, e.range, earlier.summary.range)) return;
-    // The shadow memory reuses its records: keep copies.
-    this.add(category, 'block', e, write, { ...earlier.summary }, { ...earlier.who }, 'shared', category === 'benign-same-value' ? value : undefined, false, {});
+    // The shadow memory reuses its records: keep copies (an atomic or order only where there is one).
+    const { range, write: earlierWrite, strong, atomic, order } = earlier.summary;
+    const summary: AccessSummary = { range, write: earlierWrite, strong, ...(atomic ? { atomic } : {}), ...(order ? { order } : {}) };
+    this.add(category, 'block', e, write, summary, { ...earlier.who }, 'shared', category === 'benign-same-value' ? value : undefined, false, {});
   }
 }
 

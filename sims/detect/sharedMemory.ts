@@ -254,14 +254,14 @@ export class ShadowSharedMemory {
       let category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes, publish);
       if (category) earlier = word.write;
       for (let i = 0; !earlier && i < word.readCount; i++) if ((category = this.races(word.reads[i], e, sync, divergence, epoch, bytes, publish))) earlier = word.reads[i];
-      if (earlier && category) this.report(e, write, copy(earlier), benign(earlier, e, write, value, silent) ? 'benign-same-value' : category, value);
+      if (earlier && category) this.report(e, write, earlier, benign(earlier, e, write, value, silent) ? 'benign-same-value' : category, value);
       word.write = stamp(record(e, write, divergence, seq, word.write ?? word.spare), epoch, value, silent, bytes, publish);
       word.spare = undefined;
       word.readCount = 0;
     } else {
       const category = word.write && this.races(word.write, e, sync, divergence, epoch, bytes, false);
       // A read has no value of its own: a benign race is named by what the write left.
-      if (category) this.report(e, write, copy(word.write!), benign(word.write!, e, write, value, silent) ? 'benign-same-value' : category, word.write!.value);
+      if (category) this.report(e, write, word.write!, benign(word.write!, e, write, value, silent) ? 'benign-same-value' : category, word.write!.value);
       this.addReader(word, e, divergence, seq, epoch, value, bytes);
     }
     if (write) word.written = value;
@@ -425,11 +425,6 @@ function orderOf(order: MemoryOrder, scope: Scope): OrderTag {
   return ORDERS[order][scope];
 }
 
-/** What a finding keeps of a record (records are reused): its summary and accessor, without unset fields. */
-function copy(a: SharedAccess): { summary: AccessSummary; who: Accessor } {
-  const { range, write, strong, atomic, order } = a.summary;
-  return { summary: { range, write, strong, ...(atomic ? { atomic } : {}), ...(order ? { order } : {}) }, who: { ...a.who } };
-}
 
 /**
  * Whether `other` and the access `e` are by different threads and not both synchronisation
