@@ -156,15 +156,9 @@ export class ScordDetector implements Detector {
   private readonly touched?: Set<number>;
   private entries = 0;
   /** A read kept in numbers, as a record while a write is compared with it. */
-  private readonly readScratch: AccessRecord = {
-    block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: NO_LOCKS, range: undefined as never, write: false, release: false,
-    rel: 0, order: undefined, orderScope: undefined, lostLock: undefined, pendingLock: undefined, heldBy: undefined, sync: 0, value: 0, silent: false, bytes: 0b1111,
-  };
+  private readonly readScratch: AccessRecord = blankRecord();
   /** The access being checked, before it is stored (reused: most accesses store nothing new). */
-  private scratch: AccessRecord = {
-    block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: new Set(), range: undefined as never, write: false, release: false,
-    rel: 0, order: undefined, orderScope: undefined, lostLock: undefined, pendingLock: undefined, heldBy: undefined, sync: 0, value: 0, silent: false, bytes: 0b1111,
-  };
+  private scratch: AccessRecord = blankRecord();
 
   constructor(
     private readonly memory: Memory,
@@ -490,21 +484,21 @@ export class ScordDetector implements Detector {
     return r.barrier < (this.deviceFenceInterval[r.block] ?? -1);
   }
 
-  /**
-   * The locks the thread holds: a set (or Bloom filter) built once per change of its table,
-   * with their entries and the lock it has taken but not yet completed with a fence.
-   */
   /** The lockset of an access made holding no lock. */
   private noLocks(): Set<string> | number {
     return this.faithful ? 0 : NO_LOCKS;
   }
 
+  /**
+   * The locks the thread holds: a set (or Bloom filter) built once per change of its table,
+   * with their entries and the lock it has taken but not yet completed with a fence.
+   */
   private heldLocks(table: LockTable | undefined): Set<string> | number {
     if (!table) return this.noLocks();
     if (table.held !== undefined) return table.held;
     if (!table.entries.length) {
       table.heldEntries = table.pending = undefined;
-      return (table.held = this.faithful ? 0 : NO_LOCKS);
+      return (table.held = this.noLocks());
     }
     table.heldEntries = table.entries.filter((l) => l.active);
     table.pending = table.entries.find((l) => !l.active && l.takenBy === 'CAS');
@@ -794,7 +788,7 @@ export class ScordDetector implements Detector {
    */
   private fillOrSwap(into: AccessRecord | undefined, filled: AccessRecord | undefined, e: Access, write: boolean, fence: FenceFile, release: boolean): AccessRecord {
     if (filled === undefined) return this.record(into, e, write, fence, release);
-    this.scratch = into ?? this.record(undefined, e, write, fence, release);
+    this.scratch = into ?? blankRecord();
     return filled;
   }
 
@@ -1156,6 +1150,14 @@ class MetaTable {
   size(): number {
     return this.count;
   }
+}
+
+/** A record to be filled (record() sets every field of an access). */
+function blankRecord(): AccessRecord {
+  return {
+    block: 0, warp: 0, lane: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, isAtom: false, atomic: undefined, strong: false, locks: NO_LOCKS, range: undefined as never, write: false, release: false,
+    rel: 0, order: undefined, orderScope: undefined, lostLock: undefined, pendingLock: undefined, heldBy: undefined, sync: 0, value: 0, silent: false, bytes: 0b1111,
+  };
 }
 
 /**

@@ -425,7 +425,6 @@ function orderOf(order: MemoryOrder, scope: Scope): OrderTag {
   return ORDERS[order][scope];
 }
 
-
 /**
  * Whether `other` and the access `e` are by different threads and not both synchronisation
  * (atomic or ordered): threads of different warps or diverged lanes, or (unless `lockstep`)

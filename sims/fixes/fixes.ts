@@ -242,7 +242,6 @@ function mendLock(ctx: FixContext, faults: LockFault[]): Fix | undefined {
   return { title, preferred: false, edits: dedupe(edits) };
 }
 
-
 /**
  * The fence that completes an acquire goes right after the statement that takes the lock
  * (`while (atomicCAS(&l, 0, 1) != 0);`), or first in the branch an `if (atomicCAS(…) == 0)`
