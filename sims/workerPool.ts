@@ -17,7 +17,7 @@ interface PoolData {
   };
 }
 
-type FromWorker<T> = { item: number; result: T } | { item: number; error: string };
+type FromWorker<T> = { item: number; result: T } | { error: string };
 
 /** Whether this thread is one of a pool's workers (started by runInWorkers). */
 export function isPoolWorker(): boolean {
@@ -31,24 +31,38 @@ function take(next: Int32Array, count: number): number {
 }
 
 /**
+ * One thread's share of a pool: takes items until none is left (or `stop()`), hands each
+ * result to `done`, and stops at the first failure, handed to `failed`. It yields between two
+ * items, so that a thread that also receives the others' results (the calling one) lets them in.
+ */
+async function takeItems<T>(next: Int32Array, count: number, work: (item: number) => Promise<T>, done: (item: number, result: T) => void, failed: (message: string) => void, stop: () => boolean = () => false): Promise<void> {
+  for (let item = take(next, count); item >= 0 && !stop(); item = take(next, count)) {
+    let result: T;
+    try {
+      result = await work(item);
+    } catch (e) {
+      failed(e instanceof Error ? e.message : String(e));
+      return;
+    }
+    done(item, result);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/**
  * On a pool's worker thread: answers items with `work(argv, item)` until none is left.
  * `argv` is what the pool was started with (the command line, for the worker to read again).
  */
 export function servePool<T>(work: (argv: string[], item: number) => Promise<T>): void {
   const { argv, next, count } = (workerData as PoolData).pool;
   const port = parentPort!;
-  const counter = new Int32Array(next);
-  void (async () => {
-    for (let item = take(counter, count); item >= 0; item = take(counter, count)) {
-      try {
-        port.postMessage({ item, result: await work(argv, item) } satisfies FromWorker<T>);
-      } catch (e) {
-        port.postMessage({ item, error: e instanceof Error ? e.message : String(e) } satisfies FromWorker<T>);
-        break;
-      }
-    }
-    port.close();
-  })();
+  void takeItems(
+    new Int32Array(next),
+    count,
+    (item) => work(argv, item),
+    (item, result) => port.postMessage({ item, result } satisfies FromWorker<T>),
+    (error) => port.postMessage({ error } satisfies FromWorker<T>),
+  ).then(() => port.close());
 }
 
 /**
@@ -89,19 +103,6 @@ export function runInWorkers<T>(script: string, argv: string[], count: number, j
         if (finished < count && code !== 0) end(`a worker thread stopped (exit code ${code})`);
       });
     }
-    void (async () => {
-      for (let item = take(counter, count); item >= 0 && !settled; item = take(counter, count)) {
-        let result: T;
-        try {
-          result = await here(item);
-        } catch (e) {
-          end(e instanceof Error ? e.message : String(e));
-          return;
-        }
-        done(item, result);
-        // The workers' results are messages: let them in between two items.
-        await new Promise((r) => setImmediate(r));
-      }
-    })();
+    void takeItems(counter, count, here, done, end, () => settled);
   });
 }
