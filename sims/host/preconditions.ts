@@ -114,6 +114,7 @@ function mentions(e: A.Expr, name: string): boolean {
 /** Values worth trying for `name`: 0 and 1, then each constant the clauses compare with and its neighbours, smallest magnitude first. */
 function candidateValues(clauses: readonly A.Expr[], name: string, launch: LaunchShape): number[] {
   const values = new Set<number>([0, 1]);
+  let negative = false;
   const visit = (e: A.Expr): void => {
     if (e.kind === 'Paren') visit(e.inner);
     else if (e.kind === 'Unary') visit(e.operand);
@@ -121,7 +122,9 @@ function candidateValues(clauses: readonly A.Expr[], name: string, launch: Launc
       if (COMPARISON.has(e.op) && (mentions(e.left, name) || mentions(e.right, name))) {
         for (const side of [e.left, e.right]) {
           const c = constantOf(side, launch);
-          if (c !== undefined) for (const v of [c, c - 1, c + 1]) values.add(v);
+          if (c === undefined) continue;
+          for (const v of [c, c - 1, c + 1]) values.add(v);
+          if (c < 0) negative = true;
         }
       }
       visit(e.left);
@@ -130,7 +133,6 @@ function candidateValues(clauses: readonly A.Expr[], name: string, launch: Launc
   };
   for (const c of clauses) visit(c);
   // Negative values only where the clauses compare with one (an unsigned parameter has none).
-  const negative = [...values].some((v) => v < 0 && [...values].includes(v + 1) && [...values].includes(v - 1));
   return [...values].filter((v) => v >= 0 || negative).sort((a, b) => Math.abs(a) - Math.abs(b) || b - a);
 }
 

@@ -30,6 +30,11 @@ test('a range gives its smallest values; several clauses and parameters are met 
   assert.deepEqual(valuations('  __requires(x > 2);\n  __requires(y == x + 1);'), { first: {}, second: {} });
 });
 
+test('negative values only where a clause compares with a negative constant', () => {
+  assert.deepEqual(valuations('  __requires(x == -3);'), { first: { x: -3 }, second: { x: -3 } });
+  assert.deepEqual(valuations('  __requires(x != 0 && x < 5);'), { first: { x: 1 }, second: { x: 4 } }, 'not -1, which an unsigned parameter cannot be');
+});
+
 test('the launch dimensions are constants of the clauses', () => {
   assert.deepEqual(valuations('  __requires(x == blockDim.x);'), { first: { x: 64 }, second: { x: 64 } });
   assert.deepEqual(valuations('  __requires(x == gridDim.x * blockDim.x - 1);'), { first: { x: 127 }, second: { x: 127 } });
