@@ -298,6 +298,15 @@ interface WarpState extends Lanes {
   /** Index of the warp within its block, and how many places its live lanes stand at. */
   index: number;
   paths: number;
+  /**
+   * With events: the places (pcs) of the live lanes, `paths` of them, and how many lanes stand
+   * at each. Kept up to date by the jumps and branches of runGroup, the common steps of a
+   * diverged warp, so that they need no scan of all 32 lanes; anything else that moves lanes
+   * clears `pathsKnown` and the next scan (tracePaths) makes the table again.
+   */
+  pathPcs: Int32Array;
+  pathLanes: Int32Array;
+  pathsKnown: boolean;
   /** Lanes that have not exited. */
   live: number;
   /** The last group was every live lane, and it went on to one block: it is the next group too. */
@@ -467,6 +476,8 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
               if (tally.blocks > 0) {
                 w.rot = (w.group[n - 1] + 1) & (WARP - 1);
                 q += tally.blocks - 1;
+                // Every live lane moved: the table of places is made again when next needed.
+                w.pathsKnown = false;
                 if (split >= 0) {
                   w.together = false;
                   if (events) tracePaths(w, b, kernel.blocks[split]);
@@ -646,6 +657,7 @@ class BlockPool {
     w.index = index;
     w.warp = index;
     w.paths = 1;
+    w.pathsKnown = false;
     w.live = 0;
     w.together = false;
     return w;
@@ -712,6 +724,9 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
       index: warps.length,
       warp: warps.length,
       paths: 1,
+      pathPcs: new Int32Array(WARP),
+      pathLanes: new Int32Array(WARP),
+      pathsKnown: false,
       live: 0,
       together: false,
     };
@@ -830,17 +845,33 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
   }
   const t = block.term;
   const pcs = w.pc;
+  const from = pcs[g[0]];
+  const events = b.ctx.events !== undefined;
   w.together = false;
   switch (t.kind) {
     case 'jump':
       for (i = 0; i < n; i++) pcs[g[i]] = t.to;
       w.together = n === w.live;
+      if (events && w.pathsKnown) {
+        movePaths(w, b, block, from, n, t.to, n, -1);
+        return n * (steps.length + 1);
+      }
       break;
     case 'branch': {
       const c = t.cond * WARP;
       const regs = w.regs;
-      for (i = 0; i < n; i++) pcs[g[i]] = regs[c + g[i]] ? t.then : t.else;
-      w.together = n === w.live && sameTarget(pcs, g, n);
+      let taken = 0;
+      for (i = 0; i < n; i++) {
+        if (regs[c + g[i]]) {
+          pcs[g[i]] = t.then;
+          taken++;
+        } else pcs[g[i]] = t.else;
+      }
+      w.together = n === w.live && (taken === 0 || taken === n);
+      if (events && w.pathsKnown) {
+        movePaths(w, b, block, from, n, t.then, taken, t.else);
+        return n * (steps.length + 1);
+      }
       break;
     }
     case 'exit':
@@ -875,53 +906,92 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
       break;
     }
   }
+  if (!events) return n * (steps.length + 1);
+  // Lanes left, waited or were moved by others: the table of places is made again.
+  if (t.kind !== 'jump' && t.kind !== 'branch') w.pathsKnown = false;
   // A converged warp can split only at a branch or an exit, and not when all its lanes ran
   // and branched one way (most loop iterations); a diverged one may merge anywhere.
-  if (b.ctx.events && (w.paths !== 1 || t.kind === 'exit' || (t.kind === 'branch' && !w.together))) tracePaths(w, b, block);
+  if (w.paths !== 1 || t.kind === 'exit' || (t.kind === 'branch' && !w.together)) tracePaths(w, b, block);
   return n * (steps.length + 1);
 }
 
-/** Did the group's lanes all go to one place? */
-function sameTarget(pcs: Int32Array, g: Int32Array, n: number): boolean {
-  const pc = pcs[g[0]];
-  for (let i = 1; i < n; i++) if (pcs[g[i]] !== pc) return false;
-  return true;
-}
-
 /** Events for a detector: divergence, reconvergence and the end of a warp. */
-const PATH_SCRATCH = new Int32Array(WARP);
-
 function tracePaths(w: WarpState, b: BlockState, ran: Block): void {
-  // Distinct pcs of the live lanes, without allocating (this runs after every block).
-  const pcs = PATH_SCRATCH;
+  // Distinct pcs of the live lanes and their lane counts, into the warp's table (no allocation).
+  const pcs = w.pathPcs;
+  const lanes = w.pathLanes;
   const status = w.status;
   const lanePcs = w.pc;
   let paths = 0;
   let live = 0;
   // Lanes at one place are mostly neighbours: a lane at the previous live lane's pc is no new path.
   let previous = -1;
+  let k = 0;
   for (let l = 0; l < WARP; l++) {
     const s = status[l];
     if (s === 0 || s === EXITED) continue;
     live++;
     const pc = lanePcs[l];
-    if (pc === previous) continue;
-    previous = pc;
-    let k = 0;
-    while (k < paths && pcs[k] !== pc) k++;
-    if (k === paths) pcs[paths++] = pc;
+    if (pc !== previous) {
+      previous = pc;
+      k = 0;
+      while (k < paths && pcs[k] !== pc) k++;
+      if (k === paths) {
+        pcs[paths++] = pc;
+        lanes[k] = 0;
+      }
+    }
+    lanes[k]++;
   }
+  w.pathsKnown = true;
   const events = b.ctx.events!;
   if (live === 0) {
     if (w.paths > 0) events({ kind: 'warp-end', block: b.ctx.blockLinear, warp: w.index });
     w.paths = 0;
     return;
   }
-  if (paths !== w.paths) {
-    const range = ran.ranges[ran.ranges.length - 1];
-    events({ kind: paths > w.paths ? 'diverge' : 'reconverge', block: b.ctx.blockLinear, warp: w.index, paths, ...(range ? { range } : {}) });
-    w.paths = paths;
+  pathsChanged(w, b, ran, paths);
+}
+
+/**
+ * `n` lanes of the warp went from `from` to `to` (`moved` of them) and to `rest` (the others)
+ * by a jump or a branch: the table of places follows them, and an event says when their number changed.
+ */
+function movePaths(w: WarpState, b: BlockState, ran: Block, from: number, n: number, to: number, moved: number, rest: number): void {
+  const pcs = w.pathPcs;
+  const lanes = w.pathLanes;
+  let paths = w.paths;
+  let k = 0;
+  while (k < paths && pcs[k] !== from) k++;
+  lanes[k] -= n;
+  if (lanes[k] === 0) {
+    paths--;
+    pcs[k] = pcs[paths];
+    lanes[k] = lanes[paths];
   }
+  paths = addPath(pcs, lanes, paths, to, moved);
+  paths = addPath(pcs, lanes, paths, rest, n - moved);
+  pathsChanged(w, b, ran, paths);
+}
+
+function addPath(pcs: Int32Array, lanes: Int32Array, paths: number, pc: number, n: number): number {
+  if (n === 0) return paths;
+  let k = 0;
+  while (k < paths && pcs[k] !== pc) k++;
+  if (k === paths) {
+    pcs[paths] = pc;
+    lanes[paths] = n;
+    return paths + 1;
+  }
+  lanes[k] += n;
+  return paths;
+}
+
+function pathsChanged(w: WarpState, b: BlockState, ran: Block, paths: number): void {
+  if (paths === w.paths) return;
+  const range = ran.ranges[ran.ranges.length - 1];
+  b.ctx.events!({ kind: paths > w.paths ? 'diverge' : 'reconverge', block: b.ctx.blockLinear, warp: w.index, paths, ...(range ? { range } : {}) });
+  w.paths = paths;
 }
 
 /**
