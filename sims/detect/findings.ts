@@ -155,9 +155,25 @@ function seriousness(c: RaceCategory): number {
 export class PairIndex {
   private readonly byRange = new Map<Range, Map<Range, RaceFinding[]>>();
   private list: RaceFinding[] = [];
+  /**
+   * The last question and its answer: a racy instruction asks the same one for each of its
+   * lanes (and loop iterations), and only `add` changes the answer.
+   */
+  private lastCategory: RaceCategory | undefined;
+  private lastA: Range | undefined;
+  private lastB: Range | undefined;
+  private lastFound: RaceFinding | undefined;
 
   /** The finding a race of `category` between `a` and `b` counts toward, if there is one. */
   get(category: RaceCategory, a: Range, b: Range): RaceFinding | undefined {
+    if (category === this.lastCategory && a === this.lastA && b === this.lastB) return this.lastFound;
+    this.lastCategory = category;
+    this.lastA = a;
+    this.lastB = b;
+    return (this.lastFound = this.lookUp(category, a, b));
+  }
+
+  private lookUp(category: RaceCategory, a: Range, b: Range): RaceFinding | undefined {
     const ab = this.byRange.get(a)?.get(b);
     const ba = this.byRange.get(b)?.get(a);
     const own = ab?.find((f) => f.category === category) ?? ba?.find((f) => f.category === category);
@@ -168,6 +184,7 @@ export class PairIndex {
   }
 
   add(f: RaceFinding): void {
+    this.lastCategory = undefined;
     const rank = seriousness(f.category);
     if (rank > 0) this.dropBelow(rank, f.range, f.previous);
     let inner = this.byRange.get(f.range);

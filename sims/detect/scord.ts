@@ -258,7 +258,7 @@ export class ScordDetector implements Detector {
       this.access(e, a);
     } else if (space === 'shared') {
       if (this.trace) this.traceAccess(e);
-      this.shared.access(e, this.anyDivergence ? this.epoch(e.block, e.warp) : -1);
+      this.shared.access(e, this.anyDivergence ? this.epoch(e.block, e.warp) : -1, a);
     }
   }
 
@@ -1062,14 +1062,7 @@ export class ScordDetector implements Detector {
   }
 
   private newShadow(): ShadowSharedMemory {
-    return new ShadowSharedMemory((e, write, earlier, category, value) => this.reporter.reportShared(e, write, earlier, category, value), (p) => this.wordAt(p), this.warpSync);
-  }
-
-  /** The 4-byte word at `p` (0 outside its allocation). */
-  private wordAt(p: number): number {
-    const view = this.memory.allocation(pointerAllocation(p))?.view;
-    const at = pointerOffset(p);
-    return view && at + 4 <= view.byteLength ? view.getUint32(at, true) : 0;
+    return new ShadowSharedMemory((e, write, earlier, category, value) => this.reporter.reportShared(e, write, earlier, category, value), this.warpSync);
   }
 
 

@@ -18,7 +18,7 @@
 // `while (flag == 0); __threadfence_block(); use(data);` in another are ordered, and so are
 // critical sections under a lock word in shared memory (atomicCAS, a fence ... a fence,
 // atomicExch); the flag's own strong store and strong reads are the synchronisation.
-import { pointerAllocation, pointerOffset } from '../gpu/memory';
+import { offsetIn } from '../gpu/memory';
 import { isAcquire, isRelease, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
 import { unorderedLanes, warpKey } from './lanes';
 import type { AccessSummary, Accessor } from './findings';
@@ -152,12 +152,11 @@ export class ShadowSharedMemory {
   private warpSyncs = new Map<number, number>();
 
   /**
-   * `valueAt` reads the word at an address (after the access); `lockstep` assumes the lanes of
-   * a warp that has not diverged run together, so conflicts between them are not reported.
+   * `lockstep` assumes the lanes of a warp that has not diverged run together, so conflicts
+   * between them are not reported.
    */
   constructor(
     private readonly report: (e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }, category: SharedRace, value: number) => void,
-    private readonly valueAt: (address: number) => number,
     private readonly lockstep = false,
   ) {}
 
@@ -199,19 +198,20 @@ export class ShadowSharedMemory {
     }
   }
 
-  access(e: Access, divergence: number): void {
+  /** An access to `memory`, the block's shared memory (its words read after the access). */
+  access(e: Access, divergence: number, memory: SharedAllocation): void {
     const interval = this.intervals[e.block] ?? 0;
     const write = e.write && (!e.atomic || e.atomic.changed);
     const sync = e.atomic !== undefined || e.order !== undefined;
     // Programs that order nothing pay no sequence numbers.
     const seq = this.seq !== 0 || e.order !== undefined ? ++this.seq : 0;
-    const allocation = pointerAllocation(e.address);
+    const allocation = memory.id;
     if (allocation !== this.lastAllocation) {
       this.lastAllocation = allocation;
       this.lastWords = this.words.get(allocation);
       if (!this.lastWords) this.words.set(allocation, (this.lastWords = []));
     }
-    const offset = pointerOffset(e.address);
+    const offset = offsetIn(e.address, allocation);
     const first = offset >> 2;
     const last = (offset + Math.max(1, e.size) - 1) >> 2;
     const epoch = this.warpSyncs.size === 0 ? 0 : (this.warpSyncs.get(warpKey(e.block, e.warp)) ?? 0);
@@ -227,7 +227,8 @@ export class ShadowSharedMemory {
       publish = write && e.strong && !sync && fenceSeq !== undefined && fenceSeq > (w.accessSeq?.[e.lane] ?? 0);
       (w.accessSeq ??= [])[e.lane] = seq;
     }
-    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, write ? this.valueAt(e.address - offset + w * 4) : NaN, bytes, publish);
+    const view = memory.view;
+    for (let w = first; w <= last; w++) this.check(this.lastWords!, w, e, write, interval, divergence, sync, seq, epoch, write ? wordOf(view, w) : NaN, bytes, publish);
   }
 
   private check(words: (Word | undefined)[], key: number, e: Access, write: boolean, interval: number, divergence: number, sync: boolean, seq: number, epoch: number, value: number, bytes: number, publish: boolean): void {
@@ -370,6 +371,18 @@ export class ShadowSharedMemory {
     this.lastSyncWarp = warp;
     return (this.lastSync = row[warp] ?? (row[warp] = { lastLane: -1, lastDivergence: -1 }));
   }
+}
+
+/** What the shadow needs of the block's shared-memory allocation. */
+export interface SharedAllocation {
+  id: number;
+  view: DataView;
+}
+
+/** The 4-byte word `w` of the allocation (0 past its end). */
+function wordOf(view: DataView, w: number): number {
+  const at = w * 4;
+  return at + 4 <= view.byteLength ? view.getUint32(at, true) : 0;
 }
 
 /** Adds a line to a table of synchronised warps, raising the line it extends if there is one. */

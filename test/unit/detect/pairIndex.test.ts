@@ -1,0 +1,45 @@
+// The index of found races: one finding per pair of instructions and category, whichever ran
+// first, a more serious finding replacing less serious ones of its pair.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PairIndex, type RaceCategory, type RaceFinding } from '../../../sims/detect/findings';
+import type { Range } from '../../../sims/frontend/source';
+
+function range(line: number): Range {
+  return { file: 'k.cu', start: { line, character: 4, offset: line * 20 + 4 }, end: { line, character: 9, offset: line * 20 + 9 } };
+}
+
+function finding(category: RaceCategory, at: Range, previous: Range): RaceFinding {
+  const summary = { range: at, write: true, strong: false };
+  const who = { block: 0, warp: 0, lane: 0 };
+  return { kind: 'race', category, scope: 'device', message: category, previousMessage: '', range: at, previous, current: summary, earlier: { ...summary, range: previous }, accessor: who, previousAccessor: who, space: 'global', count: 1 } as RaceFinding;
+}
+
+test('a pair asked about again gets the answer that adding since has changed', () => {
+  const index = new PairIndex();
+  const a = range(3);
+  const b = range(7);
+  // Asked twice with nothing added: nothing both times.
+  assert.equal(index.get('missing-device-fence', a, b), undefined);
+  assert.equal(index.get('missing-device-fence', a, b), undefined);
+  const f = finding('missing-device-fence', a, b);
+  index.add(f);
+  assert.equal(index.get('missing-device-fence', a, b), f);
+  // Whichever instruction ran first.
+  assert.equal(index.get('missing-device-fence', b, a), f);
+  assert.equal(index.get('missing-device-fence', a, b), f);
+});
+
+test('a less serious race of a pair counts toward its more serious finding, and is replaced by one found later', () => {
+  const index = new PairIndex();
+  const a = range(3);
+  const b = range(7);
+  const benign = finding('benign-same-value', a, b);
+  index.add(benign);
+  assert.equal(index.get('benign-same-value', a, b), benign);
+  const real = finding('missing-lock', a, b);
+  index.add(real);
+  assert.deepEqual(index.all(), [real]);
+  assert.equal(index.get('benign-same-value', a, b), real);
+  assert.equal(index.get('missing-lock', a, b), real);
+});
