@@ -176,18 +176,15 @@ async function analyse(req: AnalysisRequest): Promise<void> {
 }
 
 /**
- * Compiles the units' passes one by one before the check (which then finds them in the
- * in-memory cache), so that a dropped request stops between compiles instead of running.
+ * Compiles the units before the check (which then finds them in the in-memory cache), a unit's
+ * two passes side by side, so that a dropped request stops between units instead of running.
  */
 async function compileAhead(id: number, units: TranslationUnitSpec[]): Promise<void> {
   await checkpoint(id);
   for (const unit of units) {
-    const device = await compileDevice(unit);
+    const [device, host] = await Promise.all([compileDevice(unit), compileHost(unit)]);
     await checkpoint(id);
-    if (!device.ok) return;
-    const host = await compileHost(unit);
-    await checkpoint(id);
-    if (!host.ok) return;
+    if (!device.ok || !host.ok) return;
   }
 }
 
@@ -215,6 +212,7 @@ let clangLoaded = false;
 function warmClang(): void {
   if (clangLoaded) return;
   clangLoaded = true;
+  // This thread's lane; the other (a thread of its own) loads at the first compile that needs it.
   void runTool(['clang', '--version'], {});
 }
 if ((workerData as { warmClang?: boolean } | undefined)?.warmClang) warmClang();

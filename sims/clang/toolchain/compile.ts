@@ -220,7 +220,7 @@ export async function linkPass(objects: { object: Uint8Array; file?: string }[],
   if (hit) return hit;
   const tree: FileTree = {};
   objects.forEach((o, i) => mount(tree, names[i], o.object));
-  const run = await runTool(args, tree);
+  const run = await runTool(args, tree, true);
   const units = new Map(objects.map((o, i) => [names[i], o.file ?? `object ${i + 1}`] as [string, string]));
   const fallback = objects.find((o) => o.file)?.file ?? 'program';
   const traces = new TextDecoder().decode(run.stdout);

@@ -5,22 +5,26 @@
 // from node_modules. Loading costs about a second and a half (a 75 MB module), so nothing
 // imports it until a compile actually runs.
 //
-// Each call instantiates the module afresh with its own memory and file tree; calls are
-// queued so that one process never holds two instances (each is hundreds of MB) at once.
+// Each call instantiates the module afresh with its own memory and file tree. Calls run in
+// lanes, one call at a time each: this thread, and on a machine with a second core a worker
+// thread of its own, so that a unit's device and host passes (asked for together) compile side
+// by side. At most one instance per lane exists at once (each is hundreds of MB).
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { FileTree } from './paths';
 
 type YowaspClang = typeof import('@yowasp/clang', { with: { 'resolution-mode': 'import' } });
 
 let loading: Promise<YowaspClang> | undefined;
-let queue: Promise<unknown> = Promise.resolve();
 
 /** What one clang or wasm-ld invocation gave back. */
 export interface ToolRun {
   /** The process's exit status; undefined when it stopped abnormally (a trap, an assertion). */
   exitCode: number | undefined;
-  /** Its whole file tree after the run (outputs included), when it ran to an exit. */
+  /** Its whole file tree after the run (outputs included), when it ran to an exit and was asked for. */
   files: unknown;
   /** What it wrote to stdout (an output written to `-o -`, wasm-ld's symbol traces). */
   stdout: Uint8Array;
@@ -28,43 +32,173 @@ export interface ToolRun {
   stderr: string;
   /** Why it stopped abnormally. */
   crash?: string;
+  /** The lane that ran it: 0 this thread, 1 the worker thread. */
+  lane: number;
 }
 
-/** Runs `args` (argv[0] names the tool: `clang`, `wasm-ld`) over `tree`. Never rejects. */
-export function runTool(args: string[], tree: FileTree): Promise<ToolRun> {
-  const run = queue.then(() => invoke(args, tree));
-  queue = run.catch(() => undefined);
+/** What a tool left behind, before its output is joined and decoded (the same in either lane). */
+interface RawRun {
+  exitCode: number | undefined;
+  files: unknown;
+  out: Uint8Array[];
+  err: Uint8Array[];
+  crash?: string;
+}
+
+/**
+ * Runs one tool with a loaded module (`clang`, the package). Both lanes run this same text: the
+ * worker lane has nothing else of this module, so it is JavaScript source, made a function here.
+ * Outputs go to stdout where the tool allows (`-o -`): the package's in-memory files copy
+ * themselves whole on every write, which is quadratic in a large output (a precompiled header
+ * of <iostream> is 15 MB); a stream of chunks is not.
+ */
+const RUN_LOADED = `async function runLoaded(clang, args, tree) {
+  const out = [];
+  const err = [];
+  const stdout = (bytes) => { if (bytes) out.push(bytes.slice()); };
+  const stderr = (bytes) => { if (bytes) err.push(bytes.slice()); };
+  try {
+    const files = await clang.runLLVM(args, tree, { stdout, stderr, decodeASCII: false, fetchProgress: () => undefined });
+    return { exitCode: 0, files, out, err };
+  } catch (e) {
+    if (e instanceof clang.Exit) return { exitCode: e.code, files: e.files, out, err };
+    return { exitCode: undefined, files: undefined, out, err, crash: e instanceof Error ? e.message : String(e) };
+  }
+}`;
+const runLoaded = new Function(`return ${RUN_LOADED}`)() as (clang: YowaspClang, args: string[], tree: unknown) => Promise<RawRun>;
+
+/** One tool at a time, in this thread or in a worker thread. */
+interface Lane {
+  index: number;
+  /** Calls given to it and not yet finished. */
+  pending: number;
+  queue: Promise<unknown>;
+  invoke(args: string[], tree: FileTree, wantFiles: boolean): Promise<RawRun>;
+}
+
+const here: Lane = {
+  index: 0,
+  pending: 0,
+  queue: Promise.resolve(),
+  async invoke(args, tree, wantFiles) {
+    let clang: YowaspClang;
+    try {
+      clang = await loadClang();
+    } catch (e) {
+      return { exitCode: undefined, files: undefined, out: [], err: [], crash: `the clang toolchain (@yowasp/clang) could not be loaded: ${message(e)}` };
+    }
+    const r = await runLoaded(clang, args, tree);
+    return wantFiles ? r : { ...r, files: undefined };
+  },
+};
+
+/**
+ * Above this resident size a call waits for this thread's lane instead of taking the worker
+ * lane: two instances of a large unit at once could pass an analysis process's ceiling (its
+ * heap limit plus 1.5 GB, server/analysis/workers.ts), where one at a time stays under it.
+ */
+const SECOND_LANE_MAX_RSS = 1024 * 2 ** 20;
+
+/** The worker lane, made when two calls first overlap; undefined on a single core. */
+let second: Lane | undefined | null = null;
+
+function lanes(): Lane[] {
+  if (second === null) second = os.availableParallelism() > 1 ? workerLane() : undefined;
+  return second ? [here, second] : [here];
+}
+
+/**
+ * Runs `args` (argv[0] names the tool: `clang`, `wasm-ld`) over `tree` in the lane with the
+ * fewest calls waiting (this thread on a tie: it is loaded first; always, in a large process). Never rejects. `wantFiles`:
+ * the file tree after the run comes back too (it holds the inputs: a worker lane copies it back
+ * only when asked).
+ */
+export function runTool(args: string[], tree: FileTree, wantFiles = false): Promise<ToolRun> {
+  const lane = here.pending === 0 || process.memoryUsage.rss() > SECOND_LANE_MAX_RSS ? here : lanes().reduce((a, b) => (b.pending < a.pending ? b : a));
+  lane.pending++;
+  const run = lane.queue.then(() => lane.invoke(args, tree, wantFiles)).then((r) => toolRun(r, lane.index));
+  lane.queue = run.catch(() => undefined);
+  void run.finally(() => lane.pending--);
   return run;
 }
 
-async function invoke(args: string[], tree: FileTree): Promise<ToolRun> {
-  let clang: YowaspClang;
+function toolRun(r: RawRun, lane: number): ToolRun {
+  return {
+    lane,
+    exitCode: r.exitCode,
+    files: r.files,
+    stdout: concat(r.out),
+    stderr: new TextDecoder().decode(concat(r.err)),
+    ...(r.crash !== undefined ? { crash: r.crash } : {}),
+  };
+}
+
+/**
+ * A lane in a worker thread that loads the package itself and runs runLoaded's source. The
+ * thread does not keep the process alive; a thread that dies fails its calls with why, and
+ * the next call starts a new one.
+ */
+function workerLane(): Lane {
+  let thread: Worker | undefined;
+  let nextId = 0;
+  const waiting = new Map<number, (r: RawRun) => void>();
+  const fail = (why: string): void => {
+    for (const done of waiting.values()) done({ exitCode: undefined, files: undefined, out: [], err: [], crash: why });
+    waiting.clear();
+    thread = undefined;
+  };
+  const start = (): Worker => {
+    let entry: string;
+    try {
+      entry = pathToFileURL(require.resolve('@yowasp/clang')).href;
+    } catch {
+      entry = '@yowasp/clang';
+    }
+    const source = `const { parentPort, workerData } = require('node:worker_threads');
+const runLoaded = ${RUN_LOADED};
+let loading;
+parentPort.on('message', async ({ id, args, tree, wantFiles }) => {
+  let r;
   try {
-    clang = await loadClang();
+    loading ??= import(workerData.entry);
+    r = await runLoaded(await loading, args, tree);
+    if (!wantFiles) r.files = undefined;
   } catch (e) {
-    return { exitCode: undefined, files: undefined, stdout: new Uint8Array(0), stderr: '', crash: `the clang toolchain (@yowasp/clang) could not be loaded: ${message(e)}` };
+    loading = undefined;
+    r = { exitCode: undefined, files: undefined, out: [], err: [], crash: 'the clang toolchain (@yowasp/clang) could not be loaded: ' + (e && e.message ? e.message : String(e)) };
   }
-  // Outputs go to stdout where the tool allows (`-o -`): the package's in-memory files copy
-  // themselves whole on every write, which is quadratic in a large output (a precompiled
-  // header of <iostream> is 15 MB); a stream of chunks is not.
-  const out: Uint8Array[] = [];
-  const err: Uint8Array[] = [];
-  const stdout = (bytes: Uint8Array | null): void => void (bytes && out.push(bytes.slice()));
-  const stderr = (bytes: Uint8Array | null): void => void (bytes && err.push(bytes.slice()));
-  const result = (exitCode: number | undefined, files: unknown, crash?: string): ToolRun => ({
-    exitCode,
-    files,
-    stdout: concat(out),
-    stderr: new TextDecoder().decode(concat(err)),
-    ...(crash !== undefined ? { crash } : {}),
-  });
-  try {
-    const files = await clang.runLLVM(args, tree, { stdout, stderr, decodeASCII: false, fetchProgress: () => undefined });
-    return result(0, files);
-  } catch (e) {
-    if (e instanceof clang.Exit) return result(e.code, e.files);
-    return result(undefined, undefined, message(e));
-  }
+  // The output's chunks are this thread's own copies: moved, not copied again.
+  parentPort.postMessage({ id, r }, [...r.out, ...r.err].map((b) => b.buffer));
+});`;
+    const t = new Worker(source, { eval: true, workerData: { entry } });
+    t.unref();
+    t.on('message', ({ id, r }: { id: number; r: RawRun }) => {
+      const done = waiting.get(id);
+      waiting.delete(id);
+      done?.(r);
+      if (waiting.size === 0) t.unref();
+    });
+    t.on('error', (e) => fail(`the clang thread stopped: ${message(e)}`));
+    t.on('exit', (code) => {
+      if (thread === t) fail(`the clang thread exited (${code})`);
+    });
+    return t;
+  };
+  return {
+    index: 1,
+    pending: 0,
+    queue: Promise.resolve(),
+    invoke(args, tree, wantFiles) {
+      thread ??= start();
+      const t = thread;
+      const id = nextId++;
+      return new Promise<RawRun>((resolve) => {
+        waiting.set(id, resolve);
+        t.ref();
+        t.postMessage({ id, args, tree, wantFiles });
+      });
+    },
+  };
 }
 
 function loadClang(): Promise<YowaspClang> {
