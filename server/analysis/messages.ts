@@ -53,9 +53,15 @@ export interface AnalysisRequest {
   files?: { limits: FileLimits; allowedRoots?: string[] };
 }
 
+/** Slots of the cancelled requests the worker's process shares with its thread (id % CANCEL_SLOTS). */
+export const CANCEL_SLOTS = 64;
+
 /** What the server may send a worker besides requests. */
 export type WorkerControl =
-  /** Drop request `id` at the next point between compiles (the worker stays, clang loaded). */
+  /**
+   * Drop request `id` at the next point between compiles, or at once in a run (the worker
+   * stays, clang loaded): the worker's process also marks it in the slots the thread shares.
+   */
   | { control: 'cancel'; id: number }
   /** Load clang now, ahead of the next run (the documents use it). */
   | { control: 'warm-clang' };

@@ -18,7 +18,8 @@ import type { TextEdit } from '../../sims/fixes/fixes';
 import { proveFixes, type ProofBudget } from '../../sims/fixes/prove';
 import { parse, type ParseResult } from '../../sims/frontend/index';
 import { declaredOutcomes, runLitmus } from '../../sims/litmus/run';
-import { MAX_EXPANDED_TOKENS, type AnalysisRequest, type AnalysisResponse, type ReportFrontend, type WorkerControl } from './messages';
+import { RunInterrupted, setRunInterrupt } from '../../sims/machine/executor';
+import { CANCEL_SLOTS, MAX_EXPANDED_TOKENS, type AnalysisRequest, type AnalysisResponse, type ReportFrontend, type WorkerControl } from './messages';
 import { resolveProgram, withText, type ResolvedProgram } from './program';
 
 /** Candidate fixes tried per run, and per finding (each costs a run). */
@@ -220,16 +221,26 @@ if ((workerData as { warmClang?: boolean } | undefined)?.warmClang) warmClang();
 // One request at a time: a request that arrives during another's compile waits its turn.
 let queue: Promise<void> = Promise.resolve();
 
+/**
+ * The request being served. Launches check the slots the process marks on a cancel, so a run
+ * made stale by an edit ends at its next scheduling round, not when it is done.
+ */
+let serving: number | undefined;
+const cancelled = (workerData as { cancelled?: Int32Array } | undefined)?.cancelled;
+if (cancelled) setRunInterrupt(() => serving !== undefined && Atomics.load(cancelled, serving % CANCEL_SLOTS) === serving);
+
 async function serve(req: AnalysisRequest): Promise<void> {
   post({ id: req.id, kind: 'started' });
+  serving = req.id;
   try {
     if (req.litmus) exploreLitmus({ ...req, litmus: req.litmus });
     else await analyse(req);
   } catch (e) {
     // Dropped: the server has moved on. Otherwise an engine bug: say what failed; the server reports it and goes on.
-    if (e instanceof Dropped) post({ id: req.id, kind: 'dropped' });
+    if (e instanceof Dropped || e instanceof RunInterrupted) post({ id: req.id, kind: 'dropped' });
     else post({ id: req.id, kind: 'failed', message: e instanceof Error ? e.message : String(e) });
   } finally {
+    serving = undefined;
     dropped.delete(req.id);
   }
 }

@@ -10,7 +10,7 @@
 // Why a thread inside it: clang in WebAssembly recurses on the JavaScript stack, and only a
 // worker thread can be given a stack deeper than the main thread's.
 import { Worker } from 'node:worker_threads';
-import type { HostMessage, WorkerHostConfig } from './messages';
+import { CANCEL_SLOTS, type HostMessage, type WorkerControl, type WorkerHostConfig } from './messages';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as WorkerHostConfig;
 
@@ -21,13 +21,23 @@ function send(m: unknown): void {
   if (process.connected) process.send!(m);
 }
 
+/**
+ * Requests the server has cancelled, seen by the worker even while a run keeps its thread busy
+ * (a message waits for the run to end): slot id % CANCEL_SLOTS holds id.
+ */
+const cancelled = new Int32Array(new SharedArrayBuffer(CANCEL_SLOTS * 4));
+
 const worker = new Worker(config.workerScript, {
   resourceLimits: { maxOldGenerationSizeMb: config.memoryLimitMb, maxYoungGenerationSizeMb: 16, stackSizeMb: config.stackMb },
-  workerData: { warmClang: config.warmClang },
+  workerData: { warmClang: config.warmClang, cancelled },
 });
 
 worker.on('message', send);
-process.on('message', (m) => worker.postMessage(m));
+process.on('message', (m) => {
+  const control = m as Partial<WorkerControl>;
+  if (control.control === 'cancel' && typeof control.id === 'number') Atomics.store(cancelled, control.id % CANCEL_SLOTS, control.id);
+  worker.postMessage(m);
+});
 
 /** Set once a failure is being told: the process ends when the message is out, not before. */
 let failing = false;

@@ -239,6 +239,29 @@ export type LaunchCheck = (req: LaunchRequest, env: LaunchEnvironment) => GridFi
 
 export type SchedulerKind = 'round-robin' | 'greedy-then-oldest' | 'random';
 
+/**
+ * Thrown out of a launch when the thread's interrupt check says the run is no longer wanted
+ * (the editor's worker: an edit made it stale). Nothing catches it on the way out: the run ends.
+ */
+export class RunInterrupted extends Error {
+  constructor() {
+    super('the run was interrupted');
+  }
+}
+
+let interrupted: (() => boolean) | undefined;
+
+/**
+ * The check every launch of this thread makes between scheduling rounds (a shared flag another
+ * thread sets, so that a busy run sees it at once); undefined, none.
+ */
+export function setRunInterrupt(check: (() => boolean) | undefined): void {
+  interrupted = check;
+}
+
+/** Scheduling rounds between two interrupt checks. */
+const INTERRUPT_ROUNDS = 64;
+
 export interface GridOptions {
   device: DeviceConfig;
   /** Thread-steps the launch may take before it is stopped. */
@@ -442,7 +465,9 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   let lastVersion = env.memory.version;
   let lastProgress = 0;
   let finished = 0;
+  let round = 0;
   while (resident.length > 0) {
+    if (interrupted !== undefined && ++round % INTERRUPT_ROUNDS === 0 && interrupted()) throw new RunInterrupted();
     let progressed = false;
     // The random scheduler runs one randomly chosen warp per turn, for one block of the CFG
     // (which ends at every memory access), so seeds change who reads and writes first.

@@ -40,3 +40,52 @@ test('a worker within its ceiling answers, and terminate ends its process', asyn
   await w.terminate();
   assert.equal(await exited, 'killed by SIGKILL');
 });
+
+test('a cancelled run ends at once, however long it would have gone on, and the worker serves the next request', async () => {
+  const w = start(4096);
+  // Millions of steps of one launch: seconds of simulation, with no point between compiles to stop at.
+  const long = `__global__ void spin(int *out) {
+  int x = 0;
+  for (int i = 0; i < 2000000; i++) x += i & 3;
+  out[threadIdx.x] = x;
+}
+int main() {
+  int *d;
+  cudaMalloc(&d, 64 * sizeof(int));
+  spin<<<1, 64>>>(d);
+  cudaDeviceSynchronize();
+  return 0;
+}
+`;
+  const messages: { id: number; kind: string }[] = [];
+  const seen = (id: number, kind: string): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${kind} for request ${id} within 10 s (saw ${JSON.stringify(messages)})`)), 10_000);
+      const look = (): void => {
+        if (!messages.some((m) => m.id === id && m.kind === kind)) return;
+        clearTimeout(timer);
+        w.off('message', look);
+        resolve();
+      };
+      w.on('message', look);
+      look();
+    });
+  w.on('message', (m) => messages.push({ id: m.id, kind: m.kind }));
+  try {
+    w.postMessage({ id: 1, fileName: '/spin.cu', text: long, options: { maxSteps: 4_000_000_000, timeBudgetMs: 600_000 }, openFiles: {}, verifyFixes: false, frontend: 'builtin' } as never);
+    await seen(1, 'started');
+    // Well into the run before it is cancelled.
+    await new Promise((r) => setTimeout(r, 300));
+    const cancelledAt = Date.now();
+    w.postMessage({ control: 'cancel', id: 1 });
+    await seen(1, 'dropped');
+    const latency = Date.now() - cancelledAt;
+    assert.ok(latency < 2000, `dropped ${latency} ms after the cancel`);
+    assert.ok(!messages.some((m) => m.id === 1 && m.kind === 'report'), 'no report of the cancelled run');
+    // The same worker runs the next request to its end.
+    w.postMessage({ id: 2, fileName: '/ok.cu', text: 'int main() { return 0; }\n', options: {}, openFiles: {}, verifyFixes: false, frontend: 'builtin' } as never);
+    await seen(2, 'report');
+  } finally {
+    await w.terminate();
+  }
+});

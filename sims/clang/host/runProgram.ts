@@ -24,6 +24,7 @@ import type { DebugLocation, LModule } from '../llvm/module';
 import { cudaImports } from './cudaImports';
 import { entryLaunch } from './entryLaunch';
 import { GridLauncher } from '../../host/gridLauncher';
+import { RunInterrupted } from '../../machine/executor';
 import { HostStop, placeText, type Finding, type HostContext } from './hostContext';
 import { currentStack, HostSites } from './hostSites';
 import { LinearMemory } from './linearMemory';
@@ -232,6 +233,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
       (start as () => void)();
       return result(0);
     } catch (e) {
+      if (e instanceof RunInterrupted) throw e;
       if (e instanceof ProcExit) return result(e.status);
       if (e instanceof HostStop) {
         if (e.finding) findings.push(e.finding);
