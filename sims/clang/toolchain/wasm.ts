@@ -14,6 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { ANALYSIS_STACK_MB } from '../../largeStack';
 import type { FileTree } from './paths';
 
 type YowaspClang = typeof import('@yowasp/clang', { with: { 'resolution-mode': 'import' } });
@@ -109,9 +110,9 @@ function lanes(): Lane[] {
 
 /**
  * Runs `args` (argv[0] names the tool: `clang`, `wasm-ld`) over `tree` in the lane with the
- * fewest calls waiting (this thread on a tie: it is loaded first; always, in a large process). Never rejects. `wantFiles`:
- * the file tree after the run comes back too (it holds the inputs: a worker lane copies it back
- * only when asked).
+ * fewest calls waiting (this thread on a tie: it is loaded first; always, in a large process).
+ * Never rejects. `wantFiles`: the file tree after the run comes back too (it holds the inputs:
+ * a worker lane copies it back only when asked).
  */
 export function runTool(args: string[], tree: FileTree, wantFiles = false): Promise<ToolRun> {
   const lane = here.pending === 0 || process.memoryUsage.rss() > SECOND_LANE_MAX_RSS ? here : lanes().reduce((a, b) => (b.pending < a.pending ? b : a));
@@ -170,7 +171,8 @@ parentPort.on('message', async ({ id, args, tree, wantFiles }) => {
   // The output's chunks are this thread's own copies: moved, not copied again.
   parentPort.postMessage({ id, r }, [...r.out, ...r.err].map((b) => b.buffer));
 });`;
-    const t = new Worker(source, { eval: true, workerData: { entry } });
+    // clang recurses on the JavaScript stack: the same deep stack as the analyses' own thread.
+    const t = new Worker(source, { eval: true, workerData: { entry }, resourceLimits: { stackSizeMb: ANALYSIS_STACK_MB } });
     t.unref();
     t.on('message', ({ id, r }: { id: number; r: RawRun }) => {
       const done = waiting.get(id);
