@@ -356,7 +356,9 @@ export class AnalysisScheduler {
 
   private stopExploring(s: DocumentState | undefined): void {
     if (!s?.exploring) return;
-    for (const h of s.exploring) h.cancel();
+    // Last first: the waiting ones are withdrawn before a running one gives its place back,
+    // which would otherwise start the next stale one (and a worker for it) only to cancel it.
+    for (const h of [...s.exploring].reverse()) h.cancel();
     s.exploring = undefined;
   }
 

@@ -29,8 +29,14 @@ const WORKER_START_ALLOWANCE_MS = 10_000;
  * cached, and stopping one would only repeat it on the next run.
  */
 export const COMPILE_ALLOWANCE_MS = 120_000;
-/** How long a stale run (not a compile) of a worker with clang may take to stop by itself. */
+/**
+ * How long a stale run (not a compile) may take to stop by itself: a launch stops within a
+ * scheduling round (setRunInterrupt), so only host code or a parse goes on. A worker with clang
+ * is worth a second (a fresh one compiles seconds slower); one without, about what starting a
+ * fresh worker takes.
+ */
 const RUN_GRACE_MS = 1_000;
+const RUN_GRACE_NO_CLANG_MS = 200;
 /**
  * How long a run waits for a worker that has compiled with clang to drop a stale run, rather
  * than take a warm worker that has not (whose compiles take seconds longer until V8 has tiered
@@ -296,14 +302,14 @@ export class AnalysisWorkers {
   }
 
   /**
-   * Lets a worker with clang finish the step it is in for a cancelled run (request `id`): it
-   * drops the run at its next point between compiles and runs. A compile may take its
-   * allowance; a stale run (the request's own, or past its compiles) has RUN_GRACE_MS, after
-   * which the worker is ended.
+   * Lets a worker finish the step it is in for a cancelled run (request `id`): it drops the run
+   * at its next point between compiles, or within a scheduling round of a launch. A compile may
+   * take its allowance; a stale run (the request's own, or past its compiles) has its grace
+   * (RUN_GRACE_MS), after which the worker is ended.
    */
   private drain(pool: PoolWorker, id: number, verifyFixes: boolean, compiling: boolean): void {
     if (this.draining) {
-      // One at a time: a second would hold a second copy of clang.
+      // One at a time (a second might hold a second copy of clang): the other is ended.
       void pool.worker.terminate();
       this.prewarm(pool.memoryLimitMb);
       return;
@@ -328,13 +334,14 @@ export class AnalysisWorkers {
       // Past its compiles into a stale run, which may be long: it has a moment to end.
       if (m.kind === 'compiled') {
         clearTimeout(timer);
-        timer = setTimeout(() => finish(false), RUN_GRACE_MS);
+        timer = setTimeout(() => finish(false), grace);
       } else if (m.kind === 'dropped' || m.kind === 'failed' || m.kind === 'verified' || m.kind === 'litmus') finish(true);
       // Only a report without fixes to check is a request's last word.
       else if (m.kind === 'report' && !verifyFixes) finish(true);
     };
     const onExit = (): void => finish(false);
-    let timer = setTimeout(() => finish(false), compiling ? COMPILE_ALLOWANCE_MS : RUN_GRACE_MS);
+    const grace = pool.clang ? RUN_GRACE_MS : RUN_GRACE_NO_CLANG_MS;
+    let timer = setTimeout(() => finish(false), compiling ? COMPILE_ALLOWANCE_MS : grace);
     worker.on('message', onMessage);
     worker.on('exit', onExit);
     worker.postMessage({ control: 'cancel', id } satisfies WorkerControl);
@@ -495,11 +502,7 @@ export class AnalysisWorkers {
     worker.postMessage({ ...request, id } satisfies AnalysisRequest);
     return () => {
       if (finished) return;
-      // A worker without clang is cheap to replace.
-      if (!compiling && !pool.clang) {
-        end({ kind: 'cancelled' });
-        return;
-      }
+      // Kept: the stale run stops at once (see RUN_GRACE_MS), and the worker is warm.
       detach();
       result.settle({ kind: 'cancelled' });
       result.settleVerified(undefined);
