@@ -3,6 +3,7 @@
 // interleavings reach joins the same diagnostics. With 1, only the first run counts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { doneDiagnostics, startSession, stopSession, type Session } from '../support/lspKit';
 
 let session: Session;
@@ -56,4 +57,39 @@ test('scord.analysis.schedules 1: only the first run', async () => {
   // well under 100 ms once a worker is warm).
   await new Promise((resolve) => setTimeout(resolve, 1500));
   assert.deepEqual(client.diagnostics.filter((p) => p.uri === uri).flatMap((p) => races(p.diagnostics)), []);
+});
+
+/** The server's analysis processes (dist/analysisHost.js) now. */
+function analysisProcesses(serverPid: number): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(serverPid)], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => l.includes('analysisHost.js'))
+    .map((l) => Number.parseInt(l.trim(), 10));
+}
+
+test('an edit stops the background schedules without starting the waiting ones, and keeps their worker', async () => {
+  const { client } = session;
+  const uri = 'file:///virtual/schedules-edits.cu';
+  session.perUri.set(uri, { analysis: { debounceMs: 0, schedules: 8 } });
+  await client.open(uri, RACE_IN_SOME_SCHEDULES);
+  await doneDiagnostics(client, uri, 1);
+  // Every analysis process seen while the edits come, each as soon as the background schedules
+  // of the version before have started: a stale schedule started only to be cancelled would
+  // show as processes started for it and ended.
+  const seen = new Set<number>();
+  const look = setInterval(() => analysisProcesses(client.process.pid!).forEach((p) => seen.add(p)), 10);
+  try {
+    for (let version = 2; version <= 6; version++) {
+      await client.change(uri, version, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: ' ' }]);
+      await doneDiagnostics(client, uri, version);
+    }
+  } finally {
+    clearInterval(look);
+  }
+  analysisProcesses(client.process.pid!).forEach((p) => seen.add(p));
+  // The session's workers, and now and then one that replaces a worker whose stale run did not
+  // stop within its grace (a fresh worker still loading the engine on a busy machine): fewer
+  // than one per edit. Each cancel starting the next stale schedule made over twenty.
+  assert.ok(seen.size <= 6, `${seen.size} analysis processes over five edits`);
 });

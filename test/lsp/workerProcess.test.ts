@@ -21,10 +21,11 @@ test('a process over its resident ceiling ends its worker as out of memory, and 
   // No Node process fits in 8 MB: the first look over the ceiling ends it.
   const w = start(8);
   const exited = new Promise<string>((resolve) => w.once('exit', resolve));
+  let timer: NodeJS.Timeout | undefined;
   const [error] = (await Promise.race([
     new Promise((resolve) => w.once('error', (e) => resolve([e]))),
-    new Promise((_, reject) => setTimeout(() => reject(new Error('no error within 20 s')), 20_000)),
-  ])) as [Error & { code?: string }];
+    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('no error within 20 s')), 20_000))),
+  ]).finally(() => clearTimeout(timer))) as [Error & { code?: string }];
   assert.equal(error.code, 'ERR_WORKER_OUT_OF_MEMORY');
   assert.match(error.message, /the analysis process held \d+ MB, over its ceiling of 8 MB/);
   assert.equal(await exited, 'exit code 1');
