@@ -5,10 +5,10 @@
 // worker whose run completes with the right findings.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import type { Diagnostic } from 'vscode-languageserver-protocol/node';
 import type { AnalysisStateParams } from '../../server/protocol';
 import { doneDiagnostics, rangeOf, Severity, startSession, stopSession, waitForRunEnd, waitForState, type Session } from '../support/lspKit';
+import { analysisProcesses } from '../support/processMemory';
 
 let session: Session;
 
@@ -222,14 +222,6 @@ test('a run whose process is killed (a native crash, the out-of-memory killer) i
   session.perUri.delete(uri);
 });
 
-/** The server's analysis processes (dist/analysisHost.js), by pid. */
-function analysisProcesses(serverPid: number): number[] {
-  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(serverPid)], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((l) => l.includes('analysisHost.js'))
-    .map((l) => Number.parseInt(l.trim(), 10));
-}
 
 /** The problem message is a request the server sends after the publish: wait for it. */
 async function waitForMessages(n: number): Promise<void> {

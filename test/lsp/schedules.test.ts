@@ -3,8 +3,8 @@
 // interleavings reach joins the same diagnostics. With 1, only the first run counts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { doneDiagnostics, startSession, stopSession, type Session } from '../support/lspKit';
+import { analysisProcesses } from '../support/processMemory';
 
 let session: Session;
 
@@ -58,15 +58,6 @@ test('scord.analysis.schedules 1: only the first run', async () => {
   await new Promise((resolve) => setTimeout(resolve, 1500));
   assert.deepEqual(client.diagnostics.filter((p) => p.uri === uri).flatMap((p) => races(p.diagnostics)), []);
 });
-
-/** The server's analysis processes (dist/analysisHost.js) now. */
-function analysisProcesses(serverPid: number): number[] {
-  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(serverPid)], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((l) => l.includes('analysisHost.js'))
-    .map((l) => Number.parseInt(l.trim(), 10));
-}
 
 test('an edit stops the background schedules without starting the waiting ones, and keeps their worker', async () => {
   const { client } = session;

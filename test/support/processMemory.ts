@@ -1,6 +1,17 @@
 // The resident memory of a process and every process below it, as the hostile-input tests
-// and the bench measure the language server (its worker threads live in the same process).
+// and the bench measure the language server (its worker threads live in the same process),
+// and the server's analysis processes.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+
+/** The server's analysis processes (dist/analysisHost.js) now, by pid. */
+export function analysisProcesses(serverPid: number): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(serverPid)], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => l.includes('analysisHost.js'))
+    .map((l) => Number.parseInt(l.trim(), 10));
+}
 
 /** Bytes resident for `pid` and every process below it (Linux /proc); undefined elsewhere. */
 export function treeRssBytes(pid: number): number | undefined {
