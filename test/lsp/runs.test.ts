@@ -222,7 +222,6 @@ test('a run whose process is killed (a native crash, the out-of-memory killer) i
   session.perUri.delete(uri);
 });
 
-
 /** The problem message is a request the server sends after the publish: wait for it. */
 async function waitForMessages(n: number): Promise<void> {
   // It follows the `stopped` state on the same stream; one more round trip flushes it.
