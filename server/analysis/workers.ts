@@ -232,8 +232,8 @@ export class AnalysisWorkers {
 
   /**
    * A worker for a run, as `workerChoice` says: the warm one, a fresh one, or the one
-   * finishing a dropped compile (for good, or for up to HOT_WORKER_WAIT_MS before the warm
-   * one). Returns a function that withdraws a wait.
+   * finishing a dropped run (for good, or for up to HOT_WORKER_WAIT_MS before the warm one).
+   * Returns a function that withdraws a wait.
    */
   private acquire(memoryLimitMb: number, use: (pool: PoolWorker) => void): () => void {
     // The warm worker when one fits (looked at when it is taken: a wait may have changed it), else a fresh one.
@@ -523,10 +523,10 @@ export type WorkerChoice = 'warm' | 'spawn' | 'drain' | 'hot';
 
 /**
  * Which worker a run with this memory limit takes, given the warm worker and the one finishing
- * a dropped compile that no run waits for yet: the warm one if it fits, else the draining one
- * (it has clang loaded; the run waits for it), else a fresh one — except that a draining worker
- * that has compiled with clang goes before a warm one that has not (`hot`: waited for, for a
- * while). An edit cancels the runs after its predecessor's report, and the warm worker then is
+ * a dropped run that no run waits for yet: the warm one if it fits, else the draining one (it
+ * is loaded, clang too if it used it; the run waits for it), else a fresh one — except that a
+ * draining worker that has compiled with clang goes before a warm one that has not (`hot`:
+ * waited for, for a while). An edit cancels the runs after its predecessor's report, and the warm worker then is
  * the one just started, whose first compiles cost seconds more than the wait (V8 tiers clang's
  * WebAssembly up per process, as it runs).
  */

@@ -53,18 +53,16 @@ export async function compileProgram(units: TranslationUnitSpec[], options: { ke
   const device: LModule[] = [];
   const objects: { object: Uint8Array; file: string }[] = [];
   for (const unit of units) {
-    // The two passes side by side (toolchain lanes: on a second core, at the same time).
+    // The two passes side by side (toolchain lanes: on a second core, at the same time). The
+    // host pass is awaited below, unless the device pass stops the unit first.
     const host = compileHost(unit);
+    host.catch(() => undefined);
     const d = await compileDevice(unit);
     diagnostics.push(...d.diagnostics);
-    if (!d.ok) {
-      void host.catch(() => undefined);
-      return { failed: diagnostics };
-    }
+    if (!d.ok) return { failed: diagnostics };
     try {
       device.push(parseLlvmModule(d.ll, unit.file));
     } catch (e) {
-      void host.catch(() => undefined);
       if (!(e instanceof LlvmParseError)) throw e;
       return { failed: [...diagnostics, { severity: 'error', message: `internal: the device code of this file could not be read back (${e.message})`, file: unit.file, line: 1, column: 1, unlocated: true }] };
     }
