@@ -137,6 +137,11 @@ export interface MetadataSnapshot {
   barrierIdNow: number;
 }
 
+/** How far apart two threads are: 0 in one warp, 1 in two warps of a block, 2 in two blocks. */
+function spread(a: Accessor, b: Accessor): number {
+  return a.block !== b.block ? 2 : a.warp !== b.warp ? 1 : 0;
+}
+
 /**
  * How much a race says about a pair of instructions: a benign same-value race least, then one
  * between lanes of a warp; a pair that races in a more serious way is reported only that way.
@@ -183,7 +188,35 @@ export class PairIndex {
     return ab?.find(above) ?? ba?.find(above);
   }
 
+  /**
+   * A race of `category` between `a` and `b`, by `me` and `them`, seen before: counted toward
+   * its finding (true). Not seen (false): the caller `add`s it. Seen, but this instance is
+   * wider than the one the finding describes — its threads in two warps where those were in
+   * one, in two blocks where those were in one — also false: the caller describes this
+   * instance and `add` puts it in the finding's place, count included. Whichever instance a
+   * schedule meets first, the finding ends with the widest, which is the one a fix must cover.
+   */
+  recount(category: RaceCategory, a: Range, b: Range, me: Accessor, them: Accessor): boolean {
+    const f = this.get(category, a, b);
+    if (!f) return false;
+    if (f.category !== category || spread(me, them) <= spread(f.accessor, f.previousAccessor)) {
+      f.count++;
+      return true;
+    }
+    this.widened = f;
+    return false;
+  }
+
+  /** The finding the next `add` describes more widely (recount). */
+  private widened: RaceFinding | undefined;
+
   add(f: RaceFinding): void {
+    const old = this.widened;
+    this.widened = undefined;
+    if (old) {
+      this.replace(old, f);
+      return;
+    }
     this.lastCategory = undefined;
     const rank = seriousness(f.category);
     if (rank > 0) this.dropBelow(rank, f.range, f.previous);
@@ -218,6 +251,20 @@ export class PairIndex {
       f.count += added;
       this.countsAtLaunch.set(f, before + added);
     }
+  }
+
+  /** `f` in `old`'s place: in the list, the index and the counts, with `old`'s count and this instance. */
+  private replace(old: RaceFinding, f: RaceFinding): void {
+    this.lastCategory = undefined;
+    f.count = old.count + 1;
+    this.list[this.list.indexOf(old)] = f;
+    for (const [x, y] of [[old.range, old.previous], [old.previous, old.range]] as const) {
+      const list = this.byRange.get(x)?.get(y);
+      const at = list?.indexOf(old) ?? -1;
+      if (at >= 0) list![at] = f;
+    }
+    const atLaunch = this.countsAtLaunch.get(old);
+    if (atLaunch !== undefined) this.countsAtLaunch.set(f, atLaunch);
   }
 
   /** Drops the pair's findings less serious than `rank` (a more serious one replaces them). */

@@ -654,11 +654,7 @@ export class PreciseDetector implements Detector {
       blocked = mine?.locks ? mine : theirs?.locks ? theirs : mine?.block === p.block ? mine : theirs?.block === t.block ? theirs : undefined;
       category = blocked?.locks ? 'lock-scope' : 'missing-device-fence';
     }
-    const existing = this.found.get(category, e.range, p.range);
-    if (existing) {
-      existing.count++;
-      return;
-    }
+    if (this.found.recount(category, e.range, p.range, e, p)) return;
     const locks = category === 'lock-scope' ? (blocked?.locks ?? s.blockCas) : undefined;
     const narrowFence = category === 'missing-device-fence' ? blocked?.fence : undefined;
     // The reader saw a release that covers the write, and only the acquire is missing.

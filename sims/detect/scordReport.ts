@@ -47,7 +47,7 @@ export class ScordReporter {
         return;
       }
     }
-    if (this.counted(category, e.range, md.range)) return;
+    if (this.found.recount(category, e.range, md.range, e, md)) return;
     const write = rec.write;
     const earlier: AccessSummary = {
       range: md.range, write: md.write, strong: md.strong,
@@ -72,7 +72,7 @@ export class ScordReporter {
     const first = faults[0];
     const category: RaceCategory = first.kind === 'acquire' ? 'lock-fence-scope' : 'lock-release-fence';
     const at = first.kind === 'acquire' ? (first.fence ?? first.acquire) : first.release!;
-    if (this.counted(category, at, first.acquire)) return;
+    if (this.found.recount(category, at, first.acquire, e, md)) return;
     const earlier: AccessSummary = {
       range: md.range, write: md.write, strong: md.strong,
       ...(md.isAtom && md.atomic ? { atomic: md.atomic } : {}),
@@ -105,13 +105,6 @@ export class ScordReporter {
       metadata: this.snapshot(md, e),
       count: 1,
     });
-  }
-
-  /** A race seen before: count it. */
-  private counted(category: RaceCategory, at: Range, earlier: Range): boolean {
-    const existing = this.found.get(category, at, earlier);
-    if (existing) existing.count++;
-    return !!existing;
   }
 
   /** A new finding: the racing access `e` and the earlier access it races with. */
@@ -173,7 +166,7 @@ export class ScordReporter {
   }
 
   reportShared(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }, category: RaceCategory, value: number): void {
-    if (this.counted(category, e.range, earlier.summary.range)) return;
+    if (this.found.recount(category, e.range, earlier.summary.range, e, earlier.who)) return;
     // The shadow memory reuses its records: keep copies (an atomic or order only where there is one).
     const { range, write: earlierWrite, strong, atomic, order } = earlier.summary;
     const summary: AccessSummary = { range, write: earlierWrite, strong, ...(atomic ? { atomic } : {}), ...(order ? { order } : {}) };

@@ -43,3 +43,36 @@ test('a less serious race of a pair counts toward its more serious finding, and 
   assert.equal(index.get('benign-same-value', a, b), real);
   assert.equal(index.get('missing-lock', a, b), real);
 });
+
+test('a pair seen first between two lanes of a warp, then between two warps, ends described between the warps, every time counted', () => {
+  const index = new PairIndex();
+  const a = range(3);
+  const b = range(7);
+  const lanes = { ...finding('shared-memory', a, b), accessor: { block: 1, warp: 0, lane: 0 }, previousAccessor: { block: 1, warp: 0, lane: 8 } };
+  index.add(lanes);
+  // Again within the warp: counted, nothing to describe anew.
+  assert.equal(index.recount('shared-memory', a, b, { block: 1, warp: 0, lane: 1 }, { block: 1, warp: 0, lane: 9 }), true);
+  assert.equal(lanes.count, 2);
+  // Across warps (from the other side): the caller describes this instance, and it takes the finding's place.
+  assert.equal(index.recount('shared-memory', b, a, { block: 1, warp: 1, lane: 0 }, { block: 1, warp: 0, lane: 0 }), false);
+  const warps = { ...finding('shared-memory', b, a), accessor: { block: 1, warp: 1, lane: 0 }, previousAccessor: { block: 1, warp: 0, lane: 0 } };
+  index.add(warps);
+  assert.deepEqual(index.all(), [warps]);
+  assert.equal(warps.count, 3);
+  assert.equal(index.get('shared-memory', a, b), warps);
+  // Narrower instances after it only count.
+  assert.equal(index.recount('shared-memory', a, b, { block: 1, warp: 0, lane: 2 }, { block: 1, warp: 0, lane: 3 }), true);
+  assert.equal(warps.count, 4);
+  assert.deepEqual(index.all(), [warps]);
+});
+
+test('an instance of a less serious category counts toward the more serious finding, however wide', () => {
+  const index = new PairIndex();
+  const a = range(3);
+  const b = range(7);
+  const real = { ...finding('missing-device-fence', a, b), accessor: { block: 0, warp: 0, lane: 0 }, previousAccessor: { block: 0, warp: 1, lane: 0 } };
+  index.add(real);
+  assert.equal(index.recount('benign-same-value', a, b, { block: 0, warp: 0, lane: 0 }, { block: 3, warp: 0, lane: 0 }), true);
+  assert.deepEqual(index.all(), [real]);
+  assert.equal(real.count, 2);
+});
