@@ -4,13 +4,16 @@
 // one loop over the lanes that keeps the registers it touches in locals and writes each back
 // once; any other step (memory, fences, calls into the runtime) is called as the interpreter
 // calls it, for every lane before the next step, so events, faults and the weak model see the
-// same order on both. The interpreter (the executor calling the closures) stays the reference:
+// same order on both. A converged warp runs its blocks back to back in one generated function
+// (compileConverged), and a loop of register arithmetic in it lane by lane (pureLoops.ts).
+// The interpreter (the executor calling the closures) stays the reference:
 // test/slow/differential.test.ts runs every program of the repository all ways.
 //
 // Generated text holds only numbers the compiler made (register offsets, step indices) and
 // names it chose; every value a step needs goes in through the constants array.
 import { DeviceFault } from '../gpu/access';
-import { WARP, type Block, type BlockBody, type CompiledFunction, type ConvergedRun, type PureStep, type Step } from './ir';
+import { registerOnly, WARP, type Block, type BlockBody, type CompiledFunction, type ConvergedRun, type PureStep, type Step } from './ir';
+import { loopSource, pureLoops } from './pureLoops';
 
 /** Literal text for numbers that round-trip through their decimal form; anything else is a constant. */
 function literal(value: unknown, constants: unknown[]): string {
@@ -134,20 +137,56 @@ export function blockBody(block: Block, execution: BlockExecution = 'compiled'):
 /** Steps of straight-line code above which a function is not compiled into one converged run (V8 stops optimising huge functions). */
 const CONVERGED_MAX_STEPS = 4000;
 
+/**
+ * Blocks a loop's lane-by-lane run must have left to be worth its set-up (loading the loop's
+ * registers for each lane, the trajectory check).
+ */
+const LOOP_MIN_BLOCKS = 4;
+
 /** The function's converged run, or undefined when it has none worth compiling. */
 export function compileConverged(f: CompiledFunction): ConvergedRun | undefined {
   const chained = f.blocks.filter((b) => b.term.kind === 'jump' || b.term.kind === 'branch');
   const size = chained.reduce((n, b) => n + b.steps.length, 0);
   if (chained.length === 0 || size > CONVERGED_MAX_STEPS) return undefined;
   const constants: unknown[] = [];
+  const lit = (v: unknown): string => literal(v, constants);
+  const loops = pureLoops(f);
+  const loopOfBlock = new Map<number, number>();
+  loops.forEach((loop, k) => loop.blocks.forEach((b) => loopOfBlock.set(b.id, k)));
+  // A loop whose lanes left lane 0's path more often than rarely is run block by block.
+  const tryLoop = (k: number): string => `M${k} <= (Y${k} >> 3) + 2 && limit - q + free >= ${LOOP_MIN_BLOCKS}`;
+  const laneByLane = (id: number): string => {
+    const k = loopOfBlock.get(id);
+    if (k === undefined) return '';
+    return `if (${tryLoop(k)}) {
+Y${k}++;
+t = loop${k}(w, g, n, ${id}, limit - q + free);
+if (t > 0) {
+  hot[${id}] += n;
+  tally.steps += n * LEN[${id}];
+  for (i = 0; i < t - 1; i++) { l = T[i]; hot[l] += n; tally.steps += n * LEN[l]; }
+  tally.blocks += t;
+  // The loop's blocks are register-only: the first of them are free, as block by block.
+  l = t < free ? t : free;
+  free -= l;
+  tally.free += l;
+  q += t - l - 1;
+  pc = T[t - 1];
+  continue;
+}
+M${k}++;
+}\n`;
+  };
   const cases = chained.map((b) => {
-    const taken = `hot[${b.id}] += n;\n${stepsText(b.steps, constants, `S[${b.id}]`)}\ntally.steps += n * ${b.steps.length + 1};\ntally.blocks++;`;
+    const taken = `${laneByLane(b.id)}hot[${b.id}] += n;\n${stepsText(b.steps, constants, `S[${b.id}]`)}\ntally.steps += n * ${b.steps.length + 1};\ntally.blocks++;`;
+    // A register-only block is free while the warp's turn has free blocks left.
+    const free = registerOnly(b) ? `if (free > 0) { free--; tally.free++; q--; }\n` : '';
     const t = b.term;
-    if (t.kind === 'jump') return `case ${b.id}: {\n${taken}\npc = ${t.to};\ncontinue;\n}`;
+    if (t.kind === 'jump') return `case ${b.id}: {\n${taken}\n${free}pc = ${t.to};\ncontinue;\n}`;
     if (t.kind !== 'branch') throw new Error('unreachable');
     const c = t.cond * WARP;
     return `case ${b.id}: {\n${taken}
-t = 0;
+${free}t = 0;
 for (i = 0; i < n; i++) if (R[${c} + g[i]]) t++;
 if (t === n) { pc = ${t.then}; continue; }
 if (t === 0) { pc = ${t.else}; continue; }
@@ -155,8 +194,14 @@ for (i = 0; i < n; i++) { l = g[i]; pcs[l] = R[${c} + l] ? ${t.then} : ${t.else}
 return ${b.id};
 }`;
   });
+  // Per loop: Y attempts of the lane-by-lane run, M of them given up.
+  const loopText = loops.length
+    ? `let T = new Int32Array(64);
+const LEN = [${f.blocks.map((b) => b.steps.length + 1).join(', ')}];
+${loops.map((loop, k) => `let Y${k} = 0, M${k} = 0;\n${loopSource(loop, k, lit)}`).join('\n')}\n`
+    : '';
   const text = `"use strict";
-return function converged(w, g, n, pcs, pc, limit, hot, tally) {
+${loopText}return function converged(w, g, n, pcs, pc, limit, hot, tally, free) {
 const R = w.regs;
 let i = 0, l = 0, t = 0;
 try {

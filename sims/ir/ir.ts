@@ -189,21 +189,36 @@ export interface Block {
 /** Runs a block's steps for the `n` lanes listed in `group` (the executor's order: step by step). */
 export type BlockBody = (w: Lanes, group: Int32Array, n: number) => void;
 
-/** What a converged run did: blocks run and thread-steps taken, kept up to date as it goes (a fault stops it). */
+/**
+ * What a converged run did: blocks run (`free` of them free: register-only blocks that did not
+ * count towards the warp's turn) and thread-steps taken, kept up to date as it goes (a fault
+ * stops it).
+ */
 export interface ConvergedTally {
   blocks: number;
+  free: number;
   steps: number;
 }
 
 /**
  * Runs a warp whose every live lane stands at block `pc`, listed in `g`, for up to `limit`
  * blocks while they stay together: through jumps, and branches that every lane takes the
- * same way. It stops before a block that ends otherwise (exit, barrier, warp operation), or
- * when `limit` blocks have run, with every lane's pc at the next block (returns -1); or after a
- * branch the lanes took both ways, with each lane's pc where it went (returns that block).
- * `hot` and `tally` are counted as the executor counts a block it runs.
+ * same way. The first `free` register-only blocks (registerOnly) do not count towards `limit`,
+ * as the executor does not count them towards a warp's turn. It stops before a block that
+ * ends otherwise (exit, barrier, warp operation), or when `limit` blocks have run, with every
+ * lane's pc at the next block (returns -1); or after a branch the lanes took both ways, with
+ * each lane's pc where it went (returns that block). `hot` and `tally` are counted as the
+ * executor counts a block it runs.
  */
-export type ConvergedRun = (w: Lanes, g: Int32Array, n: number, pcs: Int32Array, pc: number, limit: number, hot: Float64Array, tally: ConvergedTally) => number;
+export type ConvergedRun = (w: Lanes, g: Int32Array, n: number, pcs: Int32Array, pc: number, limit: number, hot: Float64Array, tally: ConvergedTally, free: number) => number;
+
+/**
+ * A block that only computes registers and goes on to another block: nothing it does can be
+ * seen by another thread, so when it runs does not matter to them.
+ */
+export function registerOnly(b: Block): boolean {
+  return (b.term.kind === 'jump' || b.term.kind === 'branch') && b.steps.every((s) => s.pure);
+}
 
 export interface CompiledFunction {
   name: string;

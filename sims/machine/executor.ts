@@ -4,7 +4,7 @@
 // thread scheduling: diverged groups advance separately and merge when they meet again).
 import type { Range } from '../frontend/source';
 import type { CudaRuntime } from '../runtime/runtime';
-import { WARP, type Block, type CompiledFunction, type ConvergedRun, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
+import { registerOnly, WARP, type Block, type CompiledFunction, type ConvergedRun, type EventListener, type Lanes, type LaunchRequest, type RunContext } from '../ir/ir';
 import { DeviceFault } from '../gpu/access';
 import { immediatePostDominators } from '../ir/postdominators';
 import { blockBody, convergedRun, type BlockExecution } from '../ir/compile';
@@ -22,7 +22,10 @@ const AT_COLLECTIVE = 4;
 
 /** Blocks of the CFG a warp runs before the scheduler moves to the next warp. */
 const QUANTUM = 16;
-/** Random scheduling runs at most this many blocks without memory accesses in one turn. */
+/**
+ * Blocks no other thread can see that a warp runs in one turn beyond its quantum: random
+ * scheduling's blocks without memory accesses, round-robin's register-only blocks.
+ */
 const INVISIBLE_RUN = 256;
 /** Greedy-then-oldest keeps a warp until it stalls (or for this many blocks). */
 const GTO_QUANTUM = 1024;
@@ -428,7 +431,13 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   // Independent scheduling only: lockstep's reconvergence stack moves at every block. Undefined
   // until known (convergedRun: cached, not yet hot, or none).
   let converged: ConvergedRun | null | undefined = lockstep ? null : undefined;
-  const tally = { blocks: 0, steps: 0 };
+  const tally = { blocks: 0, free: 0, steps: 0 };
+  // Round-robin turns under independent scheduling: register-only blocks are free (up to
+  // INVISIBLE_RUN a turn). When a loop of arithmetic runs cannot matter to other warps, and a
+  // warp that computes keeps the SM, as a GPU's warp does until it waits on memory; so the
+  // converged run takes a loop in one go (pureLoops.ts). Lockstep warps run block by block
+  // whatever their turn, and keep the schedule they had.
+  const freeBlocks = scheduler === 'round-robin' && !lockstep ? Uint8Array.from(kernel.blocks, (b) => +registerOnly(b)) : undefined;
   let steps = 0;
   let nextMemoryCheck = MEMORY_CHECK_STEPS;
   const resident: BlockState[] = [];
@@ -491,16 +500,18 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             if (together && converged === undefined) converged = convergedRun(kernel, execution);
             if (together && converged) {
               tally.blocks = 0;
+              tally.free = 0;
               tally.steps = 0;
               let split: number;
               try {
-                split = converged(w, w.group, n, w.pc, w.pc[w.group[0]], quantum - q, hot, tally);
+                split = converged(w, w.group, n, w.pc, w.pc[w.group[0]], quantum - q, hot, tally, freeBlocks ? INVISIBLE_RUN - invisible : 0);
               } finally {
                 steps += tally.steps;
               }
               if (tally.blocks > 0) {
                 w.rot = (w.group[n - 1] + 1) & (WARP - 1);
-                q += tally.blocks - 1;
+                invisible += tally.free;
+                q += tally.blocks - tally.free - 1;
                 // Every live lane moved: the table of places is made again when next needed.
                 w.pathsKnown = false;
                 if (split >= 0) {
@@ -522,6 +533,10 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             // access or fence ends its block): interleaving register arithmetic, or accesses
             // to memory no other thread touches, changes nothing.
             if (pick && (!kernel.blocks[ran].visible || weak?.lastAccessPrivate) && q + 1 >= quantum && invisible++ < INVISIBLE_RUN) q--;
+            else if (freeBlocks?.[ran] && invisible < INVISIBLE_RUN) {
+              invisible++;
+              q--;
+            }
           }
         } catch (e) {
           if (e instanceof MemoryLimitExceeded) {

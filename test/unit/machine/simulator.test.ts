@@ -11,6 +11,7 @@ import { functionsOf } from '../../../sims/frontend/index';
 import { VOID } from '../../../sims/frontend/types';
 import { Memory } from '../../../sims/gpu/memory';
 import { runProgram } from '../../../sims/host/run';
+import type { BlockExecution } from '../../../sims/machine/executor';
 import { DEFAULT_DEVICE, devicePreset } from '../../../sims/gpu/devices';
 import { DEFAULT_MEMORY_LIMIT } from '../../../sims/gpu/memory';
 import { deviceAttribute, deviceProperties } from '../../../sims/runtime/deviceProperties';
@@ -219,6 +220,42 @@ __global__ void gridBarrier(int *out) {
 }
 int main() { int *o; cudaMalloc(&o, 64 * 4); gridBarrier<<<15, 1024>>>(o); return 0; }`, 20_000_000);
     assert.deepEqual(ok.findings, []);
+  });
+
+  test('round-robin: a warp that only computes keeps the SM for up to 256 blocks beyond its turn, compiled or interpreted', () => {
+    // Warp 0 computes, then raises the flag; warp 1 reads it at once. A loop of n iterations
+    // is about 3n register-only blocks: within the free blocks warp 0 raises the flag in its
+    // first turn, so warp 1 sees it; a longer loop gives the SM up and warp 1 reads first.
+    const seen = (n: number, execution: BlockExecution) =>
+      runProgram(
+        parseVirtual({
+          'main.cu': `#include <cstdio>
+__global__ void k(volatile int *flag, int *seen, int n) {
+  if (threadIdx.x / 32 == 0) {
+    int a = threadIdx.x;
+    for (int i = 0; i < n; i++) a = a * 3 + i;
+    if (threadIdx.x == 0) *flag = 1 + (a & 0);
+  } else if (threadIdx.x == 32) {
+    *seen = *flag;
+  }
+}
+int main() {
+  int *flag, *seen;
+  cudaMallocManaged(&flag, sizeof(int));
+  cudaMallocManaged(&seen, sizeof(int));
+  *flag = 0;
+  k<<<1, 64>>>(flag, seen, ${n});
+  cudaDeviceSynchronize();
+  printf("%d", *seen);
+  return 0;
+}`,
+        }),
+        { execution },
+      ).stdout;
+    for (const execution of ['interpreted', 'compiled', 'eager'] as const) {
+      assert.equal(seen(60, execution), '1', `${execution}: 180 blocks of arithmetic fit in the turn`);
+      assert.equal(seen(300, execution), '0', `${execution}: 900 do not`);
+    }
   });
 
   test('__syncthreads in divergent code is reported at the call', () => {
