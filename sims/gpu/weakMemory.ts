@@ -32,6 +32,8 @@ import type { AccessContext } from './access';
 import { nameAddress } from './lvalue';
 import { DeviceFault, readResolved, writeResolved } from './access';
 import { pointerOffset, scalarSize, type Allocation, type Memory, type ScalarKind } from './memory';
+import { AddressTable } from './addressTable';
+import { SmallMap } from './smallMap';
 import type { WeakModelSwitches } from './memoryModels';
 
 /** What the model needs of the warp a thread runs in: which warp of which block, and its context. */
@@ -119,7 +121,7 @@ interface AddressState {
   offset: number;
   kind: ScalarKind;
   shared: boolean;
-  threads: Map<number, ThreadEntry>;
+  threads: SmallMap<ThreadEntry>;
   /** NO_BLOCKS until a block holds a value here. */
   blocks: Map<number, BlockEntry>;
   /** Threads that loaded this address: their views are followed for the load pool. */
@@ -155,15 +157,8 @@ const STALE_LIMIT = 4;
 const PENDING_LIMIT = 1 << 16;
 
 export class WeakMemory {
-  /**
-   * The state of each address with something unpropagated, by allocation and then offset: an
-   * address is a double (allocation id × 2³² + offset), which V8 hashes and boxes, while an
-   * offset is a small integer. `lastAllocation` saves the outer lookup for a run of accesses to
-   * one array.
-   */
-  private readonly addresses = new Map<Allocation, Map<number, AddressState>>();
-  private lastAllocation?: Allocation;
-  private lastStates?: Map<number, AddressState>;
+  /** The state of each address with something unpropagated (or whose readers are followed). */
+  private readonly addresses = new AddressTable<Allocation, AddressState>();
   /** Addresses where each thread has an entry, and block entries each thread owns. */
   private readonly threadAddresses = new Map<number, Set<AddressState>>();
   private readonly ownedBlockAddresses = new Map<number, Set<AddressState>>();
@@ -229,7 +224,6 @@ export class WeakMemory {
   endLaunch(): void {
     this.drain((n) => this.chooser.choose(n));
     this.addresses.clear();
-    this.lastAllocation = this.lastStates = undefined;
     this.firstAccessor.clear();
     this.threadAddresses.clear();
     this.ownedBlockAddresses.clear();
@@ -247,7 +241,7 @@ export class WeakMemory {
     const t = this.thread(w, l);
     const b = w.ctx.blockLinear;
     this.touch(p, t);
-    const existing = this.statesOf(a)?.get(pointerOffset(p));
+    const existing = this.addresses.get(a, pointerOffset(p));
     if (!existing) {
       // Nothing unpropagated here: every view is memory. (Its views are followed for the load
       // pool only from the first load that finds something pending: bounded state for the
@@ -505,7 +499,7 @@ export class WeakMemory {
 
   /** A digest of the model's state, for exhaustive exploration. */
   digest(mix: (x: number) => void): void {
-    for (const states of this.addresses.values()) for (const st of states.values()) {
+    for (const st of this.addresses.values()) {
       if (!st.threads.size && !st.blocks.size) continue;
       mix(st.address % 4294967296);
       for (const [t, e] of st.threads) {
@@ -670,25 +664,12 @@ export class WeakMemory {
     return readResolved(st.allocation, st.offset, st.kind);
   }
 
-  private statesOf(a: Allocation): Map<number, AddressState> | undefined {
-    // The cache remembers only a map that exists: a new one is cached by the next access.
-    if (a === this.lastAllocation) return this.lastStates;
-    const states = this.addresses.get(a);
-    if (states) {
-      this.lastAllocation = a;
-      this.lastStates = states;
-    }
-    return states;
-  }
-
   private state(p: number, a: Allocation, kind: ScalarKind): AddressState {
-    let states = this.statesOf(a);
-    if (!states) this.addresses.set(a, (states = new Map()));
     const offset = pointerOffset(p);
-    let st = states.get(offset);
+    let st = this.addresses.get(a, offset);
     if (!st) {
-      st = { address: p, allocation: a, offset, kind, shared: a.space === 'shared', threads: new Map(), blocks: NO_BLOCKS, latestValue: 0 };
-      states.set(offset, st);
+      st = { address: p, allocation: a, offset, kind, shared: a.space === 'shared', threads: new SmallMap(), blocks: NO_BLOCKS, latestValue: 0 };
+      this.addresses.set(a, offset, st);
     }
     return st;
   }
@@ -728,8 +709,7 @@ export class WeakMemory {
   private forgetIfIdle(st: AddressState): void {
     if (st.threads.size || st.blocks.size || st.readers?.size) return;
     // An entry queued before the address was last forgotten names a state the address no longer has.
-    const states = this.statesOf(st.allocation);
-    if (states?.get(st.offset) === st) states.delete(st.offset);
+    this.addresses.delete(st.allocation, st.offset, st);
   }
 
   /** The queued entry still holds its value back (not propagated, dropped nor replaced). */
