@@ -35,11 +35,12 @@ export const DEFAULT_MAX_THREADS = 1 << 22;
 const LIVELOCK_WINDOW = 1_000_000;
 /**
  * A check hashes every resident thread's registers: on a big grid the window grows to this many
- * thread-steps per word hashed (a compiled thread-step costs about what hashing a word does), so
- * the check costs a few percent of the run however big the state. It stays within 1/64 of the
- * step budget, so a hang is still found well before the budget ends.
+ * thread-steps per word hashed (a thread-step of a loop run lane by lane costs a fraction of
+ * what hashing a word does), so the check costs a few percent of the run however big the
+ * state. It stays within 1/64 of the step budget, so a hang is still found well before the
+ * budget ends.
  */
-const LIVELOCK_STEPS_PER_WORD = 16;
+const LIVELOCK_STEPS_PER_WORD = 64;
 
 function hasReadyLane(w: WarpState): boolean {
   const status = w.status;
@@ -748,28 +749,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
   const warps: WarpState[] = [];
   const [bx, by] = req.block;
   for (let base = 0; base < threads; base += WARP) {
-    const w: WarpState = pool?.warp(ctx, warps.length) ?? {
-      regs: new Float64Array(kernel.numRegs * WARP),
-      frame: new Float64Array(WARP),
-      tid: [new Int32Array(WARP), new Int32Array(WARP), new Int32Array(WARP)],
-      ctx,
-      pc: new Int32Array(WARP),
-      status: new Uint8Array(WARP),
-      pred: new Float64Array(WARP),
-      waitingAt: new Array<BarrierTerm | undefined>(WARP),
-      inCollective: new Array<CollectiveTerm | undefined>(WARP),
-      group: new Int32Array(WARP),
-      rot: 0,
-      stack: [],
-      index: warps.length,
-      warp: warps.length,
-      paths: 1,
-      pathPcs: new Int32Array(WARP),
-      pathLanes: new Int32Array(WARP),
-      pathsKnown: false,
-      live: 0,
-      together: false,
-    };
+    const w: WarpState = pool?.warp(ctx, warps.length) ?? newWarp(kernel.numRegs, ctx, warps.length);
     for (let l = 0; l < WARP && base + l < threads; l++) {
       const t = base + l;
       w.tid[0][l] = t % bx;
@@ -796,6 +776,47 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
   }
   const exitedBeforeBarrier = (): boolean => warps.some((w) => w.status.some((st) => st === EXITED));
   return { index, warps, ctx, divergenceReported: new Set(), exitedBeforeBarrier, stats };
+}
+
+/**
+ * A new warp, its typed arrays views of one buffer: one allocation instead of a dozen (a
+ * typed array's own buffer costs more than the kernels of many short blocks run).
+ */
+function newWarp(numRegs: number, ctx: RunContext, index: number): WarpState {
+  const buffer = new ArrayBuffer((numRegs + 2) * WARP * 8 + 7 * WARP * 4 + WARP);
+  let at = 0;
+  const doubles = (n: number): Float64Array => {
+    const a = new Float64Array(buffer, at, n);
+    at += n * 8;
+    return a;
+  };
+  const ints = (): Int32Array => {
+    const a = new Int32Array(buffer, at, WARP);
+    at += WARP * 4;
+    return a;
+  };
+  return {
+    regs: doubles(numRegs * WARP),
+    frame: doubles(WARP),
+    pred: doubles(WARP),
+    tid: [ints(), ints(), ints()],
+    ctx,
+    pc: ints(),
+    group: ints(),
+    pathPcs: ints(),
+    pathLanes: ints(),
+    status: new Uint8Array(buffer, at, WARP),
+    waitingAt: new Array<BarrierTerm | undefined>(WARP),
+    inCollective: new Array<CollectiveTerm | undefined>(WARP),
+    rot: 0,
+    stack: [],
+    index,
+    warp: index,
+    paths: 1,
+    pathsKnown: false,
+    live: 0,
+    together: false,
+  };
 }
 
 /** Fills `w.group` with the ready lanes standing at the first ready lane's block; returns how many. */
