@@ -14,7 +14,7 @@ import type { Metric } from './simulator';
 const PROGRAM = `__global__ void work(int *out, int *flag) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   int a = t, b = 7;
-  for (int i = 0; i < 2000; i++) { a = a * 3 + b; b = (b ^ a) + i; }
+  for (int i = 0; i < 20000; i++) { a = a * 3 + b; b = (b ^ a) + i; }
   out[t] = a + b;
   if (threadIdx.x == 0) flag[blockIdx.x % 4] = a;
 }

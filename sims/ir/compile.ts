@@ -12,7 +12,7 @@
 // Generated text holds only numbers the compiler made (register offsets, step indices) and
 // names it chose; every value a step needs goes in through the constants array.
 import { DeviceFault } from '../gpu/access';
-import { registerOnly, WARP, type Block, type BlockBody, type CompiledFunction, type ConvergedRun, type PureStep, type Step } from './ir';
+import { WARP, type Block, type BlockBody, type CompiledFunction, type ConvergedRun, type PureStep, type Step } from './ir';
 import { loopSource, pureLoops } from './pureLoops';
 
 /** Literal text for numbers that round-trip through their decimal form; anything else is a constant. */
@@ -166,7 +166,7 @@ if (t > 0) {
   tally.steps += n * LEN[${id}];
   for (i = 0; i < t - 1; i++) { l = T[i]; hot[l] += n; tally.steps += n * LEN[l]; }
   tally.blocks += t;
-  // The loop's blocks are register-only: the first of them are free, as block by block.
+  // The loop's blocks are register-only, which every scheduler with free blocks lets be free: the first of them are, as block by block.
   l = t < free ? t : free;
   free -= l;
   tally.free += l;
@@ -179,8 +179,8 @@ M${k}++;
   };
   const cases = chained.map((b) => {
     const taken = `${laneByLane(b.id)}hot[${b.id}] += n;\n${stepsText(b.steps, constants, `S[${b.id}]`)}\ntally.steps += n * ${b.steps.length + 1};\ntally.blocks++;`;
-    // A register-only block is free while the warp's turn has free blocks left.
-    const free = registerOnly(b) ? `if (free > 0) { free--; tally.free++; q--; }\n` : '';
+    // A block the scheduler does not count is free while the warp's turn has free blocks left.
+    const free = `if (F[${b.id}] && free > 0) { free--; tally.free++; q--; }\n`;
     const t = b.term;
     if (t.kind === 'jump') return `case ${b.id}: {\n${taken}\n${free}pc = ${t.to};\ncontinue;\n}`;
     if (t.kind !== 'branch') throw new Error('unreachable');
@@ -201,7 +201,7 @@ const LEN = [${f.blocks.map((b) => b.steps.length + 1).join(', ')}];
 ${loops.map((loop, k) => `let Y${k} = 0, M${k} = 0;\n${loopSource(loop, k, lit)}`).join('\n')}\n`
     : '';
   const text = `"use strict";
-${loopText}return function converged(w, g, n, pcs, pc, limit, hot, tally, free) {
+${loopText}return function converged(w, g, n, pcs, pc, limit, hot, tally, free, F) {
 const R = w.regs;
 let i = 0, l = 0, t = 0;
 try {

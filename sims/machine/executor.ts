@@ -22,6 +22,8 @@ const AT_COLLECTIVE = 4;
 
 /** Blocks of the CFG a warp runs before the scheduler moves to the next warp. */
 const QUANTUM = 16;
+/** No block is free (converged runs of schedulers without free blocks). */
+const NO_FREE_BLOCKS = new Uint8Array(0);
 /**
  * Blocks no other thread can see that a warp runs in one turn beyond its quantum: random
  * scheduling's blocks without memory accesses, round-robin's register-only blocks.
@@ -433,12 +435,15 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   // until known (convergedRun: cached, not yet hot, or none).
   let converged: ConvergedRun | null | undefined = lockstep ? null : undefined;
   const tally = { blocks: 0, free: 0, steps: 0 };
-  // Round-robin turns under independent scheduling: register-only blocks are free (up to
-  // INVISIBLE_RUN a turn). When a loop of arithmetic runs cannot matter to other warps, and a
-  // warp that computes keeps the SM, as a GPU's warp does until it waits on memory; so the
-  // converged run takes a loop in one go (pureLoops.ts). Lockstep warps run block by block
-  // whatever their turn, and keep the schedule they had.
-  const freeBlocks = scheduler === 'round-robin' && !lockstep ? Uint8Array.from(kernel.blocks, (b) => +registerOnly(b)) : undefined;
+  // Blocks that do not count towards a warp's turn (up to INVISIBLE_RUN of them a turn).
+  // Round-robin under independent scheduling: register-only blocks. When a loop of arithmetic
+  // runs cannot matter to other warps, and a warp that computes keeps the SM, as a GPU's warp
+  // does until it waits on memory; so the converged run takes a loop in one go (pureLoops.ts).
+  // Lockstep warps run block by block whatever their turn, and keep the schedule they had.
+  // Random: blocks without a memory access, whose interleaving changes nothing (under a weak
+  // model also an access to memory no other thread touched, known only as it runs: such a
+  // warp runs block by block).
+  const freeBlocks = lockstep ? undefined : scheduler === 'round-robin' ? Uint8Array.from(kernel.blocks, (b) => +registerOnly(b)) : scheduler === 'random' && !weak ? Uint8Array.from(kernel.blocks, (b) => +!b.visible) : undefined;
   let steps = 0;
   let nextMemoryCheck = MEMORY_CHECK_STEPS;
   const resident: BlockState[] = [];
@@ -497,7 +502,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
           for (let q = 0; q < quantum && n > 0; q++) {
             // A warp that runs together runs compiled blocks back to back (same counts,
             // same order); it comes back at a block that needs the executor, or when split.
-            const together = n === w.live && !pick && (!events || w.paths === 1);
+            const together = n === w.live && (!pick || !!freeBlocks) && (!events || w.paths === 1);
             if (together && converged === undefined) converged = convergedRun(kernel, execution);
             if (together && converged) {
               tally.blocks = 0;
@@ -505,7 +510,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
               tally.steps = 0;
               let split: number;
               try {
-                split = converged(w, w.group, n, w.pc, w.pc[w.group[0]], quantum - q, hot, tally, freeBlocks ? INVISIBLE_RUN - invisible : 0);
+                split = converged(w, w.group, n, w.pc, w.pc[w.group[0]], quantum - q, hot, tally, freeBlocks ? INVISIBLE_RUN - invisible : 0, freeBlocks ?? NO_FREE_BLOCKS);
               } finally {
                 steps += tally.steps;
               }
@@ -534,7 +539,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             // access or fence ends its block): interleaving register arithmetic, or accesses
             // to memory no other thread touches, changes nothing.
             if (pick && (!kernel.blocks[ran].visible || weak?.lastAccessPrivate) && q + 1 >= quantum && invisible++ < INVISIBLE_RUN) q--;
-            else if (freeBlocks?.[ran] && invisible < INVISIBLE_RUN) {
+            else if (!pick && freeBlocks?.[ran] && invisible < INVISIBLE_RUN) {
               invisible++;
               q--;
             }
