@@ -753,21 +753,32 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
   };
   const warps: WarpState[] = [];
   const [bx, by] = req.block;
+  const params = kernel.paramRegs;
+  const args = req.args;
+  // threadIdx counted up, x fastest (no division per thread: `%` on a double is a call).
+  let x = 0;
+  let y = 0;
+  let z = 0;
   for (let base = 0; base < threads; base += WARP) {
     const w: WarpState = pool?.warp(ctx, warps.length) ?? newWarp(kernel.numRegs, ctx, warps.length);
+    const [tx, ty, tz] = w.tid;
     for (let l = 0; l < WARP && base + l < threads; l++) {
-      const t = base + l;
-      w.tid[0][l] = t % bx;
-      w.tid[1][l] = Math.floor(t / bx) % by;
-      w.tid[2][l] = Math.floor(t / (bx * by));
+      tx[l] = x;
+      ty[l] = y;
+      tz[l] = z;
+      if (++x === bx) {
+        x = 0;
+        if (++y === by) {
+          y = 0;
+          z++;
+        }
+      }
       w.status[l] = READY;
       if (kernel.frameSize > 0) {
-        const label = `local memory of thread (${w.tid[0][l]}, ${w.tid[1][l]}, ${w.tid[2][l]})`;
-        w.frame[l] = pool ? pool.frame(label, t) : env.memory.allocate('local', kernel.frameSize, { label, owner: t });
+        const label = `local memory of thread (${tx[l]}, ${ty[l]}, ${tz[l]})`;
+        w.frame[l] = pool ? pool.frame(label, base + l) : env.memory.allocate('local', kernel.frameSize, { label, owner: base + l });
       }
-      kernel.paramRegs.forEach((r, i) => {
-        w.regs[r * WARP + l] = req.args[i];
-      });
+      for (let i = 0; i < params.length; i++) w.regs[params[i] * WARP + l] = args[i];
     }
     let live = 0;
     for (let l = 0; l < WARP; l++) {

@@ -258,6 +258,27 @@ int main() {
     }
   });
 
+  test('threadIdx of a 3-D block numbers threads x fastest, across warps that straddle rows and planes', () => {
+    const r = runProgram(
+      parseVirtual({
+        'main.cu': `#include <cstdio>
+__global__ void k(int *o) {
+  int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  o[t] = threadIdx.x * 100 + threadIdx.y * 10 + threadIdx.z;
+}
+int main() {
+  int *o; cudaMallocManaged(&o, 60 * sizeof(int));
+  k<<<2, dim3(5, 3, 4)>>>(o); cudaDeviceSynchronize();
+  for (int i = 0; i < 60; i++) printf("%d ", o[i]);
+  return 0;
+}`,
+      }),
+    );
+    const expected: number[] = [];
+    for (let z = 0; z < 4; z++) for (let y = 0; y < 3; y++) for (let x = 0; x < 5; x++) expected.push(x * 100 + y * 10 + z);
+    assert.deepEqual(r.stdout.trim().split(' ').map(Number), expected);
+  });
+
   test('__syncthreads in divergent code is reported at the call', () => {
     const r = run(`__global__ void k(int *p) {
   if (threadIdx.x < 16) { p[threadIdx.x] = 1; __syncthreads(); }
