@@ -125,6 +125,8 @@ export interface PoolWorker {
    * fresh worker's.
    */
   compiled: boolean;
+  /** Has started a run: its engine is loaded. */
+  ready?: boolean;
 }
 
 /** A worker finishing a compile for a cancelled run, and the run waiting to go next on it. */
@@ -308,6 +310,14 @@ export class AnalysisWorkers {
    * (RUN_GRACE_MS), after which the worker is ended.
    */
   private drain(pool: PoolWorker, id: number, verifyFixes: boolean, compiling: boolean): void {
+    // One still loading its engine (a background schedule given a fresh worker) has nothing to
+    // keep: the next run would wait for the load. It is ended, and does not take the draining
+    // place from a loaded one cancelled with it.
+    if (!pool.ready && !pool.clang) {
+      void pool.worker.terminate();
+      this.prewarm(pool.memoryLimitMb);
+      return;
+    }
     if (this.draining) {
       // One at a time (a second might hold a second copy of clang): the other is ended.
       void pool.worker.terminate();
@@ -455,6 +465,7 @@ export class AnalysisWorkers {
       if (m.id !== id) return;
       switch (m.kind) {
         case 'started':
+          pool.ready = true;
           // The budget is the run's: a fresh worker's start (loading the engine) is not counted.
           runBudget();
           return;
