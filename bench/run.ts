@@ -86,7 +86,9 @@ const metrics: Metric[] = [
   ...Object.entries(report)
     .filter(([k]) => k.startsWith('frontend.'))
     .map(([name, value]) => ({ name, value: value as number, unit: name.endsWith('ratio') ? 'ratio' : name.includes('_ms') ? 'ms' : name.includes('heap') ? 'MB' : 'lines/s' })),
-  ...simulatorMetrics(Number(process.env.BENCH_SIM_RUNS ?? 5)),
+  // Fifteen runs of each kernel (tens of milliseconds each): with five, a kernel whose loops V8
+  // was still optimising in the first runs gave a median of the warm-up, not of the simulator.
+  ...simulatorMetrics(Number(process.env.BENCH_SIM_RUNS ?? 15)),
   ...weakMemoryMetrics(Number(process.env.BENCH_WEAK_RUNS ?? 5)),
   ...scheduleMetrics(Number(process.env.BENCH_SCHEDULE_RUNS ?? 5)),
   ...detectorMetrics(Number(process.env.BENCH_DETECT_RUNS ?? 21)),
