@@ -133,16 +133,30 @@ function deadlockFinding(resident: BlockState[], req: LaunchRequest, unstarted =
   return { kind: 'deadlock', message: `no thread can move: ${parts.slice(0, 4).join('. ')}${parts.length > 4 ? ` (and ${parts.length - 4} more blocks)` : ''}`, range: range ?? req.range };
 }
 
-/** A digest of every resident warp's program counters, lane states and registers. */
+/**
+ * A digest of every resident warp's program counters, lane states and registers. It runs
+ * whenever nothing has changed memory for a while, which a long computation does too: a warp
+ * whose lanes are all live is hashed in one pass over its register file (in memory order),
+ * the others lane by lane.
+ */
 function stateHash(resident: BlockState[]): number {
   let h = 0x811c9dc5;
-  const mix = (x: number): void => {
-    h = Math.imul(h ^ x, 0x01000193);
-  };
   for (const b of resident) {
     for (const w of b.warps) {
-      for (let l = 0; l < WARP; l++) mix(w.status[l]);
-      mixLiveLanes(w, mix);
+      const status = w.status;
+      let live = 0;
+      for (let l = 0; l < WARP; l++) {
+        h = Math.imul(h ^ status[l], 0x01000193);
+        if (status[l] !== 0 && status[l] !== EXITED) live++;
+      }
+      if (live < WARP) {
+        mixLiveLanes(w, (x) => (h = Math.imul(h ^ x, 0x01000193)));
+        continue;
+      }
+      const pcs = w.pc;
+      for (let l = 0; l < WARP; l++) h = Math.imul(h ^ pcs[l], 0x01000193);
+      const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
+      for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i], 0x01000193);
     }
   }
   return h >>> 0;
