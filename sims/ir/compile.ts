@@ -166,7 +166,8 @@ if (t > 0) {
   tally.steps += n * LEN[${id}];
   for (i = 0; i < t - 1; i++) { l = T[i]; hot[l] += n; tally.steps += n * LEN[l]; }
   tally.blocks += t;
-  // The loop's blocks are register-only, which every scheduler with free blocks lets be free: the first of them are, as block by block.
+  // The loop's blocks are register-only, which every scheduler with free blocks lets be
+  // free: the first of them are, as block by block.
   l = t < free ? t : free;
   free -= l;
   tally.free += l;

@@ -205,13 +205,27 @@ export interface ConvergedTally {
  * blocks while they stay together: through jumps, and branches that every lane takes the
  * same way. The first `free` blocks that `freeBlocks` marks (the scheduler's: register-only
  * blocks, blocks without memory accesses; always every register-only block) do not count
- * towards `limit`, as the executor does not count them towards a warp's turn. It stops before a block that
- * ends otherwise (exit, barrier, warp operation), or when `limit` blocks have run, with every
- * lane's pc at the next block (returns -1); or after a branch the lanes took both ways, with
- * each lane's pc where it went (returns that block). `hot` and `tally` are counted as the
- * executor counts a block it runs.
+ * towards `limit`, as the executor does not count them towards a warp's turn. It stops before
+ * a block that ends otherwise (exit, barrier, warp operation), or when `limit` blocks have run,
+ * with every lane's pc at the next block (returns -1); or after a branch the lanes took both
+ * ways, with each lane's pc where it went (returns that block). `hot` and `tally` are counted
+ * as the executor counts a block it runs.
  */
 export type ConvergedRun = (w: Lanes, g: Int32Array, n: number, pcs: Int32Array, pc: number, limit: number, hot: Float64Array, tally: ConvergedTally, free: number, freeBlocks: Uint8Array) => number;
+
+/** The blocks a terminator can go to (none for an exit), each once. */
+export function successors(t: Terminator): number[] {
+  switch (t.kind) {
+    case 'jump':
+    case 'barrier':
+    case 'collective':
+      return [t.to];
+    case 'branch':
+      return t.then === t.else ? [t.then] : [t.then, t.else];
+    case 'exit':
+      return [];
+  }
+}
 
 /**
  * A block that only computes registers and goes on to another block: nothing it does can be

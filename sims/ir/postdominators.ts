@@ -1,6 +1,6 @@
 // Immediate post-dominators of a compiled function's blocks: where diverged lanes of a warp
 // meet again under pre-Volta SIMT execution (the reconvergence point of the PDOM stack).
-import type { CompiledFunction } from './ir';
+import { successors, type CompiledFunction } from './ir';
 
 const cache = new WeakMap<CompiledFunction, Int32Array>();
 
@@ -10,19 +10,7 @@ export function immediatePostDominators(fn: CompiledFunction): Int32Array {
   if (cached) return cached;
   const n = fn.blocks.length;
   const EXIT = n; // a virtual node every exiting block leads to
-  const succ: number[][] = fn.blocks.map((b) => {
-    const t = b.term;
-    switch (t.kind) {
-      case 'jump':
-      case 'barrier':
-      case 'collective':
-        return [t.to];
-      case 'branch':
-        return t.then === t.else ? [t.then] : [t.then, t.else];
-      case 'exit':
-        return [EXIT];
-    }
-  });
+  const succ: number[][] = fn.blocks.map((b) => (b.term.kind === 'exit' ? [EXIT] : successors(b.term)));
   // Post-dominators are dominators of the reversed graph, rooted at the exit. Iterate in
   // reverse post-order of that graph (Cooper, Harvey and Kennedy's algorithm).
   const pred: number[][] = Array.from({ length: n + 1 }, () => []);

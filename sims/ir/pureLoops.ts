@@ -12,7 +12,7 @@
 // that goes elsewhere ends the attempt with nothing written, and the warp runs the loop block
 // by block, where it splits as before. The interpreter (the reference) never takes this path;
 // the differential test holds both to the same events, steps and results.
-import { registerOnly, WARP, type Block, type CompiledFunction } from './ir';
+import { registerOnly, successors, WARP, type Block, type CompiledFunction } from './ir';
 
 /** A loop of pure blocks: the blocks of one strongly connected part of the pure blocks' graph. */
 export interface PureLoop {
@@ -23,11 +23,6 @@ export interface PureLoop {
   written: readonly number[];
 }
 
-function successors(b: Block): number[] {
-  const t = b.term;
-  return t.kind === 'jump' ? [t.to] : t.kind === 'branch' ? [t.then, t.else] : [];
-}
-
 /**
  * The loops of pure blocks (strongly connected parts with a cycle), by Tarjan's algorithm on
  * the graph of pure blocks, iteratively (a generated kernel may have thousands of blocks).
@@ -35,7 +30,7 @@ function successors(b: Block): number[] {
 export function pureLoops(f: CompiledFunction): PureLoop[] {
   const blocks = f.blocks;
   const pure = blocks.map(registerOnly);
-  const next = blocks.map((b, i) => (pure[i] ? successors(b).filter((s) => pure[s]) : []));
+  const next = blocks.map((b, i) => (pure[i] ? successors(b.term).filter((s) => pure[s]) : []));
   const index = new Int32Array(blocks.length).fill(-1);
   const low = new Int32Array(blocks.length);
   const onStack = new Uint8Array(blocks.length);
