@@ -310,16 +310,11 @@ export class AnalysisWorkers {
    * (RUN_GRACE_MS), after which the worker is ended.
    */
   private drain(pool: PoolWorker, id: number, verifyFixes: boolean, compiling: boolean): void {
-    // One still loading its engine (a background schedule given a fresh worker) has nothing to
-    // keep: the next run would wait for the load. It is ended, and does not take the draining
-    // place from a loaded one cancelled with it.
-    if (!pool.ready && !pool.clang) {
-      void pool.worker.terminate();
-      this.prewarm(pool.memoryLimitMb);
-      return;
-    }
-    if (this.draining) {
-      // One at a time (a second might hold a second copy of clang): the other is ended.
+    // Ended instead: one still loading its engine (a background schedule given a fresh
+    // worker), which has nothing to keep (the next run would wait for the load, and it would
+    // take the draining place from a loaded one cancelled with it); and any while another
+    // drains (one at a time: a second might hold a second copy of clang).
+    if ((!pool.ready && !pool.clang) || this.draining) {
       void pool.worker.terminate();
       this.prewarm(pool.memoryLimitMb);
       return;
@@ -537,8 +532,8 @@ export type WorkerChoice = 'warm' | 'spawn' | 'drain' | 'hot';
  * a dropped run that no run waits for yet: the warm one if it fits, else the draining one (it
  * is loaded, clang too if it used it; the run waits for it), else a fresh one — except that a
  * draining worker that has compiled with clang goes before a warm one that has not (`hot`:
- * waited for, for a while). An edit cancels the runs after its predecessor's report, and the warm worker then is
- * the one just started, whose first compiles cost seconds more than the wait (V8 tiers clang's
+ * waited for, for a while). An edit cancels the runs after its predecessor's report, and the
+ * warm worker then is the one just started, whose first compiles cost seconds more than the wait (V8 tiers clang's
  * WebAssembly up per process, as it runs).
  */
 export function workerChoice(memoryLimitMb: number, warm: Pick<PoolWorker, 'memoryLimitMb' | 'compiled'> | undefined, draining: Pick<PoolWorker, 'memoryLimitMb' | 'compiled'> | undefined): WorkerChoice {
