@@ -213,7 +213,8 @@ export class PairIndex {
   add(f: RaceFinding): void {
     const old = this.widened;
     this.widened = undefined;
-    if (old) {
+    // Only the same race described anew takes the old one's place.
+    if (old && old.category === f.category && this.lookUp(f.category, f.range, f.previous) === old) {
       this.replace(old, f);
       return;
     }
