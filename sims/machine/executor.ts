@@ -144,12 +144,8 @@ function stateHash(resident: BlockState[]): number {
   for (const b of resident) {
     for (const w of b.warps) {
       const status = w.status;
-      let live = 0;
-      for (let l = 0; l < WARP; l++) {
-        h = Math.imul(h ^ status[l], 0x01000193);
-        if (status[l] !== 0 && status[l] !== EXITED) live++;
-      }
-      if (live < WARP) {
+      for (let l = 0; l < WARP; l++) h = Math.imul(h ^ status[l], 0x01000193);
+      if (w.live < WARP) {
         mixLiveLanes(w, (x) => (h = Math.imul(h ^ x, 0x01000193)));
         continue;
       }
