@@ -9,10 +9,13 @@ function range(line: number): Range {
   return { file: 'k.cu', start: { line, character: 4, offset: line * 20 + 4 }, end: { line, character: 9, offset: line * 20 + 9 } };
 }
 
-function finding(category: RaceCategory, at: Range, previous: Range): RaceFinding {
+type Who = [block: number, warp: number, lane: number];
+
+const thread = ([block, warp, lane]: Who) => ({ block, warp, lane });
+
+function finding(category: RaceCategory, at: Range, previous: Range, me: Who = [0, 0, 0], them: Who = [0, 0, 0]): RaceFinding {
   const summary = { range: at, write: true, strong: false };
-  const who = { block: 0, warp: 0, lane: 0 };
-  return { kind: 'race', category, scope: 'device', message: category, previousMessage: '', range: at, previous, current: summary, earlier: { ...summary, range: previous }, accessor: who, previousAccessor: who, space: 'global', count: 1 } as RaceFinding;
+  return { kind: 'race', category, scope: 'device', message: category, previousMessage: '', range: at, previous, current: summary, earlier: { ...summary, range: previous }, accessor: thread(me), previousAccessor: thread(them), space: 'global', count: 1 } as RaceFinding;
 }
 
 test('a pair asked about again gets the answer that adding since has changed', () => {
@@ -48,20 +51,20 @@ test('a pair seen first between two lanes of a warp, then between two warps, end
   const index = new PairIndex();
   const a = range(3);
   const b = range(7);
-  const lanes = { ...finding('shared-memory', a, b), accessor: { block: 1, warp: 0, lane: 0 }, previousAccessor: { block: 1, warp: 0, lane: 8 } };
+  const lanes = finding('shared-memory', a, b, [1, 0, 0], [1, 0, 8]);
   index.add(lanes);
   // Again within the warp: counted, nothing to describe anew.
-  assert.equal(index.recount('shared-memory', a, b, { block: 1, warp: 0, lane: 1 }, { block: 1, warp: 0, lane: 9 }), true);
+  assert.equal(index.recount('shared-memory', a, b, thread([1, 0, 1]), thread([1, 0, 9])), true);
   assert.equal(lanes.count, 2);
   // Across warps (from the other side): the caller describes this instance, and it takes the finding's place.
-  assert.equal(index.recount('shared-memory', b, a, { block: 1, warp: 1, lane: 0 }, { block: 1, warp: 0, lane: 0 }), false);
-  const warps = { ...finding('shared-memory', b, a), accessor: { block: 1, warp: 1, lane: 0 }, previousAccessor: { block: 1, warp: 0, lane: 0 } };
+  assert.equal(index.recount('shared-memory', b, a, thread([1, 1, 0]), thread([1, 0, 0])), false);
+  const warps = finding('shared-memory', b, a, [1, 1, 0], [1, 0, 0]);
   index.add(warps);
   assert.deepEqual(index.all(), [warps]);
   assert.equal(warps.count, 3);
   assert.equal(index.get('shared-memory', a, b), warps);
   // Narrower instances after it only count.
-  assert.equal(index.recount('shared-memory', a, b, { block: 1, warp: 0, lane: 2 }, { block: 1, warp: 0, lane: 3 }), true);
+  assert.equal(index.recount('shared-memory', a, b, thread([1, 0, 2]), thread([1, 0, 3])), true);
   assert.equal(warps.count, 4);
   assert.deepEqual(index.all(), [warps]);
 });
@@ -70,9 +73,22 @@ test('an instance of a less serious category counts toward the more serious find
   const index = new PairIndex();
   const a = range(3);
   const b = range(7);
-  const real = { ...finding('missing-device-fence', a, b), accessor: { block: 0, warp: 0, lane: 0 }, previousAccessor: { block: 0, warp: 1, lane: 0 } };
+  const real = finding('missing-device-fence', a, b, [0, 0, 0], [0, 1, 0]);
   index.add(real);
-  assert.equal(index.recount('benign-same-value', a, b, { block: 0, warp: 0, lane: 0 }, { block: 3, warp: 0, lane: 0 }), true);
+  assert.equal(index.recount('benign-same-value', a, b, thread([0, 0, 0]), thread([3, 0, 0])), true);
   assert.deepEqual(index.all(), [real]);
   assert.equal(real.count, 2);
+});
+
+test('a finding added for another race after a widening recount is added beside it, not in its place', () => {
+  const index = new PairIndex();
+  const a = range(3);
+  const b = range(7);
+  const lanes = finding('shared-memory', a, b, [0, 0, 0], [0, 0, 4]);
+  index.add(lanes);
+  assert.equal(index.recount('shared-memory', a, b, thread([0, 1, 0]), thread([0, 0, 0])), false);
+  const other = finding('shared-memory', a, range(9), [0, 1, 0], [0, 0, 0]);
+  index.add(other);
+  assert.deepEqual(index.all(), [lanes, other]);
+  assert.equal(other.count, 1);
 });
