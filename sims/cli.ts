@@ -780,7 +780,7 @@ function printCheck(report: CheckReport, args: Args, io: Output): number {
       if (f.note) io.stdout(escapeControls(`${l.file}:${l.line}:${l.column}: note: ${f.note}\n`));
       if (f.observed) io.stdout(escapeControls(`${l.file}:${l.line}:${l.column}: note: ${f.observed}\n`));
     }
-    const repeated = report.stats.repeatedLaunches ? ` (${report.stats.launches} launches; ${report.stats.repeatedLaunches} repeated the one before and were not simulated again)` : '';
+    const repeated = report.stats.repeatedLaunches ? ` (${report.stats.launches} launches; ${report.stats.repeatedLaunches} repeated an earlier one and were not simulated again)` : '';
     const lockstep = report.stats.warps === 'lockstep' && !args.model ? ' (warps in lockstep, as before sm_70)' : '';
     if (report.analysed) io.stdout(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${args.file}${repeated}${lockstep}\n`);
     else {
@@ -847,7 +847,7 @@ function printRun(run: RunResult, file: string, preset: string, io: Output): num
   for (const f of run.findings) io.stderr(escapeControls(`${where(f)}${f.severity}: ${f.kind}: ${f.message}${who(f)}\n`));
   // `run` reports what went wrong at run time (faults, errors, hangs); races are `check`'s.
   const errors = run.findings.length ? `${run.findings.length} run-time finding${run.findings.length === 1 ? '' : 's'}` : 'no run-time errors';
-  io.stderr(`scord: ${file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'}${run.repeatedLaunches ? ` (${run.repeatedLaunches} repeating the one before, not simulated again)` : ''} and ${run.steps} thread-steps on ${preset}; ${errors} (races are checked by scord check)\n`);
+  io.stderr(`scord: ${file} exited with status ${run.exitCode} after ${run.launches} launch${run.launches === 1 ? '' : 'es'}${run.repeatedLaunches ? ` (${run.repeatedLaunches} repeating an earlier one, not simulated again)` : ''} and ${run.steps} thread-steps on ${preset}; ${errors} (races are checked by scord check)\n`);
   return run.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
 

@@ -4,6 +4,7 @@
 // both fill these; the checker, the fixes and the editor read them.
 import type { Range } from '../frontend/source';
 import type { Scope, MemoryOrder } from '../gpu/memoryOrder';
+import { REPEATABLE_LAUNCHES_BACK } from '../ir/ir';
 
 export type RaceCategory =
   | 'missing-block-fence'
@@ -233,25 +234,38 @@ export class PairIndex {
     return [...this.list];
   }
 
-  /** Each finding's count when the current launch began: what the launch added is the difference. */
-  private countsAtLaunch = new Map<RaceFinding, number>();
+  /** 'launch' events so far; the one running, if any, is launches − 1. */
+  private launches = 0;
+  /** Each finding's count when the running launch began (what it added is the difference); undefined between launches. */
+  private countsAtLaunch: Map<RaceFinding, number> | undefined;
+  /** What each recent launch that found races added to their counts, by the launch's place (a repeat adds it again). */
+  private readonly addedBy = new Map<number, Map<RaceFinding, number>>();
 
   /** A launch begins (its 'launch' event). */
   beginLaunch(): void {
+    this.endLaunch();
     this.countsAtLaunch = new Map(this.list.map((f) => [f, f.count]));
+    this.launches++;
   }
 
   /**
-   * The launch just run is repeated without being run ('launch-repeat'): every race it counted is
-   * counted again, and a later repeat adds as much again.
+   * Launch `of` is repeated without being run ('launch-repeat'): every race it counted is
+   * counted again.
    */
-  repeatLaunch(): void {
-    for (const f of this.list) {
-      const before = this.countsAtLaunch.get(f) ?? 0;
-      const added = f.count - before;
-      f.count += added;
-      this.countsAtLaunch.set(f, before + added);
-    }
+  repeatLaunch(of: number): void {
+    this.endLaunch();
+    for (const [f, added] of this.addedBy.get(of) ?? []) f.count += added;
+  }
+
+  /** Keeps what the running launch added, for its repeats. */
+  private endLaunch(): void {
+    const before = this.countsAtLaunch;
+    if (!before) return;
+    this.countsAtLaunch = undefined;
+    const added = new Map<RaceFinding, number>();
+    for (const f of this.list) if (f.count > (before.get(f) ?? 0)) added.set(f, f.count - (before.get(f) ?? 0));
+    if (added.size) this.addedBy.set(this.launches - 1, added);
+    this.addedBy.delete(this.launches - 1 - REPEATABLE_LAUNCHES_BACK);
   }
 
   /** `f` in `old`'s place: in the list, the index and the counts, with `old`'s count and this instance. */
@@ -264,8 +278,14 @@ export class PairIndex {
       const at = list?.indexOf(old) ?? -1;
       if (at >= 0) list![at] = f;
     }
-    const atLaunch = this.countsAtLaunch.get(old);
-    if (atLaunch !== undefined) this.countsAtLaunch.set(f, atLaunch);
+    const atLaunch = this.countsAtLaunch?.get(old);
+    if (atLaunch !== undefined) this.countsAtLaunch!.set(f, atLaunch);
+    for (const added of this.addedBy.values()) {
+      const n = added.get(old);
+      if (n === undefined) continue;
+      added.delete(old);
+      added.set(f, n);
+    }
   }
 
   /** Drops the pair's findings less serious than `rank` (a more serious one replaces them). */

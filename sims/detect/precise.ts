@@ -214,7 +214,7 @@ export class PreciseDetector implements Detector {
     }
     switch (e.kind) {
       case 'launch-repeat':
-        this.found.repeatLaunch();
+        this.found.repeatLaunch(e.of);
         return;
       case 'launch': {
         // Kernels run to completion one after another: nothing races across launches.

@@ -184,7 +184,7 @@ export class ScordDetector implements Detector {
     }
     switch (e.kind) {
       case 'launch-repeat':
-        this.reporter.found.repeatLaunch();
+        this.reporter.found.repeatLaunch(e.of);
         return;
       case 'launch':
         // Kernels run to completion one after another: nothing races across launches. The

@@ -3,7 +3,7 @@
 // or written little-endian. 64-bit integers travel as JS numbers.
 import type { Range } from '../frontend/source';
 import { box, isBoxed, unbox } from '../values/wide';
-import { describe, FIRST_READ, FIRST_WRITTEN, Memory, pointerOffset, scalarSize, type Allocation, type Fault, type ScalarKind } from './memory';
+import { describe, markRead, markWritten, Memory, pointerOffset, scalarSize, type Allocation, type Fault, type ScalarKind } from './memory';
 
 /**
  * What an access needs of the thread that makes it: the memory, the side it runs on (host code
@@ -31,15 +31,9 @@ export class DeviceFault extends Error {
 export function load(ctx: AccessContext, p: number, kind: ScalarKind, range: Range): number {
   const a = ctx.memory.resolve(p, scalarSize(kind), ctx.accessor, false);
   if (!('bytes' in a)) throw new DeviceFault(a, range);
-  a.read = true;
-  if (a.firstAccess !== undefined) touch(a.firstAccess, pointerOffset(p), scalarSize(kind), FIRST_READ);
+  markRead(a, pointerOffset(p), scalarSize(kind));
   if (a.unwritten) checkWritten(ctx, a, pointerOffset(p), scalarSize(kind), range);
   return readResolved(a, pointerOffset(p), kind);
-}
-
-/** Marks the bytes an access touches first (Allocation.firstAccess); later accesses change nothing. */
-function touch(first: Uint8Array, off: number, size: number, how: number): void {
-  for (let i = off; i < off + size; i++) if (first[i] === 0) first[i] = how;
 }
 
 /** A read of bytes nothing has written (with the uninitialised-read check): a warning, and the run goes on. */
@@ -73,11 +67,11 @@ export function writeResolved(memory: Memory, a: Allocation, off: number, kind: 
   // release each other (the progress monitor's deadlock test).
   const low = low32(view, off, size);
   const high = size === 8 ? view.getUint32(off + 4, true) : 0;
+  markWritten(a, off, size);
   Memory.write(a, off, kind, (kind === 'i64' || kind === 'u64') && isBoxed(value) ? unbox(value) : value);
   const unwritten = a.unwritten;
   // A scalar's few bytes one by one: TypedArray.fill is a call out of optimised code.
   if (unwritten) for (let i = 0; i < size; i++) unwritten[off + i] = 0;
-  if (a.firstAccess !== undefined) touch(a.firstAccess, off, size, FIRST_WRITTEN);
   if (low32(view, off, size) !== low || (size === 8 && view.getUint32(off + 4, true) !== high)) memory.version++;
 }
 

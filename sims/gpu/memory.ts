@@ -77,10 +77,39 @@ export interface Allocation extends AllocationInfo {
    */
   read: boolean;
   /**
-   * While a launch is watched byte by byte (sims/host/launchReuse.ts): per byte, 0 untouched so
-   * far, FIRST_WRITTEN or FIRST_READ by how the launch first touched it; undefined otherwise.
+   * While a launch whose result may be reused runs (sims/host/launchReuse.ts) and has not yet
+   * written the allocation: told before its first write. Undefined otherwise.
+   */
+  watch: WriteWatch | undefined;
+  /**
+   * For an allocation the watched launch wrote before it read any of it: per byte, 0 untouched
+   * so far, FIRST_WRITTEN or FIRST_READ by how the launch first touched it; undefined otherwise
+   * (then the launch's result depends on all of the allocation, or none of it).
    */
   firstAccess: Uint8Array | undefined;
+}
+
+/** What keeps an allocation's bytes from before a launch wrote them (Allocation.watch). */
+export interface WriteWatch {
+  /** Called once, before the first write; clears `a.watch`. */
+  firstWrite(a: Allocation): void;
+}
+
+/** Notes a read of `size` bytes at `off` (Allocation.read and firstAccess). */
+export function markRead(a: Allocation, off: number, size: number): void {
+  a.read = true;
+  if (a.firstAccess !== undefined) touch(a.firstAccess, off, size, FIRST_READ);
+}
+
+/** Notes a write of `size` bytes at `off`, before it happens (Allocation.watch and firstAccess). */
+export function markWritten(a: Allocation, off: number, size: number): void {
+  if (a.watch !== undefined) a.watch.firstWrite(a);
+  if (a.firstAccess !== undefined) touch(a.firstAccess, off, size, FIRST_WRITTEN);
+}
+
+/** Marks the bytes an access touches first (Allocation.firstAccess); later accesses change nothing. */
+function touch(first: Uint8Array, off: number, size: number, how: number): void {
+  for (let i = off; i < off + size; i++) if (first[i] === 0) first[i] = how;
 }
 
 /** Global, managed and constant memory: what device code reaches and a launch leaves behind (not its shared or local memory). */
@@ -170,7 +199,7 @@ export class Memory {
     // access reads them, and a site that sees objects of several shapes looks each field up.
     this.allocations.push({
       id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, unwritten: undefined, read: false, firstAccess: undefined,
+      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, unwritten: undefined, read: false, watch: undefined, firstAccess: undefined,
     });
     return makePointer(id, 0);
   }

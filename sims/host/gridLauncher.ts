@@ -45,7 +45,7 @@ export interface LaunchSettings {
   /** RunOptions.untilLaunchOf: the program ends after the first launch of this kernel. */
   untilLaunchOf?: UntilLaunch;
   execution?: BlockExecution;
-  /** Put back the result of a launch that repeats the previous one instead of running it (default true; see launchReuse.ts). */
+  /** Put back the result of a launch that repeats an earlier one instead of running it (default true; see launchReuse.ts). */
   reuseLaunches?: boolean;
 }
 
@@ -58,8 +58,10 @@ export class GridLauncher {
   readonly launched: LaunchDescription[] = [];
   /** Launches that ran a sample of their blocks (RunResult.sampled). */
   readonly sampled: SampledKernelLaunch[] = [];
-  /** Launches that repeated the one before and were not run again (RunResult.repeatedLaunches). */
+  /** Launches that repeated an earlier one and were not run again (RunResult.repeatedLaunches). */
   repeated = 0;
+  /** Grids run so far (their 'launch' events), device-launched ones included. */
+  private grids = 0;
   /** Only where a launch is a function of memory: one schedule, no search. */
   private readonly reuse: LaunchReuse | undefined;
 
@@ -82,14 +84,14 @@ export class GridLauncher {
     const s = this.s;
     const { req, last } = startLaunch(asked, s.untilLaunchOf, this.launched, s.memory);
     this.launches++;
-    const repeatedSteps = this.reuse?.repeat(req);
-    if (repeatedSteps !== undefined) {
+    const repeated = this.reuse?.repeat(req, this.grids);
+    if (repeated) {
       this.repeated++;
-      s.events?.({ kind: 'launch-repeat', kernel: req.kernel.name, range: req.range });
-      s.clock?.kernel(repeatedSteps, s.device.smCount);
+      s.events?.({ kind: 'launch-repeat', kernel: req.kernel.name, range: req.range, of: repeated.grid });
+      s.clock?.kernel(repeated.steps, s.device.smCount);
       return { refused: false, last };
     }
-    this.reuse?.begin(req);
+    this.reuse?.begin(req, this.grids);
     // Grids device code launches (dynamic parallelism) run after the grid that launched them,
     // in the order they were launched, before the host goes on.
     const children: LaunchRequest[] = [];
@@ -106,6 +108,7 @@ export class GridLauncher {
   private runOne(req: LaunchRequest, children: LaunchRequest[]): { clean: boolean; refused: boolean; steps: number } {
     const s = this.s;
     const globals = s.globals ?? NO_GLOBALS;
+    this.grids++;
     s.events?.({ kind: 'launch', kernel: req.kernel.name, grid: req.grid, block: req.block, range: req.range });
     const hang = s.fairnessCheck?.(req, { memory: s.memory, globals });
     if (hang) this.findings.push(hang);

@@ -1,68 +1,118 @@
-// A launch that repeats the one before it is not simulated again when its result is already
-// known. Programs time a kernel by launching it tens or hundreds of times over the same data
-// (cuda-samples' matrixMul: a warm-up and 300 timed launches of a 200-block grid); simulating
-// every repeat would spend the run's whole budget and show nothing new.
+// A launch that repeats an earlier one is not simulated again when its result is already known.
+// Programs time kernels by launching them tens or hundreds of times over the same data
+// (cuda-samples' matrixMul: a warm-up and 300 timed launches of a 200-block grid), often a few
+// kernels in turn (eigenvalues: three per timed iteration); simulating every repeat would spend
+// the run's whole budget and show nothing new.
 //
 // Under a deterministic schedule a launch is a function of its kernel, configuration, arguments
 // and the memory it reads, provided it does nothing else that is seen (output, clock reads,
 // errors, findings: the runtime's `sideEffects`) and leaves no device memory made or freed. So
-// for the last launch the launcher keeps device memory before and after it and which
-// allocations it read (`Allocation.read`). The next launch of the same kernel, configuration and
-// arguments does exactly what that one did when
-//   - every allocation the launch read holds what it held then, and
-//   - every other allocation holds what it held then wherever the launch left it unchanged (where
-//     it changed it, the launch wrote, and what it wrote did not depend on what was there).
-// Its result, the memory after the last launch, is then put back, and detectors are told
-// ('launch-repeat') so that they count its races as a run would have.
-//
-// An allocation the launch both read and changed (a reduction writes its partial sums, then
-// adds them up) would never pass the first test. When the same launch comes again, such
-// allocations are watched byte by byte (`Allocation.firstAccess`): what matters is only the
-// bytes the launch read before writing them, and only the bytes it touched are put back.
+// while a launch runs, every device-visible allocation is watched (Allocation.read, .watch,
+// .firstAccess): which it read, which it wrote and what they held before the first write, and,
+// for one written before any of it was read, how each byte was first touched. Copies are made
+// only of what the launch touched, when it touches it, and charged to the run's memory account. A later launch of
+// the same kernel, configuration and arguments does exactly what that one did when every byte
+// whose value mattered to it holds what it held then:
+//   - all of an allocation it read before writing any of it (or only read), and
+//   - of one it wrote first, the bytes it read before writing them.
+// Bytes it never touched do not matter. Its result is then put back (only the bytes it wrote),
+// and detectors are told ('launch-repeat') so that they count its races as a run would have.
+// The last few distinct launches are remembered, so kernels launched in turn are each reused.
 import { Buffer } from 'node:buffer';
-import { FIRST_READ, isDeviceVisible, type Allocation, type Memory } from '../gpu/memory';
-import type { LaunchRequest } from '../ir/ir';
+import { FIRST_READ, isDeviceVisible, type Allocation, type Memory, type WriteWatch } from '../gpu/memory';
+import type { MemoryAccount } from '../gpu/memoryAccount';
+import { REPEATABLE_LAUNCHES_BACK, type LaunchRequest } from '../ir/ir';
 import type { CudaRuntime } from '../runtime/runtime';
 
-/** Device memory up to this size is copied before every launch; more only before a repeat. */
-const ALWAYS_COPIED_BYTES = 16 << 20;
-/** Past this much device memory, launches are always run (two copies would cost too much). */
-const MAX_COPIED_BYTES = 256 << 20;
+/** Distinct launches remembered: a timing loop runs a few kernels in turn. */
+const REMEMBERED_LAUNCHES = 8;
+const WHAT = 'the copy of device memory kept to recognise a repeated launch';
 
 /** What identifies a launch apart from memory. */
 type LaunchKey = Pick<LaunchRequest, 'kernel' | 'grid' | 'block' | 'dynamicShared' | 'args'>;
 
-interface Before {
-  key: LaunchKey;
-  /** Each device-visible allocation's bytes before the launch. */
-  bytes: Map<Allocation, Uint8Array>;
-  /** The allocations watched byte by byte (their `firstAccess` set). */
-  watched: Allocation[];
-  sideEffects: number;
-  allocations: number;
-  /** Bytes charged for `bytes` and the watched allocations' marks. */
-  charged: number;
+/** Of an allocation a launch wrote before reading any of it, as [from, to) byte runs. */
+interface PartialUse {
+  /** The bytes it read before writing them: their values mattered. */
+  readFirst: Int32Array;
+  /** The bytes it read or wrote: only these are put back. */
+  touched: Int32Array;
 }
 
-interface LaunchRecord extends Before {
-  /** The allocations the launch read. */
-  read: Set<Allocation>;
-  /** The bytes after the launch of the allocations it changed. */
+interface LaunchRecord {
+  key: LaunchKey;
+  /** Its place among the run's grids ('launch' events), which a repeat names. */
+  grid: number;
+  /** Each allocation the launch read or wrote, with its bytes before the launch. */
+  before: Map<Allocation, Uint8Array>;
+  /** Each allocation the launch wrote, with its bytes after it. */
   after: Map<Allocation, Uint8Array>;
-  /** How the launch first touched each byte of the watched allocations (Allocation.firstAccess). */
-  firstAccess: Map<Allocation, Uint8Array>;
+  /** Of those, the ones it wrote before reading any of it: the bytes that mattered, and the bytes it touched. */
+  partial: Map<Allocation, PartialUse>;
   /** Thread-steps the launch took (the simulated clock moves by as much on a repeat). */
   steps: number;
-  /** Bytes of `after`, charged on their own. */
-  afterBytes: number;
+  /** What was charged to the memory account for the copies, charge by charge. */
+  charged: number[];
+}
+
+/** The launch now running: its allocations' bytes from before it wrote them. */
+class LaunchWatch implements WriteWatch {
+  readonly before = new Map<Allocation, Uint8Array>();
+  readonly firstAccess = new Map<Allocation, Uint8Array>();
+  readonly charged: number[] = [];
+  /** A copy did not fit in the memory account: the launch will not be remembered. */
+  abandoned = false;
+
+  constructor(
+    readonly key: LaunchKey,
+    readonly grid: number,
+    /** The device-visible allocations when it started. */
+    readonly allocations: Allocation[],
+    readonly sideEffects: number,
+    readonly allocationCount: number,
+    private readonly account: MemoryAccount,
+  ) {
+    for (const a of allocations) {
+      a.read = false;
+      a.watch = this;
+      a.firstAccess = undefined;
+    }
+  }
+
+  firstWrite(a: Allocation): void {
+    a.watch = undefined;
+    // Read before any of it was written: which bytes were read is not known, so all of it counts.
+    const marks = !a.read;
+    const bytes = a.size * (marks ? 2 : 1);
+    if (this.account.charge(bytes, WHAT)) return this.abandon();
+    this.charged.push(bytes);
+    this.before.set(a, a.bytes.slice());
+    if (marks) this.firstAccess.set(a, (a.firstAccess = new Uint8Array(a.size)));
+  }
+
+  /** Stops watching; the marks are the caller's until it is given the copies back. */
+  unwatch(): void {
+    for (const a of this.allocations) {
+      a.watch = undefined;
+      a.firstAccess = undefined;
+    }
+  }
+
+  abandon(): void {
+    this.abandoned = true;
+    this.unwatch();
+    for (const bytes of this.charged) this.account.release(bytes);
+    this.charged.length = 0;
+    this.before.clear();
+    this.firstAccess.clear();
+  }
 }
 
 export class LaunchReuse {
-  /** The last launch, when a repeat of it may be reused. */
-  private last?: LaunchRecord;
-  /** The launch now running, when it may become `last`. */
-  private running?: Before;
-  private lastKey?: LaunchKey;
+  /** Launches a repeat of which may be reused, the most recently used first. */
+  private readonly records: LaunchRecord[] = [];
+  /** The launch now running, when it may be remembered. */
+  private running?: LaunchWatch;
 
   constructor(
     private readonly memory: Memory,
@@ -70,58 +120,36 @@ export class LaunchReuse {
   ) {}
 
   /**
-   * Before a launch: when it repeats the last one, puts that launch's result in memory and
-   * returns the steps it took; otherwise undefined, and the launch is to be run.
+   * Before a launch (`grids` run so far): when it repeats a remembered one, puts that launch's
+   * result in memory and returns the steps it took and its place; otherwise undefined, and the
+   * launch is to be run.
    */
-  repeat(req: LaunchRequest): number | undefined {
-    const last = this.last;
-    if (!last || !sameLaunch(last.key, req)) return undefined;
-    for (const [a, before] of last.bytes) {
-      if (a.freed || a.bytes.length !== before.length) return undefined;
-      const after = last.after.get(a);
-      const first = last.firstAccess.get(a);
-      if (first) {
-        if (!sameWhereRead(a.bytes, before, first)) return undefined;
-      } else if (after && !last.read.has(a)) {
-        // Most often nothing touched it since: it holds what the last launch left.
-        if (!sameBytes(a.bytes, after) && !sameWhereUnchanged(a.bytes, before, after)) return undefined;
-      } else if (!sameBytes(a.bytes, before)) return undefined;
+  repeat(req: LaunchRequest, grids: number): { steps: number; grid: number } | undefined {
+    const at = this.records.findIndex((r) => sameLaunch(r.key, req));
+    const r = this.records[at];
+    // Detectors keep what a launch found for so many launches only.
+    if (!r || grids - r.grid > REPEATABLE_LAUNCHES_BACK || !holdsWhatMattered(r)) return undefined;
+    for (const [a, after] of r.after) {
+      const used = r.partial.get(a);
+      if (!used) a.bytes.set(after);
+      else for (let k = 0; k < used.touched.length; k += 2) a.bytes.set(after.subarray(used.touched[k], used.touched[k + 1]), used.touched[k]);
     }
-    for (const [a, after] of last.after) {
-      const first = last.firstAccess.get(a);
-      if (!first) a.bytes.set(after);
-      else for (let i = 0; i < after.length; i++) if (first[i] !== 0) a.bytes[i] = after[i];
-    }
-    if (last.after.size) this.memory.version++;
-    return last.steps;
+    if (r.after.size) this.memory.version++;
+    this.records.splice(at, 1);
+    this.records.unshift(r);
+    return { steps: r.steps, grid: r.grid };
   }
 
-  /** Before running a launch that `repeat` did not answer. */
-  begin(req: LaunchRequest): void {
-    // The same launch again, and it failed `repeat`: watch what it read and changed.
-    const last = this.last;
-    const watch = last && sameLaunch(last.key, req) ? [...last.read].filter((a) => last.after.has(a) && !a.freed) : [];
-    this.forget();
+  /** Before running a launch that `repeat` did not answer, the run's grid number `grid`: starts watching memory. */
+  begin(req: LaunchRequest, grid: number): void {
     // A launch that ended in an exception never reached `end`.
-    if (this.running) this.drop(this.running);
-    this.running = undefined;
-    const previous = this.lastKey;
+    this.running?.abandon();
+    // A remembered launch of the same kind did not hold: this one takes its place.
+    const same = this.records.findIndex((r) => sameLaunch(r.key, req));
+    if (same >= 0) this.forget(this.records.splice(same, 1)[0]);
     // Copies: a caller may fill the same arrays for its next launch.
-    this.lastKey = { kernel: req.kernel, grid: [...req.grid], block: [...req.block], dynamicShared: req.dynamicShared, args: [...req.args] };
-    const visible = [...this.memory.deviceVisible()];
-    let total = 0;
-    for (const a of visible) total += a.size;
-    if (total > MAX_COPIED_BYTES || (total > ALWAYS_COPIED_BYTES && !(previous && sameLaunch(previous, req)))) return;
-    let marks = 0;
-    for (const a of watch) marks += a.size;
-    if (this.memory.account.charge(total + marks, 'the copy of device memory kept to recognise a repeated launch')) return;
-    const bytes = new Map<Allocation, Uint8Array>();
-    for (const a of visible) {
-      bytes.set(a, a.bytes.slice());
-      a.read = false;
-    }
-    for (const a of watch) a.firstAccess = new Uint8Array(a.size);
-    this.running = { key: this.lastKey, bytes, watched: watch, sideEffects: this.runtime.sideEffects, allocations: this.memory.allocationCount, charged: total + marks };
+    const key = { kernel: req.kernel, grid: [...req.grid], block: [...req.block], dynamicShared: req.dynamicShared, args: [...req.args] } as LaunchKey;
+    this.running = new LaunchWatch(key, grid, [...this.memory.deviceVisible()], this.runtime.sideEffects, this.memory.allocationCount, this.memory.account);
   }
 
   /** After the launch `begin` saw: `clean` when it completed with no finding and ran every block. */
@@ -129,57 +157,50 @@ export class LaunchReuse {
     const run = this.running;
     this.running = undefined;
     if (!run) return;
-    const firstAccess = new Map<Allocation, Uint8Array>();
-    for (const a of run.watched) {
-      if (a.firstAccess) firstAccess.set(a, a.firstAccess);
-      a.firstAccess = undefined;
+    if (run.abandoned || !clean || this.runtime.sideEffects !== run.sideEffects || !this.sameAllocations(run)) return run.abandon();
+    run.unwatch();
+    const partial = new Map<Allocation, PartialUse>();
+    for (const [a, marks] of run.firstAccess) partial.set(a, { readFirst: runsOf(marks, FIRST_READ), touched: runsOf(marks, TOUCHED) });
+    const record: LaunchRecord = { key: run.key, grid: run.grid, before: run.before, after: new Map(), partial, steps, charged: run.charged };
+    let more = 0;
+    for (const a of run.before.keys()) more += a.size;
+    for (const a of run.allocations) if (a.read && !run.before.has(a)) more += a.size;
+    // Older launches make room for this one; when even that is not enough it is not kept.
+    while (this.memory.account.charge(more, WHAT)) {
+      const oldest = this.records.pop();
+      if (!oldest) return run.abandon();
+      this.forget(oldest);
     }
-    if (!clean || this.runtime.sideEffects !== run.sideEffects || !this.sameAllocations(run)) {
-      this.memory.account.release(run.charged);
-      return;
-    }
-    const read = new Set<Allocation>();
-    const after = new Map<Allocation, Uint8Array>();
-    let changed = 0;
-    for (const [a, before] of run.bytes) {
-      if (a.read) read.add(a);
-      // A watched allocation keeps its bytes either way: the bytes it wrote are put back even
-      // where they held that value before (the host may have changed them since).
-      if (firstAccess.has(a) || !sameBytes(a.bytes, before)) {
-        after.set(a, a.bytes.slice());
-        changed += a.size;
-      }
-    }
-    if (changed && this.memory.account.charge(changed, 'the copy of device memory kept to recognise a repeated launch')) {
-      this.memory.account.release(run.charged);
-      return;
-    }
-    this.last = { ...run, read, after, firstAccess, steps, afterBytes: changed };
-  }
-
-  /** A launch that will not reach `end`: its marks are taken off and its copies given back. */
-  private drop(run: Before): void {
-    for (const a of run.watched) a.firstAccess = undefined;
-    this.memory.account.release(run.charged);
+    record.charged.push(more);
+    for (const a of run.before.keys()) record.after.set(a, a.bytes.slice());
+    for (const a of run.allocations) if (a.read && !run.before.has(a)) record.before.set(a, a.bytes.slice());
+    this.records.unshift(record);
+    if (this.records.length > REMEMBERED_LAUNCHES) this.forget(this.records.pop()!);
   }
 
   /** No device memory made (and kept) or freed by the launch: the same allocations before and after. */
-  private sameAllocations(run: Before): boolean {
-    for (const a of run.bytes.keys()) if (a.freed) return false;
-    for (let id = run.allocations; id < this.memory.allocationCount; id++) {
+  private sameAllocations(run: LaunchWatch): boolean {
+    for (const a of run.allocations) if (a.freed) return false;
+    for (let id = run.allocationCount; id < this.memory.allocationCount; id++) {
       const a = this.memory.allocation(id);
       if (a && !a.freed && isDeviceVisible(a)) return false;
     }
     return true;
   }
 
-  private forget(): void {
-    const last = this.last;
-    if (!last) return;
-    this.memory.account.release(last.charged);
-    if (last.afterBytes) this.memory.account.release(last.afterBytes);
-    this.last = undefined;
+  private forget(r: LaunchRecord): void {
+    for (const bytes of r.charged) this.memory.account.release(bytes);
   }
+}
+
+/** Memory holds, wherever it mattered to the remembered launch, what it held before that launch. */
+function holdsWhatMattered(r: LaunchRecord): boolean {
+  for (const [a, before] of r.before) {
+    if (a.freed || a.bytes.length !== before.length) return false;
+    const used = r.partial.get(a);
+    if (used ? !sameInRuns(a.bytes, before, used.readFirst) : !sameBytes(a.bytes, before)) return false;
+  }
+  return true;
 }
 
 function sameLaunch(k: LaunchKey, req: LaunchRequest): boolean {
@@ -189,35 +210,38 @@ function sameLaunch(k: LaunchKey, req: LaunchRequest): boolean {
   return true;
 }
 
-/** Whole words where both arrays allow it (the bytes of a WebAssembly program's memory may not). */
-function words(a: Uint8Array): Int32Array | undefined {
-  return a.byteOffset % 4 === 0 ? new Int32Array(a.buffer, a.byteOffset, a.length >> 2) : undefined;
-}
-
 /** Device memory is compared at every launch: the runtime's memcmp, not a loop in JS. */
 function sameBytes(x: Uint8Array, y: Uint8Array): boolean {
   return x.length === y.length && Buffer.from(x.buffer, x.byteOffset, x.length).equals(Buffer.from(y.buffer, y.byteOffset, y.length));
 }
 
-/** `now` equals `before` at every byte the launch read before writing it. */
-function sameWhereRead(now: Uint8Array, before: Uint8Array, first: Uint8Array): boolean {
-  for (let i = 0; i < first.length; i++) if (first[i] === FIRST_READ && now[i] !== before[i]) return false;
+/** `now` equals `before` in every run of `runs`. */
+function sameInRuns(now: Uint8Array, before: Uint8Array, runs: Int32Array): boolean {
+  for (let k = 0; k < runs.length; k += 2) {
+    const from = runs[k];
+    const to = runs[k + 1];
+    // Short runs byte by byte: a Buffer per run would cost more than the comparison.
+    if (to - from < 64) {
+      for (let i = from; i < to; i++) if (now[i] !== before[i]) return false;
+    } else if (!sameBytes(now.subarray(from, to), before.subarray(from, to))) return false;
+  }
   return true;
 }
 
-/**
- * `now` equals `before` wherever `after` does (the bits the launch left as they were). Bit by
- * bit, which is stricter than byte by byte: it can only send a launch to be run again.
- */
-function sameWhereUnchanged(now: Uint8Array, before: Uint8Array, after: Uint8Array): boolean {
-  const wn = words(now);
-  const wb = words(before);
-  const wa = words(after);
-  let from = 0;
-  if (wn && wb && wa) {
-    for (let i = 0; i < wn.length; i++) if (((wn[i] ^ wb[i]) & ~(wa[i] ^ wb[i])) !== 0) return false;
-    from = wn.length * 4;
+/** Marks of a byte the launch touched, first reading or first writing it. */
+const TOUCHED = -1;
+
+/** The runs of bytes whose mark is `mark` (TOUCHED: any but 0), as [from, to) pairs. */
+function runsOf(marks: Uint8Array, mark: number): Int32Array {
+  const runs: number[] = [];
+  let from = -1;
+  for (let i = 0; i <= marks.length; i++) {
+    const inRun = i < marks.length && (mark === TOUCHED ? marks[i] !== 0 : marks[i] === mark);
+    if (inRun && from < 0) from = i;
+    else if (!inRun && from >= 0) {
+      runs.push(from, i);
+      from = -1;
+    }
   }
-  for (let i = from; i < now.length; i++) if (((now[i] ^ before[i]) & ~(after[i] ^ before[i]) & 0xff) !== 0) return false;
-  return true;
+  return Int32Array.from(runs);
 }

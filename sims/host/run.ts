@@ -101,7 +101,7 @@ export interface RunOptions {
   /** How kernels' blocks run: compiled (default) or through the reference interpreter. */
   execution?: BlockExecution;
   /**
-   * false: run every launch, even one that repeats the previous launch exactly (by default its
+   * false: run every launch, even one that repeats an earlier launch exactly (by default its
    * result is put back instead; sims/host/launchReuse.ts).
    */
   reuseLaunches?: boolean;

@@ -25,14 +25,19 @@ import type { MemoryOrder, Scope } from '../gpu/memoryOrder';
  * or atomic) and an atomic's scope; every event names the thread (block, warp, lane) and the
  * source range. Code compiled without a listener emits nothing and pays nothing.
  */
+/** How far back (in 'launch' events) a 'launch-repeat' may reach: what a detector keeps per launch. */
+export const REPEATABLE_LAUNCHES_BACK = 1024;
+
 export type SimEvent =
   | { kind: 'launch'; kernel: string; grid: [number, number, number]; block: [number, number, number]; range: Range }
   /**
-   * A launch that repeats the previous one exactly (same kernel, configuration, arguments, and
-   * the memory it reads) and is not run again (sims/host/launchReuse.ts): its accesses would be
-   * the previous launch's, so a detector counts the previous launch's races once more.
+   * A launch that repeats an earlier one exactly (same kernel, configuration, arguments, and
+   * the bytes whose values it used) and is not run again (sims/host/launchReuse.ts): its
+   * accesses would be that launch's, so a detector counts that launch's races once more. `of`
+   * is the earlier launch's place among the run's 'launch' events (0 for the first), at most
+   * REPEATABLE_LAUNCHES_BACK before the latest.
    */
-  | { kind: 'launch-repeat'; kernel: string; range: Range }
+  | { kind: 'launch-repeat'; kernel: string; range: Range; of: number }
   | { kind: 'block-start' | 'block-end'; block: number }
   | { kind: 'access'; write: boolean; address: number; size: number; type: ScalarKind; strong: boolean; atomic?: { op: string; scope: Scope; changed: boolean }; order?: MemoryOrder; orderScope?: Scope; space: 'device' | 'host'; block: number; warp: number; lane: number; range: Range }
   | { kind: 'fence'; scope: Scope; order?: MemoryOrder; block: number; warp: number; lane: number; range: Range }

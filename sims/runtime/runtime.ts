@@ -3,7 +3,7 @@
 // for cudaGetLastError; after a device fault the error is sticky and every later call
 // returns it, as on a real GPU.
 import type { Range } from '../frontend/source';
-import { DEFAULT_MEMORY_LIMIT, describe, Memory, pointerAllocation, pointerOffset, type Allocation, type MemorySpace, type NamedRegion } from '../gpu/memory';
+import { DEFAULT_MEMORY_LIMIT, describe, markRead, markWritten, Memory, pointerAllocation, pointerOffset, type Allocation, type MemorySpace, type NamedRegion } from '../gpu/memory';
 import { CUDA_ERRORS, type CudaErrorName } from './cudaErrors';
 import { TextureTable } from './textures';
 import { isBoxed, unbox } from '../values/wide';
@@ -206,6 +206,9 @@ export class CudaRuntime {
         }
       }
     }
+    // Device code copies too (cudaMemcpyAsync in a kernel): a watched launch sees it.
+    markRead(s, pointerOffset(src), count);
+    markWritten(d, pointerOffset(dst), count);
     d.bytes.set(s.bytes.subarray(pointerOffset(src), pointerOffset(src) + count), pointerOffset(dst));
     if (d.unwritten) {
       // Copied bytes are as written as their source.
@@ -228,6 +231,7 @@ export class CudaRuntime {
       this.finding('memcpy-direction', `cudaMemset: ${describe(d)} is host memory; use memset`, at);
       return this.result('cudaErrorInvalidValue');
     }
+    markWritten(d, pointerOffset(dst), count);
     d.bytes.fill(value & 0xff, pointerOffset(dst), pointerOffset(dst) + count);
     d.unwritten?.fill(0, pointerOffset(dst), pointerOffset(dst) + count);
     return 0;

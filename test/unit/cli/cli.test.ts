@@ -94,10 +94,10 @@ test('a kernel launched again over the same memory is simulated once, and run an
   fs.writeFileSync(file, '__global__ void k(const int *a, int *b) { b[threadIdx.x] = a[threadIdx.x] + 1; }\nint main() { int *a, *b; cudaMalloc(&a, 128); cudaMalloc(&b, 128); cudaMemset(a, 0, 128); for (int i = 0; i < 20; i++) k<<<1, 32>>>(a, b); cudaDeviceSynchronize(); return 0; }\n');
   const r = scord('run', file);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stderr, /exited with status 0 after 20 launches \(19 repeating the one before, not simulated again\) and \d+ thread-steps/);
+  assert.match(r.stderr, /exited with status 0 after 20 launches \(19 repeating an earlier one, not simulated again\) and \d+ thread-steps/);
   const c = scord('check', file);
   assert.equal(c.status, 0, c.stderr);
-  assert.equal(c.stdout, `0 findings in ${file} (20 launches; 19 repeated the one before and were not simulated again)\n`);
+  assert.equal(c.stdout, `0 findings in ${file} (20 launches; 19 repeated an earlier one and were not simulated again)\n`);
 });
 
 // `scord check` has its own file: test/unit/cli/cli-check.test.ts.

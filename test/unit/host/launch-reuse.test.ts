@@ -1,4 +1,4 @@
-// A launch that repeats the previous one exactly is not simulated again: its result is put
+// A launch that repeats an earlier one exactly is not simulated again: its result is put
 // back. The property: a run with reuse prints, returns and reports what the same run with every
 // launch simulated does; only launches that could not differ are skipped.
 import { test } from 'node:test';
@@ -89,12 +89,12 @@ int main() {
 }`);
   sameOutcome(r);
   assert.equal(r.reused.stdout, '6 0 7\n', "the host's 7 outside what the kernel writes survives the repeat");
-  // Launches 2 and 3 read new input, 4 has a new argument, 5 meets a byte the host changed
-  // where launch 4 left memory as it was; only 6 repeats 5.
-  assert.equal(r.reused.repeatedLaunches, 1);
+  // Launches 2 and 3 read new input, 4 has a new argument; 5 meets a byte the host changed
+  // that launch 4 never touched, so 5 and 6 repeat 4.
+  assert.equal(r.reused.repeatedLaunches, 2);
 });
 
-test('a kernel that writes its output before reading it back is reused from its third launch, byte by byte', () => {
+test('a kernel that writes its output before reading it back is reused from its second launch, byte by byte', () => {
   const r = both(`
 __global__ void twice(const int *a, int *out) {
   int t = threadIdx.x;
@@ -118,9 +118,44 @@ int main() {
 }`);
   sameOutcome(r);
   assert.equal(r.reused.stdout, '2 2 7\n');
-  // The first launch reads what it changed; the second is watched byte by byte and shows that
-  // it wrote every byte it read; the other four repeat it.
-  assert.equal(r.reused.repeatedLaunches, 4);
+  // The first launch wrote every byte of \`out\` it read: the other five repeat it.
+  assert.equal(r.reused.repeatedLaunches, 5);
+});
+
+test('kernels launched in turn are each reused, and a changed byte that a launch read first makes it run again', () => {
+  const r = both(`
+__global__ void fill(int *x, int v) { x[threadIdx.x] = v + threadIdx.x; }
+__global__ void total(const int *x, int *s) {
+  if (threadIdx.x == 0) { int t = 0; for (int i = 0; i < 32; i++) t += x[i]; s[0] = t; }
+}
+__global__ void window(int *out) {
+  out[threadIdx.x] = 1;
+  __syncthreads();
+  if (threadIdx.x == 0) out[32] = out[40] + out[0];
+}
+int main() {
+  int *x, *s, *out; cudaMalloc(&x, 32 * sizeof(int)); cudaMalloc(&s, sizeof(int)); cudaMalloc(&out, 64 * sizeof(int));
+  cudaMemset(out, 0, 64 * sizeof(int));
+  int seven = 7, nine = 9, h[64], sum = 0;
+  for (int it = 0; it < 4; it++) {
+    // Before the third turn the host writes a byte \`window\` reads before writing it, and one
+    // of \`x\`, which \`fill\` writes before anything reads it; before the fourth, a byte nothing touches.
+    if (it == 2) { cudaMemcpy(out + 40, &seven, sizeof(int), cudaMemcpyHostToDevice); cudaMemcpy(x + 3, &nine, sizeof(int), cudaMemcpyHostToDevice); }
+    if (it == 3) cudaMemcpy(out + 50, &nine, sizeof(int), cudaMemcpyHostToDevice);
+    fill<<<1, 32>>>(x, 5);
+    total<<<1, 32>>>(x, s);
+    window<<<1, 32>>>(out);
+  }
+  cudaMemcpy(&sum, s, sizeof(int), cudaMemcpyDeviceToHost);
+  cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d %d %d %d\\n", sum, h[32], h[40], h[50]);
+  return 0;
+}`);
+  sameOutcome(r);
+  assert.equal(r.reused.stdout, '656 8 7 9\n');
+  // fill and total repeat in turns 2 to 4 (6 launches); window repeats in turn 2, runs again in
+  // turn 3 (it read the changed byte) and repeats that in turn 4.
+  assert.equal(r.reused.repeatedLaunches, 8);
 });
 
 test('launches that read the clock or print are run every time', () => {
@@ -160,15 +195,41 @@ int main() {
   cudaDeviceSynchronize();
   return 0;
 }`;
-  const parsed = parse(racy, { fileName: 'racy.cu' });
-  for (const make of [(m: never) => new ScordDetector(m, {}), (m: never) => new PreciseDetector(m)]) {
-    const counts = [true, false].map((reuse) => {
-      let d: ScordDetector | PreciseDetector | undefined;
-      const run = runProgram(parsed, { listen: (m) => (d = make(m as never)).listener, reuseLaunches: reuse });
-      return { repeated: run.repeatedLaunches, findings: d!.findings().map((f) => `${f.category} ${f.range.start.line}/${f.previous.start.line} x${f.count}`).sort() };
-    });
-    assert.equal(counts[0].repeated, 5, 'the memset puts back the input the launch read: launches 2 to 6 repeat the first');
-    assert.ok(counts[0].findings.length > 0);
-    assert.deepEqual(counts[0].findings, counts[1].findings);
+  // Two racy kernels in turn, and a clean one between them: each repeat counts its own launch's races.
+  const inTurn = `
+__global__ void racy(const int *a, int *sum) {
+  if (threadIdx.x % 32 == 0) sum[0] = sum[0] + a[threadIdx.x];
+}
+__global__ void clean(int *out) { out[threadIdx.x] = threadIdx.x; }
+__global__ void other(int *flag) {
+  if (blockIdx.x == 0) flag[0] = 1;
+  else flag[1] = flag[0];
+}
+int main() {
+  int *a, *sum, *out, *flag; cudaMalloc(&a, 128 * sizeof(int)); cudaMalloc(&sum, sizeof(int));
+  cudaMalloc(&out, 64 * sizeof(int)); cudaMalloc(&flag, 2 * sizeof(int));
+  cudaMemset(a, 1, 128 * sizeof(int));
+  for (int it = 0; it < 5; it++) {
+    cudaMemset(sum, 0, sizeof(int)); cudaMemset(flag, 0, 2 * sizeof(int));
+    racy<<<1, 128>>>(a, sum);
+    clean<<<2, 32>>>(out);
+    if (it % 2 == 0) other<<<2, 32>>>(flag);
+  }
+  cudaDeviceSynchronize();
+  return 0;
+}`;
+  for (const [source, repeated] of [[racy, 5], [inTurn, 10]] as const) {
+    const parsed = parse(source, { fileName: 'racy.cu' });
+    for (const make of [(m: never) => new ScordDetector(m, {}), (m: never) => new PreciseDetector(m)]) {
+      const counts = [true, false].map((reuse) => {
+        let d: ScordDetector | PreciseDetector | undefined;
+        const run = runProgram(parsed, { listen: (m) => (d = make(m as never)).listener, reuseLaunches: reuse });
+        return { repeated: run.repeatedLaunches, findings: d!.findings().map((f) => `${f.category} ${f.range.start.line}/${f.previous.start.line} x${f.count}`).sort() };
+      });
+      // The memsets put back the input the launches read: every launch after a kernel's first repeats it.
+      assert.equal(counts[0].repeated, repeated);
+      assert.ok(counts[0].findings.length > 1);
+      assert.deepEqual(counts[0].findings, counts[1].findings);
+    }
   }
 });
