@@ -9,8 +9,7 @@
 // errors, findings: the runtime's `sideEffects`) and leaves no device memory made or freed. So
 // while a launch runs, every device-visible allocation is watched (Allocation.read, .watch,
 // .firstAccess): which it read, which it wrote and what they held before the first write, and,
-// for one written before any of it was read, how each byte was first touched. Copies are made
-// only of what the launch touched, when it touches it, and charged to the run's memory account. A later launch of
+// for one written before any of it was read, how each byte was first touched. A later launch of
 // the same kernel, configuration and arguments does exactly what that one did when every byte
 // whose value mattered to it holds what it held then:
 //   - all of an allocation it read before writing any of it (or only read), and
@@ -18,6 +17,9 @@
 // Bytes it never touched do not matter. Its result is then put back (only the bytes it wrote),
 // and detectors are told ('launch-repeat') so that they count its races as a run would have.
 // The last few distinct launches are remembered, so kernels launched in turn are each reused.
+// Copies are made only of what a launch touched, when it touches it, and charged to the run's
+// memory account, within a quarter of its limit (the oldest launches are forgotten first): the
+// rest is the program's and the detector's.
 import { Buffer } from 'node:buffer';
 import { FIRST_READ, isDeviceVisible, type Allocation, type Memory, type WriteWatch } from '../gpu/memory';
 import type { MemoryAccount } from '../gpu/memoryAccount';
@@ -27,6 +29,8 @@ import type { CudaRuntime } from '../runtime/runtime';
 /** Distinct launches remembered: a timing loop runs a few kernels in turn. */
 const REMEMBERED_LAUNCHES = 8;
 const WHAT = 'the copy of device memory kept to recognise a repeated launch';
+/** The share of the run's memory limit the copies may take: the rest is the program's and the detector's. */
+const SHARE_OF_LIMIT = 1 / 4;
 
 /** What identifies a launch apart from memory. */
 type LaunchKey = Pick<LaunchRequest, 'kernel' | 'grid' | 'block' | 'dynamicShared' | 'args'>;
@@ -60,7 +64,7 @@ class LaunchWatch implements WriteWatch {
   readonly before = new Map<Allocation, Uint8Array>();
   readonly firstAccess = new Map<Allocation, Uint8Array>();
   readonly charged: number[] = [];
-  /** A copy did not fit in the memory account: the launch will not be remembered. */
+  /** A copy did not fit: the launch will not be remembered. */
   abandoned = false;
 
   constructor(
@@ -70,6 +74,8 @@ class LaunchWatch implements WriteWatch {
     readonly allocations: Allocation[],
     readonly sideEffects: number,
     readonly allocationCount: number,
+    /** Makes room for `bytes` more of copies besides this launch's `held`, and charges them; false when they do not fit. */
+    private readonly charge: (bytes: number, held: number) => boolean,
     private readonly account: MemoryAccount,
   ) {
     for (const a of allocations) {
@@ -84,10 +90,17 @@ class LaunchWatch implements WriteWatch {
     // Read before any of it was written: which bytes were read is not known, so all of it counts.
     const marks = !a.read;
     const bytes = a.size * (marks ? 2 : 1);
-    if (this.account.charge(bytes, WHAT)) return this.abandon();
+    if (!this.charge(bytes, this.total())) return this.abandon();
     this.charged.push(bytes);
     this.before.set(a, a.bytes.slice());
     if (marks) this.firstAccess.set(a, (a.firstAccess = new Uint8Array(a.size)));
+  }
+
+  /** Bytes of copies it holds. */
+  total(): number {
+    let n = 0;
+    for (const bytes of this.charged) n += bytes;
+    return n;
   }
 
   /** Stops watching; the marks are the caller's until it is given the copies back. */
@@ -113,6 +126,8 @@ export class LaunchReuse {
   private readonly records: LaunchRecord[] = [];
   /** The launch now running, when it may be remembered. */
   private running?: LaunchWatch;
+  /** Bytes the remembered launches' copies hold. */
+  private held = 0;
 
   constructor(
     private readonly memory: Memory,
@@ -149,7 +164,8 @@ export class LaunchReuse {
     if (same >= 0) this.forget(this.records.splice(same, 1)[0]);
     // Copies: a caller may fill the same arrays for its next launch.
     const key = { kernel: req.kernel, grid: [...req.grid], block: [...req.block], dynamicShared: req.dynamicShared, args: [...req.args] } as LaunchKey;
-    this.running = new LaunchWatch(key, grid, [...this.memory.deviceVisible()], this.runtime.sideEffects, this.memory.allocationCount, this.memory.account);
+    const charge = (bytes: number, running: number) => this.charge(bytes, running);
+    this.running = new LaunchWatch(key, grid, [...this.memory.deviceVisible()], this.runtime.sideEffects, this.memory.allocationCount, charge, this.memory.account);
   }
 
   /** After the launch `begin` saw: `clean` when it completed with no finding and ran every block. */
@@ -165,13 +181,9 @@ export class LaunchReuse {
     let more = 0;
     for (const a of run.before.keys()) more += a.size;
     for (const a of run.allocations) if (a.read && !run.before.has(a)) more += a.size;
-    // Older launches make room for this one; when even that is not enough it is not kept.
-    while (this.memory.account.charge(more, WHAT)) {
-      const oldest = this.records.pop();
-      if (!oldest) return run.abandon();
-      this.forget(oldest);
-    }
+    if (!this.charge(more, run.total())) return run.abandon();
     record.charged.push(more);
+    this.held += run.total() + more;
     for (const a of run.before.keys()) record.after.set(a, a.bytes.slice());
     for (const a of run.allocations) if (a.read && !run.before.has(a)) record.before.set(a, a.bytes.slice());
     this.records.unshift(record);
@@ -188,8 +200,26 @@ export class LaunchReuse {
     return true;
   }
 
+  /**
+   * Charges `bytes` more of copies (besides the running launch's `running`), within the share of
+   * the memory limit the copies may take: the oldest launches are forgotten to make room. False
+   * when even forgetting them all is not enough (nothing is charged then).
+   */
+  private charge(bytes: number, running: number): boolean {
+    const share = this.memory.account.limit * SHARE_OF_LIMIT;
+    while (this.held + running + bytes > share || this.memory.account.charge(bytes, WHAT)) {
+      const oldest = this.records.pop();
+      if (!oldest) return false;
+      this.forget(oldest);
+    }
+    return true;
+  }
+
   private forget(r: LaunchRecord): void {
-    for (const bytes of r.charged) this.memory.account.release(bytes);
+    for (const bytes of r.charged) {
+      this.memory.account.release(bytes);
+      this.held -= bytes;
+    }
   }
 }
 
