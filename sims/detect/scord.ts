@@ -31,6 +31,7 @@ import { ScordReporter } from './scordReport';
 import type { AccessRecord, FenceFile, LockEntry, LockTable, Meta } from './scordRecords';
 import { ReleaseFile, scopeRank } from './releaseFile';
 import { ReadsBeforeWrite } from './readsBeforeWrite';
+import { PlainWords } from './plainWords';
 
 export interface DetectorOptions {
   /** Bytes per metadata entry: 4 is one word (the paper's design); 8–64 for its Table VII. */
@@ -84,6 +85,8 @@ interface LockWordAtomics {
 export class ScordDetector implements Detector {
   /** Metadata by allocation, then by entry within it (small integer keys hash fast). */
   private meta = new MetaTable();
+  /** Exact mode: entries of words written by one thread only, in numbers (the rest are promoted to `meta`). */
+  private readonly plain: PlainWords | undefined;
   /**
    * Fence files by block, then by thread in the block (exact) or warp (hardware-faithful). In
    * exact mode a thread that has not fenced yet holds its warp's file in `unfenced` (all zero:
@@ -166,6 +169,7 @@ export class ScordDetector implements Detector {
   ) {
     this.granularity = options.granularity ?? 4;
     this.faithful = !!options.hardwareFaithful;
+    if (!this.faithful) this.plain = new PlainWords(memory.account);
     this.perThread = options.perThreadWhenDiverged ?? true;
     // Lockstep scheduling (pre-Volta) runs an undiverged warp's lanes together.
     this.warpSync = !!options.warpSync || !this.perThread;
@@ -191,6 +195,7 @@ export class ScordDetector implements Detector {
         // entries' objects are reused by the next launch (no lock section refers to them now).
         this.reporter.found.beginLaunch();
         this.meta.reset();
+        this.plain?.reset(true);
         this.fences = [];
         this.unfenced = [];
         this.barriers = [];
@@ -214,6 +219,7 @@ export class ScordDetector implements Detector {
         // grid.sync(): every access before it is ordered before every access after it, as
         // between launches; locks held and fence counters carry on.
         this.meta = new MetaTable();
+        this.plain?.reset(false);
         this.shared = this.newShadow();
         this.ordering.reset(false);
         this.readGeneration++;
@@ -286,22 +292,25 @@ export class ScordDetector implements Detector {
       locks: this.reporter.lockNames(r.locks),
     });
     const entries: DetectorState['entries'] = [];
+    const entry = (allocation: number, word: number, last: AccessRecord, lastWrite: AccessRecord | undefined, md?: Meta) => ({
+      address: nameAddress(this.memory, makePointer(allocation, word * this.granularity)) ?? `word ${word} of allocation ${allocation}`,
+      last: view(last),
+      ...(lastWrite && lastWrite !== last ? { lastWrite: view(lastWrite) } : {}),
+      ...(md && this.faithful ? { flags: { modified: md.modified, blkShared: md.blkShared, devShared: md.devShared, strong: md.strong } } : {}),
+    });
     for (const [allocation, key, md] of this.meta.all()) {
       if (entries.length >= limit) break;
-      const word = this.faithful ? key * WORDS_PER_ENTRY + md.tag : key;
-      const address = nameAddress(this.memory, makePointer(allocation, word * this.granularity)) ?? `word ${word} of allocation ${allocation}`;
-      entries.push({
-        address,
-        last: view(md.last),
-        ...(md.lastWrite && md.lastWrite !== md.last ? { lastWrite: view(md.lastWrite) } : {}),
-        ...(this.faithful ? { flags: { modified: md.modified, blkShared: md.blkShared, devShared: md.devShared, strong: md.strong } } : {}),
-      });
+      entries.push(entry(allocation, this.faithful ? key * WORDS_PER_ENTRY + md.tag : key, md.last, md.lastWrite, md));
+    }
+    for (const [allocation, word, last, lastWrite] of this.plain?.entries(this.noLocks(), blankRecord) ?? []) {
+      if (entries.length >= limit) break;
+      entries.push(entry(allocation, word, last, lastWrite));
     }
     return {
       precision: this.faithful ? 'hardware-faithful' : 'exact',
       granularity: this.granularity,
       entries,
-      entriesTotal: this.meta.size(),
+      entriesTotal: this.meta.size() + (this.plain?.size() ?? 0),
       fenceFiles: this.fences.flatMap((files, block) =>
         files.flatMap((f, i) => (f ? [{ block, warp: this.faithful ? i : i >> 5, ...(this.faithful ? {} : { lane: i & 31 }), blockFenceId: f.blk, deviceFenceId: f.dev }] : [])),
       ),
@@ -693,16 +702,38 @@ export class ScordDetector implements Detector {
     // What a write stored (the simulator reports an access once it is done); only writes'
     // values are compared, and only a 4-byte entry is one word (NaN equals nothing).
     const view = write && this.granularity === 4 ? a.view : undefined;
+    const words = this.faithful ? 0 : Math.ceil(a.size / this.granularity);
     for (let k = 0; k < span; k++) {
       this.touched?.add(allocation * TOUCHED_STRIDE + word + k);
       if (this.faithful) this.checkFaithful(table, word + k, e, write, fence, release, view);
-      else this.check(table, allocation, word + k, e, write, fence, release, view);
+      else this.check(table, allocation, word + k, words, e, write, fence, release, view);
     }
   }
 
-  private check(table: MetaRow, allocation: number, word: number, e: Access, write: boolean, fence: FenceFile, release: boolean, view: DataView | undefined): void {
+  private check(table: MetaRow, allocation: number, word: number, words: number, e: Access, write: boolean, fence: FenceFile, release: boolean, view: DataView | undefined): void {
     const value = storedValue(view, word);
-    const md = this.meta.current(table, word);
+    const plain = this.plain!;
+    // No atomic, no memory order, no lock held or being taken: what an entry in numbers keeps.
+    const plainAccess = e.atomic === undefined && e.order === undefined && this.locks.size === 0 && this.warpLocks.size === 0;
+    let md: Meta | undefined;
+    if (plain.find(allocation, word, words, write)) {
+      if (plain.promoted) md = this.meta.current(table, word);
+      // What the objects below do, in numbers: a write is checked against the last access, a
+      // read against the last write (the same thread's are program order, the common case), and
+      // the access takes their place. A read after another thread's read needs the objects.
+      else if (plainAccess && (write || plain.lastIsWrite || plain.lastBy(e.block, e.warp, e.lane))) {
+        const rec = this.record(this.scratch, e, write, fence, release);
+        rec.value = value;
+        rec.silent = write && plain.lastWriteValue === value;
+        if (write ? !plain.lastBy(e.block, e.warp, e.lane) : !plain.lastWriteBy(e.block, e.warp, e.lane)) {
+          const prev = write ? plain.loadLast(this.readScratch, this.noLocks()) : plain.loadLastWrite(this.readScratch, this.noLocks());
+          this.compare(prev, rec, e);
+        }
+        rec.bytes |= plain.carryBytes(e.block, e.warp, e.lane, write, fence.blk, fence.dev, this.barrierId(e.block));
+        plain.update(rec);
+        return;
+      } else md = this.promote(plain, table, word);
+    }
     // Table III (a): the first access after initialization cannot race. Reads before a word's
     // first write are kept apart (most are of input data that nothing writes), so the first
     // write from another thread is checked against the last of them: a write after an
@@ -713,16 +744,25 @@ export class ScordDetector implements Detector {
         return;
       }
       this.entries++;
-      // An earlier launch's entry lends its object and records.
-      const old = table[word];
-      const spare = old && old.lastWrite !== old.last ? old.lastWrite : old?.spare;
-      const rec = this.record(old?.last, e, write, fence, release);
-      rec.value = value;
-      rec.silent = false;
-      const created = this.meta.put(table, word, old, 0, rec, write, e.strong);
-      created.lastWrite = rec;
-      created.spare = spare;
-      if (this.held !== 0) this.inSection(created, e);
+      let rec: AccessRecord;
+      if (plainAccess) {
+        rec = this.record(this.scratch, e, write, fence, release);
+        rec.value = value;
+        rec.silent = false;
+        plain.create(rec);
+      } else {
+        // An earlier launch's entry lends its object and records.
+        const old = table[word];
+        const spare = old && old.lastWrite !== old.last ? old.lastWrite : old?.spare;
+        rec = this.record(old?.last, e, write, fence, release);
+        rec.value = value;
+        rec.silent = false;
+        const created = this.meta.put(table, word, old, 0, rec, write, e.strong);
+        created.lastWrite = rec;
+        created.spare = spare;
+        plain.promote();
+        if (this.held !== 0) this.inSection(created, e);
+      }
       const reads = this.readsBeforeWrite;
       const slot = reads?.find(allocation, word, this.readGeneration) ?? -1;
       if (slot >= 0) {
@@ -780,6 +820,22 @@ export class ScordDetector implements Detector {
     md.last.value = value;
     md.last.silent = silent;
     md.last.bytes |= carry;
+  }
+
+  /**
+   * The entry in numbers at `plain`'s found row as the detector's objects (an earlier launch's
+   * entry at `word` lends its object), for an access that needs them: another thread's, or one
+   * that is more than plain.
+   */
+  private promote(plain: PlainWords, table: MetaRow, word: number): Meta {
+    const last = blankRecord();
+    const write = blankRecord();
+    const apart = plain.load(last, write, this.noLocks());
+    const md = this.meta.put(table, word, table[word], 0, last, last.write, last.strong);
+    md.lastWrite = apart ? write : last;
+    if (!apart) md.spare = write;
+    plain.promote();
+    return md;
   }
 
   /**

@@ -6,6 +6,7 @@
 //
 // What the run keeps on the JavaScript heap instead (the detector's metadata, the weak model's
 // held values, the simulator's own state) is counted as the heap's growth since the run began,
+// plus what it says it holds in typed arrays off the heap (the detector's pages of entries),
 // looked at every so many steps; past the limit, with the allocations, the launch stops with a
 // finding too.
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
@@ -34,6 +35,8 @@ export function formatBytes(n: number): string {
 export class MemoryAccount {
   /** Bytes of allocations held now. */
   private allocated = 0;
+  /** Bytes of the run's own state kept off the JavaScript heap (typed arrays), which its growth does not show. */
+  private external = 0;
   private readonly heapAtStart = getHeapStatistics().used_heap_size;
 
   constructor(readonly limit: number) {}
@@ -61,9 +64,23 @@ export class MemoryAccount {
     this.allocated = Math.max(0, this.allocated - bytes - ALLOCATION_OVERHEAD);
   }
 
+  /** Bytes the run's state holds off the heap now. */
+  get externalBytes(): number {
+    return this.external;
+  }
+
+  /** The run's state holds `bytes` more off the heap (counted with the heap's growth, never refused: overLimit stops the run). */
+  holdExternal(bytes: number): void {
+    this.external += bytes;
+  }
+
+  releaseExternal(bytes: number): void {
+    this.external = Math.max(0, this.external - bytes);
+  }
+
   /** Why the run as a whole (allocations and the heap's growth) is over the limit now, if it is. */
   overLimit(): string | undefined {
-    const grown = (): number => Math.max(0, getHeapStatistics().used_heap_size - this.heapAtStart);
+    const grown = (): number => Math.max(0, getHeapStatistics().used_heap_size - this.heapAtStart) + this.external;
     let heap = grown();
     if (this.allocated + heap <= this.limit) return undefined;
     // The heap holds garbage too (a compile's output, finished launches): collect it before
