@@ -31,8 +31,13 @@ const NO_FREE_BLOCKS = new Uint8Array(0);
 const INVISIBLE_RUN = 256;
 /** Greedy-then-oldest keeps a warp until it stalls (or for this many blocks). */
 const GTO_QUANTUM = 1024;
-/** Launches of more threads than this are refused (`GridOptions.maxThreads` overrides it). */
-export const DEFAULT_MAX_THREADS = 1 << 22;
+/**
+ * Launches of more threads than this are refused (`GridOptions.maxThreads` overrides it). Grids
+ * of 16 M threads are common in samples (one thread per element of a 64 MB array); the exact
+ * detector keeps a plain word's entry in about 50 bytes, so such a grid fits in the default
+ * memory limit with room to spare, and the memory limit stops anything larger that does not.
+ */
+export const DEFAULT_MAX_THREADS = 1 << 25;
 /** Thread-steps between checks for a repeated state while nothing else changes. */
 const LIVELOCK_WINDOW = 1_000_000;
 /**

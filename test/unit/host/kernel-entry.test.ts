@@ -144,7 +144,7 @@ test('chooseEntry: main, the only kernel, or what is missing', () => {
   const tooWide = chooseEntry(only, { args: {} }, { grid: [2, 1, 1], block: [2048, 1, 1], defines: [] });
   assert.equal(tooWide.kind, 'entry');
   const total = chooseEntry(only, { args: {} }, { grid: [65535, 65535, 1], block: [1024, 1, 1], defines: [] });
-  assert.match((total as { message: string }).message, /the launch asks for \d+ threads; the simulator's limit is 4194304/);
+  assert.match((total as { message: string }).message, /the launch asks for \d+ threads; the simulator's limit is 33554432/);
 });
 
 function range(file: string, line: number, character: number, endLine: number, endCharacter: number): Range {

@@ -189,9 +189,9 @@ int main() { int *c; int h = 0; cudaMalloc(&c, 4); cudaMemset(c, 0, 4); bump<<<4
   });
 
   test('a launch beyond the thread limit is refused up front, naming the limit', () => {
-    const r = run('__global__ void k() {}\nint main() { k<<<5000, 1024>>>(); return cudaGetLastError() == cudaErrorInvalidConfiguration ? 0 : 1; }');
+    const r = run('__global__ void k() {}\nint main() { k<<<40000, 1024>>>(); return cudaGetLastError() == cudaErrorInvalidConfiguration ? 0 : 1; }');
     assert.deepEqual(r.findings.map((f) => f.kind), ['launch-configuration']);
-    assert.match(r.findings[0].message, /5120000 threads; the simulator's limit is 4194304/);
+    assert.match(r.findings[0].message, /40960000 threads; the simulator's limit is 33554432/);
     assert.equal(r.exitCode, 0);
   });
 
