@@ -140,6 +140,19 @@ describe('kernels launched by main', () => {
   });
 });
 
+describe('cuBLAS', () => {
+  const blas = compiledFixture('cublas.cu', { hostProgram: true });
+
+  test('gemm, gemv, the helpers and level-1 routines compute what the host computes, as kernels with no race', () => {
+    const { result: r, races } = blas.runDetected([]);
+    assert.match(r.stdout, /^err 0 dot 9430\/9430 nrm 56\.2139\/56\.2139 asum 270\/270 imax 64\n$/);
+    assert.equal(r.exitCode, 0);
+    assert.deepEqual(r.findings, []);
+    assert.deepEqual(races, []);
+    assert.ok(r.launches >= 8, `${r.launches} launches: each routine is a kernel`);
+  });
+});
+
 describe('what goes wrong becomes a finding, never a crash', () => {
   test('host code dereferencing a device pointer: one finding at the line, the output before it kept', () => {
     const r = run(['deref']);

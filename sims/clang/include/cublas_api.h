@@ -1,6 +1,7 @@
-/* The cuBLAS API (cuBLAS documentation, "Using the cuBLAS API"): its types, status codes and the
- * most used routines, declared so that programs compile. The simulator's runtime answers each
- * routine it does not provide with `not supported: cuBLAS`. */
+/* The cuBLAS API (cuBLAS documentation, "Using the cuBLAS API"): its types and status codes, the
+ * handle, and the most used routines in single and double precision, provided as kernels the
+ * simulator runs (__scord_cublas_impl.h). Routines declared here without a definition are
+ * answered by the runtime with `not supported: cuBLAS`. */
 #ifndef CUBLAS_API_H_
 #define CUBLAS_API_H_
 
@@ -63,56 +64,11 @@ typedef struct double2 cuDoubleComplex;
 struct cublasContext;
 typedef struct cublasContext *cublasHandle_t;
 
-cublasStatus_t cublasCreate(cublasHandle_t *handle);
-cublasStatus_t cublasDestroy(cublasHandle_t handle);
-cublasStatus_t cublasGetVersion(cublasHandle_t handle, int *version);
-cublasStatus_t cublasSetStream(cublasHandle_t handle, cudaStream_t streamId);
-cublasStatus_t cublasGetStream(cublasHandle_t handle, cudaStream_t *streamId);
-cublasStatus_t cublasSetPointerMode(cublasHandle_t handle, cublasPointerMode_t mode);
-cublasStatus_t cublasGetPointerMode(cublasHandle_t handle, cublasPointerMode_t *mode);
-cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode);
-cublasStatus_t cublasSetAtomicsMode(cublasHandle_t handle, cublasAtomicsMode_t mode);
-cublasStatus_t cublasSetVector(int n, int elemSize, const void *x, int incx, void *y, int incy);
-cublasStatus_t cublasGetVector(int n, int elemSize, const void *x, int incx, void *y, int incy);
-cublasStatus_t cublasSetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb);
-cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb);
-
-/* Level 1. */
-cublasStatus_t cublasSaxpy(cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy);
-cublasStatus_t cublasDaxpy(cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy);
-cublasStatus_t cublasScopy(cublasHandle_t handle, int n, const float *x, int incx, float *y, int incy);
-cublasStatus_t cublasDcopy(cublasHandle_t handle, int n, const double *x, int incx, double *y, int incy);
-cublasStatus_t cublasSdot(cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy, float *result);
-cublasStatus_t cublasDdot(cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy, double *result);
-cublasStatus_t cublasSnrm2(cublasHandle_t handle, int n, const float *x, int incx, float *result);
-cublasStatus_t cublasDnrm2(cublasHandle_t handle, int n, const double *x, int incx, double *result);
-cublasStatus_t cublasSscal(cublasHandle_t handle, int n, const float *alpha, float *x, int incx);
-cublasStatus_t cublasDscal(cublasHandle_t handle, int n, const double *alpha, double *x, int incx);
-cublasStatus_t cublasSasum(cublasHandle_t handle, int n, const float *x, int incx, float *result);
-cublasStatus_t cublasDasum(cublasHandle_t handle, int n, const double *x, int incx, double *result);
-cublasStatus_t cublasIsamax(cublasHandle_t handle, int n, const float *x, int incx, int *result);
-cublasStatus_t cublasIdamax(cublasHandle_t handle, int n, const double *x, int incx, int *result);
-
-/* Level 2. */
-cublasStatus_t cublasSgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha,
-                           const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy);
-cublasStatus_t cublasDgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha,
-                           const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy);
-
-/* Level 3. */
-cublasStatus_t cublasSgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                           int k, const float *alpha, const float *A, int lda, const float *B, int ldb,
-                           const float *beta, float *C, int ldc);
-cublasStatus_t cublasDgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                           int k, const double *alpha, const double *A, int lda, const double *B, int ldb,
-                           const double *beta, double *C, int ldc);
+/* Half precision and the typed-by-argument gemm: declared so that programs compile; the runtime
+ * answers them with `not supported: cuBLAS`. */
 cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            int k, const __half *alpha, const __half *A, int lda, const __half *B, int ldb,
                            const __half *beta, __half *C, int ldc);
-cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
-                                         int m, int n, int k, const float *alpha, const float *A, int lda,
-                                         long long strideA, const float *B, int ldb, long long strideB,
-                                         const float *beta, float *C, int ldc, long long strideC, int batchCount);
 cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                             int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B,
                             cudaDataType Btype, int ldb, const void *beta, void *C, cudaDataType Ctype, int ldc,
@@ -120,6 +76,10 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
 
 #if defined(__cplusplus)
 }
+#endif
+
+#if defined(__cplusplus)
+#include "__scord_cublas_impl.h"
 #endif
 
 #endif /* CUBLAS_API_H_ */
