@@ -181,9 +181,10 @@ export class LaunchReuse {
     let more = 0;
     for (const a of run.before.keys()) more += a.size;
     for (const a of run.allocations) if (a.read && !run.before.has(a)) more += a.size;
-    if (!this.charge(more, run.total())) return run.abandon();
+    const copies = run.total();
+    if (!this.charge(more, copies)) return run.abandon();
     record.charged.push(more);
-    this.held += run.total() + more;
+    this.held += copies + more;
     for (const a of run.before.keys()) record.after.set(a, a.bytes.slice());
     for (const a of run.allocations) if (a.read && !run.before.has(a)) record.before.set(a, a.bytes.slice());
     this.records.unshift(record);

@@ -7,6 +7,12 @@ import { parse } from '../../../sims/frontend/index';
 import { runProgram, type RunOptions, type RunResult } from '../../../sims/host/run';
 import { ScordDetector } from '../../../sims/detect/scord';
 import { PreciseDetector } from '../../../sims/detect/precise';
+import { Memory } from '../../../sims/gpu/memory';
+import { MemoryAccount } from '../../../sims/gpu/memoryAccount';
+import { load, store } from '../../../sims/gpu/access';
+import { CudaRuntime } from '../../../sims/runtime/runtime';
+import { LaunchReuse } from '../../../sims/host/launchReuse';
+import type { LaunchRequest } from '../../../sims/ir/ir';
 
 function both(source: string, options: RunOptions = {}): { reused: RunResult; simulated: RunResult } {
   const parsed = parse(source, { fileName: 'reuse.cu' });
@@ -232,4 +238,31 @@ int main() {
       assert.deepEqual(counts[0].findings, counts[1].findings);
     }
   }
+});
+
+test('the copies are counted once: two launches that fit in the copies\' share of the memory limit are both remembered', () => {
+  // Each launch reads 1 MB and writes 1 MB it never read: its copies are the written megabyte
+  // before (with its first-access marks) and after, and the read one — 4 MB. The limit's quarter
+  // holds two such launches but not three.
+  const memory = new Memory(new MemoryAccount(36 << 20));
+  const runtime = new CudaRuntime(memory);
+  const ctx = { memory, accessor: 'device' as const, runtime };
+  const range = { file: 'k.cu', start: { line: 0, character: 0, offset: 0 }, end: { line: 0, character: 1, offset: 1 } };
+  const input = memory.allocate('global', 1 << 20, { label: 'in' });
+  const outputs = [memory.allocate('global', 1 << 20, { label: 'a' }), memory.allocate('global', 1 << 20, { label: 'b' })];
+  const kernel = { name: 'k' } as LaunchRequest['kernel'];
+  const launch = (out: number): LaunchRequest => ({ kernel, grid: [1, 1, 1], block: [1, 1, 1], dynamicShared: 0, args: [input, out], range });
+  const reuse = new LaunchReuse(memory, runtime);
+  const run = (out: number, grid: number): void => {
+    reuse.begin(launch(out), grid);
+    for (let i = 0; i < 1 << 20; i += 4) store(ctx, out + i, 'u32', load(ctx, input + i, 'u32', range) + 1, range);
+    reuse.end(true, 100);
+  };
+  const before = memory.account.allocatedBytes;
+  run(outputs[0], 0);
+  const one = memory.account.allocatedBytes - before;
+  assert.ok(one >= 4 << 20 && one < (4 << 20) + 8192, `${one} bytes for the first launch's copies`);
+  run(outputs[1], 1);
+  assert.deepEqual(reuse.repeat(launch(outputs[0]), 2), { steps: 100, grid: 0 }, 'the first launch is still remembered');
+  assert.deepEqual(reuse.repeat(launch(outputs[1]), 2), { steps: 100, grid: 1 });
 });
