@@ -15,6 +15,7 @@
 import type { Range } from '../frontend/source';
 import type { MemoryAccount } from '../gpu/memoryAccount';
 import type { AccessRecord } from './scordRecords';
+import { BARRIER, BLK_FENCE, BLOCK, COUNTERS, DEV_FENCE, DIVERGENCE, loadCounters, REL, SYNC, WHO } from './accessNumbers';
 
 const PAGE_BITS = 10;
 const PAGE_WORDS = 1 << PAGE_BITS;
@@ -22,21 +23,12 @@ const PAGE_WORDS = 1 << PAGE_BITS;
 // A row: the entry's generation and state (GENERATION_SHIFT), then its last access.
 const HEAD = 0;
 const LAST = 1;
-// An access: its thread, the thread's counters when it was made, the value it left, its flags
-// and its source range (an index into PlainWords' table of ranges).
-const BLOCK = 0;
-/** warp * 32 + lane. */
-const WHO = 1;
-const DIVERGENCE = 2;
-const BARRIER = 3;
-const BLK_FENCE = 4;
-const DEV_FENCE = 5;
-const REL = 6;
-const SYNC = 7;
-const VALUE = 8;
-const FLAGS = 9;
-const RANGE = 10;
-const ACCESS = 11;
+// An access: its thread and the thread's counters when it was made (./accessNumbers.ts), the
+// value it left, its flags and its source range (an index into PlainWords' table of ranges).
+const VALUE = COUNTERS;
+const FLAGS = COUNTERS + 1;
+const RANGE = COUNTERS + 2;
+const ACCESS = COUNTERS + 3;
 const ROW = LAST + ACCESS;
 /**
  * The last write kept apart in short (`Page.short`): a read after the thread's own write, with
@@ -334,24 +326,7 @@ export class PlainWords {
   }
 
   private fill(into: AccessRecord, rows: Int32Array, at: number, noLocks: AccessRecord['locks']): void {
-    const who = rows[at + WHO];
-    into.block = rows[at + BLOCK];
-    into.warp = who >> 5;
-    into.lane = who & 31;
-    into.divergence = rows[at + DIVERGENCE];
-    into.barrier = rows[at + BARRIER];
-    into.blkFence = rows[at + BLK_FENCE];
-    into.devFence = rows[at + DEV_FENCE];
-    into.isAtom = false;
-    into.atomic = undefined;
-    into.locks = noLocks;
-    into.rel = rows[at + REL];
-    into.order = undefined;
-    into.orderScope = undefined;
-    into.lostLock = undefined;
-    into.pendingLock = undefined;
-    into.heldBy = undefined;
-    into.sync = rows[at + SYNC];
+    loadCounters(into, rows, at, noLocks);
     this.fillWhat(into, rows[at + VALUE], rows[at + FLAGS], rows[at + RANGE]);
   }
 

@@ -6,6 +6,7 @@
 // materialises the reads it is compared with, one at a time.
 import type { Range } from '../frontend/source';
 import type { AccessRecord, FenceFile } from './scordRecords';
+import { BARRIER, BLK_FENCE, BLOCK, COUNTERS, DEV_FENCE, DIVERGENCE, loadCounters, REL, SYNC, THREAD_BITS, WHO } from './accessNumbers';
 
 /** Slots the table grows to at most. */
 const READ_SLOTS = 1 << 14;
@@ -18,20 +19,10 @@ const WORD = 2;
 const HALVES = 3;
 const HEADER = 4;
 
-// A half: one read.
-const BLOCK = 0;
-/** The thread in its block, warp * 32 + lane (16 bits), then the flags. */
-const WHO = 1;
-const DIVERGENCE = 2;
-const BARRIER = 3;
-const BLK_FENCE = 4;
-const DEV_FENCE = 5;
-const REL = 6;
-const SYNC = 7;
-const HALF = 8;
+// A half: one read, its thread and counters (./accessNumbers.ts), the flags in WHO's high bits.
+const HALF = COUNTERS;
 const ROW = HEADER + 2 * HALF;
 
-const THREAD_BITS = 0xffff;
 const STRONG = 1 << 16;
 const RELEASE = 1 << 17;
 /** The whole record is kept. */
@@ -195,27 +186,11 @@ export class ReadsBeforeWrite {
     const rows = this.rows;
     const who = rows[at + WHO];
     if (who & FULL) return this.records![half]!;
-    into.block = rows[at + BLOCK];
-    into.warp = (who & THREAD_BITS) >> 5;
-    into.lane = who & 31;
-    into.divergence = rows[at + DIVERGENCE];
-    into.barrier = rows[at + BARRIER];
-    into.blkFence = rows[at + BLK_FENCE];
-    into.devFence = rows[at + DEV_FENCE];
-    into.isAtom = false;
-    into.atomic = undefined;
+    loadCounters(into, rows, at, noLocks);
     into.strong = (who & STRONG) !== 0;
-    into.locks = noLocks;
     into.range = this.ranges[half]!;
     into.write = false;
     into.release = (who & RELEASE) !== 0;
-    into.rel = rows[at + REL];
-    into.order = undefined;
-    into.orderScope = undefined;
-    into.lostLock = undefined;
-    into.pendingLock = undefined;
-    into.heldBy = undefined;
-    into.sync = rows[at + SYNC];
     into.value = 0;
     into.silent = false;
     into.bytes = (who >> BYTES_SHIFT) & 0b1111;
