@@ -88,7 +88,7 @@ interface WarpSync {
   fenceDivergence?: number[];
   /** Per lane: the sequence number of its last shared access (a store right after a fence publishes). */
   accessSeq?: number[];
-  synced?: Sync[];
+  synced?: SyncTable;
   /** Strong reads of released words, waiting for an acquire fence. */
   pending?: { release: Release; lane: number; divergence: number }[];
   /** The release last joined, and by which lane: spinning on an acquire load joins it once. */
@@ -120,10 +120,11 @@ export type SharedRace = 'shared-memory' | 'intra-warp' | 'benign-same-value';
 const MAX_READERS = 8;
 /**
  * Lines of a warp's table of synchronised warps; the oldest go first (more races, never fewer).
- * A line per releasing lane: two diverged warps of a block meeting at a barrier made of
- * ordered atomics (cuda::barrier) need 64, and the release that ends it one more.
+ * A line per releasing lane: the diverged warps of a block of 1,024 threads meeting at a barrier
+ * made of ordered atomics (cuda::barrier: every lane's arrive releases) need 1,024, and the
+ * release that ends it one more.
  */
-const SYNC_LIMIT = 256;
+const SYNC_LIMIT = 32 * 32 + 64;
 /** Strong reads of released words a warp keeps for its next acquire fence. */
 const PENDING_LIMIT = 8;
 
@@ -300,10 +301,10 @@ export class ShadowSharedMemory {
 
   /** `other` is ordered before `e` by a release that `e`'s warp acquired. */
   private orderedBefore(other: SharedAccess, e: Access, divergence: number): boolean {
-    const synced = this.syncs.get(e.block)?.[e.warp]?.synced;
-    if (!synced) return false;
-    for (const s of synced) {
-      if (s.warp !== other.who.warp || other.seq >= s.upTo) continue;
+    const lines = this.syncs.get(e.block)?.[e.warp]?.synced?.ofWarp(other.who.warp);
+    if (!lines) return false;
+    for (const s of lines) {
+      if (other.seq >= s.upTo) continue;
       if (unorderedLanes(other.who.lane, other.divergence, s.lane, s.divergence)) continue;
       if (acquiredBy(s, e.lane, divergence)) return true;
     }
@@ -329,9 +330,9 @@ export class ShadowSharedMemory {
     w.lastJoined = release;
     w.lastLane = lane;
     w.lastDivergence = divergence;
-    const synced = (w.synced ??= []);
-    addSync(synced, release.warp, release.lane, release.divergence, release.upTo, lane, divergence);
-    if (release.passOn) for (const s of release.passOn) addSync(synced, s.warp, s.lane, s.divergence, s.upTo, lane, divergence);
+    const synced = (w.synced ??= new SyncTable());
+    synced.add(release.warp, release.lane, release.divergence, release.upTo, lane, divergence);
+    if (release.passOn) for (const s of release.passOn) synced.add(s.warp, s.lane, s.divergence, s.upTo, lane, divergence);
   }
 
   /**
@@ -346,7 +347,7 @@ export class ShadowSharedMemory {
       const w = this.syncs.get(e.block)?.[e.warp];
       let passOn: Sync[] | undefined;
       // Copies: the releaser's own lines go on rising after the release.
-      if (w?.synced) for (const s of w.synced) if (acquiredBy(s, e.lane, divergence)) (passOn ??= []).push({ ...s });
+      if (w?.synced) for (const s of w.synced.lines()) if (acquiredBy(s, e.lane, divergence)) (passOn ??= []).push({ ...s });
       this.setRelease(word, { warp: e.warp, lane: e.lane, divergence, upTo: seq, ...(passOn ? { passOn } : {}) });
       return;
     }
@@ -385,27 +386,84 @@ function wordOf(view: DataView, w: number): number {
   return at + 4 <= view.byteLength ? view.getUint32(at, true) : 0;
 }
 
-/** Adds a line to a table of synchronised warps, raising the line it extends if there is one. */
-function addSync(synced: Sync[], warp: number, lane: number, divergence: number, upTo: number, acquireLane: number, acquireDivergence: number): void {
-  // Converged, the lane does not matter: one line for the warp.
-  if (divergence < 0) lane = -1;
-  const bit = acquireDivergence < 0 ? -1 : 1 << acquireLane;
-  for (const s of synced) {
-    if (s.warp !== warp || s.lane !== lane || s.divergence !== divergence || s.acquireDivergence !== acquireDivergence) continue;
-    // The same release seen by another lane: one more acquirer. A later release to the same
-    // lanes: it orders more.
-    if (s.upTo === upTo) {
-      s.acquireLanes |= bit;
-      return;
-    }
-    if (s.acquireLanes === bit && upTo > s.upTo) {
-      s.upTo = upTo;
-      return;
-    }
-    if ((s.acquireLanes & bit) === bit && upTo <= s.upTo) return;
+/**
+ * A warp's table of synchronised warps: its lines by releasing warp (what orderedBefore looks
+ * at), indexed by what makes lines the same (releasing lane and epoch, acquiring epoch), and in
+ * the order they came, for the oldest to go first past SYNC_LIMIT.
+ */
+class SyncTable {
+  private readonly byWarp: Sync[][] = [];
+  /** By releasing warp and lane (warp * 33 + lane + 1), then releasing epoch, then acquiring epoch. */
+  private readonly index = new Map<number, Map<number, Map<number, Sync[]>>>();
+  private readonly order: Sync[] = [];
+  /** Lines evicted from `order`'s front, not yet removed from it (a shift per line would cost its length). */
+  private head = 0;
+
+  ofWarp(warp: number): readonly Sync[] | undefined {
+    return this.byWarp[warp];
   }
-  synced.push({ warp, lane, divergence, upTo, acquireLanes: bit, acquireDivergence });
-  if (synced.length > SYNC_LIMIT) synced.shift();
+
+  *lines(): Generator<Sync> {
+    for (let i = this.head; i < this.order.length; i++) yield this.order[i];
+  }
+
+  /** Adds a line, raising the line it extends if there is one. */
+  add(warp: number, lane: number, divergence: number, upTo: number, acquireLane: number, acquireDivergence: number): void {
+    // Converged, the lane does not matter: one line for the warp.
+    if (divergence < 0) lane = -1;
+    const bit = acquireDivergence < 0 ? -1 : 1 << acquireLane;
+    const same = this.same(warp, lane, divergence, acquireDivergence);
+    for (const s of same) {
+      // The same release seen by another lane: one more acquirer. A later release to the same
+      // lanes: it orders more.
+      if (s.upTo === upTo) {
+        s.acquireLanes |= bit;
+        return;
+      }
+      if (s.acquireLanes === bit && upTo > s.upTo) {
+        s.upTo = upTo;
+        return;
+      }
+      if ((s.acquireLanes & bit) === bit && upTo <= s.upTo) return;
+    }
+    const line: Sync = { warp, lane, divergence, upTo, acquireLanes: bit, acquireDivergence };
+    same.push(line);
+    (this.byWarp[warp] ??= []).push(line);
+    this.order.push(line);
+    if (this.order.length - this.head > SYNC_LIMIT) this.evict(this.order[this.head++]);
+    if (this.head > SYNC_LIMIT) {
+      this.order.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  /** The lines of one releasing lane and epoch acquired at one epoch (made empty if none). */
+  private same(warp: number, lane: number, divergence: number, acquireDivergence: number): Sync[] {
+    const k = warp * 33 + lane + 1;
+    let byDivergence = this.index.get(k);
+    if (!byDivergence) this.index.set(k, (byDivergence = new Map()));
+    let byAcquire = byDivergence.get(divergence);
+    if (!byAcquire) byDivergence.set(divergence, (byAcquire = new Map()));
+    let lines = byAcquire.get(acquireDivergence);
+    if (!lines) byAcquire.set(acquireDivergence, (lines = []));
+    return lines;
+  }
+
+  /** Takes a line out of the warp's list and the index; emptied parts of the index go too (epochs only grow). */
+  private evict(line: Sync): void {
+    const ofWarp = this.byWarp[line.warp];
+    ofWarp.splice(ofWarp.indexOf(line), 1);
+    const k = line.warp * 33 + line.lane + 1;
+    const byDivergence = this.index.get(k)!;
+    const byAcquire = byDivergence.get(line.divergence)!;
+    const lines = byAcquire.get(line.acquireDivergence)!;
+    lines.splice(lines.indexOf(line), 1);
+    if (lines.length) return;
+    byAcquire.delete(line.acquireDivergence);
+    if (byAcquire.size) return;
+    byDivergence.delete(line.divergence);
+    if (!byDivergence.size) this.index.delete(k);
+  }
 }
 
 /** The access as the shadow memory keeps it, refilling `into` when given (no allocation). */
