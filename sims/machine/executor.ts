@@ -1103,8 +1103,14 @@ function completeCollectives(w: WarpState): void {
       else complete = false;
     }
     if (!complete) continue;
-    // Lanes outside the mask that wait at the same place join too.
-    for (let k = 0; k < WARP; k++) if (w.inCollective[k] === t && !lanes.includes(k)) lanes.push(k);
+    // Only the mask's lanes take part: another group of the warp waiting at the same place with
+    // its own mask (a warp reaching __match_any_sync in two groups, each with its __activemask())
+    // completes on its own, or a vote or match would count lanes of both. A lane whose mask
+    // leaves itself out (undefined behaviour) goes with this group rather than wait forever.
+    for (let k = 0; k < WARP; k++) {
+      if (w.inCollective[k] !== t || lanes.includes(k)) continue;
+      if (!(((w.regs[t.mask! * WARP + k] >>> 0) >>> k) & 1)) lanes.push(k);
+    }
     lanes.sort((a, b) => a - b);
     t.run(w, lanes);
     for (const k of lanes) {
