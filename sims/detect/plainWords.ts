@@ -77,33 +77,7 @@ interface AllocationPages {
   touched: number;
 }
 
-/** An access as `PlainWords.updateNext` takes it: the numbers a row keeps, filled in by the caller. */
-export interface NextAccess {
-  block: number;
-  /** warp * 32 + lane. */
-  who: number;
-  divergence: number;
-  barrier: number;
-  blkFence: number;
-  devFence: number;
-  rel: number;
-  sync: number;
-  /** The value the access left (NaN for none). */
-  value: number;
-  write: boolean;
-  strong: boolean;
-  release: boolean;
-  silent: boolean;
-  bytes: number;
-  range: Range;
-}
-
 export class PlainWords {
-  /**
-   * The next access, for a caller that has its numbers at hand to fill in instead of a record
-   * (the detector's same-thread path, the most common access of all).
-   */
-  readonly next: NextAccess = { block: 0, who: 0, divergence: -1, barrier: 0, blkFence: 0, devFence: 0, rel: 0, sync: 0, value: NaN, write: false, strong: false, release: false, silent: false, bytes: 0b1111, range: undefined as never };
   private generation = 1;
   private readonly byAllocation: (AllocationPages | undefined)[] = [];
   /** Rows of the current generation that are not promoted. */
@@ -190,29 +164,8 @@ export class PlainWords {
   /** A new entry in the found row: `rec`, a write, is its last access and last write. */
   create(rec: AccessRecord): void {
     this.setState(WRITE_LAST);
-    this.put(this.page!.rows, this.at + LAST, this.take(rec));
+    this.put(this.page!.rows, this.at + LAST, rec);
     this.plain++;
-  }
-
-  /** `rec` as the next access. */
-  private take(rec: AccessRecord): NextAccess {
-    const n = this.next;
-    n.block = rec.block;
-    n.who = rec.warp * 32 + rec.lane;
-    n.divergence = rec.divergence;
-    n.barrier = rec.barrier;
-    n.blkFence = rec.blkFence;
-    n.devFence = rec.devFence;
-    n.rel = rec.rel;
-    n.sync = rec.sync;
-    n.value = rec.value;
-    n.write = rec.write;
-    n.strong = rec.strong;
-    n.release = rec.release;
-    n.silent = rec.silent;
-    n.bytes = rec.bytes;
-    n.range = rec.range;
-    return n;
   }
 
   /** The found row's last access is a write (then it is the last write too). */
@@ -273,22 +226,15 @@ export class PlainWords {
    * read after another thread's read (that needs the objects: `promote`).
    */
   update(rec: AccessRecord): void {
-    this.take(rec);
-    this.updateNext();
-  }
-
-  /** `update` with the access in `next`. */
-  updateNext(): void {
-    const n = this.next;
     const page = this.page!;
     const rows = page.rows;
     const last = this.at + LAST;
     const i = this.at / ROW;
     const state = this.state;
-    if (n.write) this.setState(WRITE_LAST);
-    else if (state === WRITE_LAST || (state === WRITE_SHORT && !sameCounters(rows, last, n))) {
+    if (rec.write) this.setState(WRITE_LAST);
+    else if (state === WRITE_LAST || (state === WRITE_SHORT && !sameCounters(rows, last, rec))) {
       // The last write goes apart: in short while the read only differs from it in what it is.
-      if (state === WRITE_LAST && sameCounters(rows, last, n)) {
+      if (state === WRITE_LAST && sameCounters(rows, last, rec)) {
         const short = page.short ?? (page.short = this.more(page, SHORT));
         short[i * SHORT + SHORT_VALUE] = rows[last + VALUE];
         short[i * SHORT + SHORT_FLAGS] = rows[last + FLAGS];
@@ -305,7 +251,7 @@ export class PlainWords {
         this.setState(WRITE_FULL);
       }
     }
-    this.put(rows, last, n);
+    this.put(rows, last, rec);
   }
 
   /** A page's array of `ints` per word, charged. */
@@ -317,20 +263,20 @@ export class PlainWords {
     return new Int32Array(words * ints);
   }
 
-  private put(rows: Int32Array, at: number, n: NextAccess): void {
-    rows[at + BLOCK] = n.block;
-    rows[at + WHO] = n.who;
-    rows[at + DIVERGENCE] = n.divergence;
-    rows[at + BARRIER] = n.barrier;
-    rows[at + BLK_FENCE] = n.blkFence;
-    rows[at + DEV_FENCE] = n.devFence;
-    rows[at + REL] = n.rel;
-    rows[at + SYNC] = n.sync;
-    const value = n.value;
+  private put(rows: Int32Array, at: number, rec: AccessRecord): void {
+    rows[at + BLOCK] = rec.block;
+    rows[at + WHO] = rec.warp * 32 + rec.lane;
+    rows[at + DIVERGENCE] = rec.divergence;
+    rows[at + BARRIER] = rec.barrier;
+    rows[at + BLK_FENCE] = rec.blkFence;
+    rows[at + DEV_FENCE] = rec.devFence;
+    rows[at + REL] = rec.rel;
+    rows[at + SYNC] = rec.sync;
+    const value = rec.value;
     const hasValue = value === value;
     rows[at + VALUE] = hasValue ? value | 0 : 0;
-    rows[at + FLAGS] = (n.write ? WRITE : 0) | (n.strong ? STRONG : 0) | (n.release ? RELEASE : 0) | (n.silent ? SILENT : 0) | (hasValue ? HAS_VALUE : 0) | (n.bytes << BYTES_SHIFT);
-    rows[at + RANGE] = this.rangeId(n.range);
+    rows[at + FLAGS] = (rec.write ? WRITE : 0) | (rec.strong ? STRONG : 0) | (rec.release ? RELEASE : 0) | (rec.silent ? SILENT : 0) | (hasValue ? HAS_VALUE : 0) | (rec.bytes << BYTES_SHIFT);
+    rows[at + RANGE] = this.rangeId(rec.range);
   }
 
   private rangeId(range: Range): number {
@@ -416,16 +362,16 @@ export class PlainWords {
   }
 }
 
-/** The access at `at` and `n` were made by one thread with the same counters (fences, barrier, __syncwarp, divergence, releases). */
-function sameCounters(rows: Int32Array, at: number, n: NextAccess): boolean {
+/** The access at `at` and `rec` were made by one thread with the same counters (fences, barrier, __syncwarp, divergence, releases). */
+function sameCounters(rows: Int32Array, at: number, rec: AccessRecord): boolean {
   return (
-    rows[at + BLOCK] === n.block &&
-    rows[at + WHO] === n.who &&
-    rows[at + DIVERGENCE] === n.divergence &&
-    rows[at + BARRIER] === n.barrier &&
-    rows[at + BLK_FENCE] === n.blkFence &&
-    rows[at + DEV_FENCE] === n.devFence &&
-    rows[at + REL] === n.rel &&
-    rows[at + SYNC] === n.sync
+    rows[at + BLOCK] === rec.block &&
+    rows[at + WHO] === rec.warp * 32 + rec.lane &&
+    rows[at + DIVERGENCE] === rec.divergence &&
+    rows[at + BARRIER] === rec.barrier &&
+    rows[at + BLK_FENCE] === rec.blkFence &&
+    rows[at + DEV_FENCE] === rec.devFence &&
+    rows[at + REL] === rec.rel &&
+    rows[at + SYNC] === rec.sync
   );
 }

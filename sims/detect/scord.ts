@@ -723,28 +723,7 @@ export class ScordDetector implements Detector {
       // What the objects below do, in numbers: a write is checked against the last access, a
       // read against the last write (the same thread's are program order, the common case), and
       // the access takes their place. A read after another thread's read needs the objects.
-      else if (plainAccess && (write ? plain.lastBy(e.block, e.warp, e.lane) : plain.lastWriteBy(e.block, e.warp, e.lane) && (plain.lastIsWrite || plain.lastBy(e.block, e.warp, e.lane)))) {
-        // The thread's own word: program order, nothing to compare. Its numbers go to the row as
-        // they are (no record filled).
-        const n = plain.next;
-        n.block = e.block;
-        n.who = e.warp * 32 + e.lane;
-        n.divergence = this.anyDivergence ? this.epoch(e.block, e.warp) : -1;
-        n.barrier = this.barrierId(e.block);
-        n.blkFence = fence.blk;
-        n.devFence = fence.dev;
-        n.rel = fence.order.rel;
-        n.sync = fence.order.sync;
-        n.value = value;
-        n.write = write;
-        n.strong = e.strong;
-        n.release = release;
-        n.silent = write && plain.lastWriteValue === value;
-        n.bytes = this.bytesOf(e) | plain.carryBytes(e.block, e.warp, e.lane, write, fence.blk, fence.dev, n.barrier);
-        n.range = e.range;
-        plain.updateNext();
-        return;
-      } else if (plainAccess && (write || plain.lastIsWrite || plain.lastBy(e.block, e.warp, e.lane))) {
+      else if (plainAccess && (write || plain.lastIsWrite || plain.lastBy(e.block, e.warp, e.lane))) {
         const rec = this.record(this.scratch, e, write, fence, release);
         rec.value = value;
         rec.silent = write && plain.lastWriteValue === value;
