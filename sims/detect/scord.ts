@@ -702,9 +702,7 @@ export class ScordDetector implements Detector {
     // What a write stored (the simulator reports an access once it is done); only writes'
     // values are compared, and only a 4-byte entry is one word (NaN equals nothing).
     const view = write && this.granularity === 4 ? a.view : undefined;
-    // Pages of entries are sized by the allocation's words; the access's own count too, so that
-    // its rows exist whatever was reported.
-    const words = this.faithful ? 0 : Math.max(Math.ceil(a.size / this.granularity), word + span);
+    const words = this.faithful ? 0 : Math.ceil(a.size / this.granularity);
     for (let k = 0; k < span; k++) {
       this.touched?.add(allocation * TOUCHED_STRIDE + word + k);
       if (this.faithful) this.checkFaithful(table, word + k, e, write, fence, release, view);
