@@ -126,8 +126,6 @@ export class LaunchReuse {
   private readonly records: LaunchRecord[] = [];
   /** The launch now running, when it may be remembered. */
   private running?: LaunchWatch;
-  /** Bytes the remembered launches' copies hold. */
-  private held = 0;
 
   constructor(
     private readonly memory: Memory,
@@ -178,15 +176,15 @@ export class LaunchReuse {
     const partial = new Map<Allocation, PartialUse>();
     for (const [a, marks] of run.firstAccess) partial.set(a, { readFirst: runsOf(marks, FIRST_READ), touched: runsOf(marks, TOUCHED) });
     const record: LaunchRecord = { key: run.key, grid: run.grid, before: run.before, after: new Map(), partial, steps, charged: run.charged };
+    // Copies still to make: what the launch wrote, after it, and what it only read.
+    const onlyRead = run.allocations.filter((a) => a.read && !run.before.has(a));
     let more = 0;
     for (const a of run.before.keys()) more += a.size;
-    for (const a of run.allocations) if (a.read && !run.before.has(a)) more += a.size;
-    const copies = run.total();
-    if (!this.charge(more, copies)) return run.abandon();
+    for (const a of onlyRead) more += a.size;
+    if (!this.charge(more, run.total())) return run.abandon();
     record.charged.push(more);
-    this.held += copies + more;
     for (const a of run.before.keys()) record.after.set(a, a.bytes.slice());
-    for (const a of run.allocations) if (a.read && !run.before.has(a)) record.before.set(a, a.bytes.slice());
+    for (const a of onlyRead) record.before.set(a, a.bytes.slice());
     this.records.unshift(record);
     if (this.records.length > REMEMBERED_LAUNCHES) this.forget(this.records.pop()!);
   }
@@ -208,7 +206,7 @@ export class LaunchReuse {
    */
   private charge(bytes: number, running: number): boolean {
     const share = this.memory.account.limit * SHARE_OF_LIMIT;
-    while (this.held + running + bytes > share || this.memory.account.charge(bytes, WHAT)) {
+    while (this.held() + running + bytes > share || this.memory.account.charge(bytes, WHAT)) {
       const oldest = this.records.pop();
       if (!oldest) return false;
       this.forget(oldest);
@@ -216,11 +214,15 @@ export class LaunchReuse {
     return true;
   }
 
+  /** Bytes the remembered launches' copies hold (a few launches: summed when asked, never out of step). */
+  private held(): number {
+    let n = 0;
+    for (const r of this.records) for (const bytes of r.charged) n += bytes;
+    return n;
+  }
+
   private forget(r: LaunchRecord): void {
-    for (const bytes of r.charged) {
-      this.memory.account.release(bytes);
-      this.held -= bytes;
-    }
+    for (const bytes of r.charged) this.memory.account.release(bytes);
   }
 }
 
