@@ -199,6 +199,11 @@ export interface AnalysisStateParams {
    * and how many launches were sampled in all.
    */
   sampled?: { kernel: string; simulated: number; blocks: number; launches: number };
+  /**
+   * With `done`: whether the run took the server's parse of this version (a version is parsed
+   * once) or parsed the text itself (its flags or headers differed from the server's parse).
+   */
+  parse?: 'taken' | 'parsed';
   /** With `stopped`: why (cancelled by an edit, over budget, crashed). */
   reason?: string;
 }

@@ -102,6 +102,7 @@ const scheduler = new AnalysisScheduler(
         ...(run ? { races: run.report.findings.filter((f) => f.kind === 'race').length, findings: run.report.findings.length, elapsedMs: run.elapsedMs } : {}),
         ...(run && notRunBecause(run.report) ? { notRun: notRunBecause(run.report) } : {}),
         ...(run?.report.stats.sampled?.length ? { sampled: { ...run.report.stats.sampled[0], launches: run.report.stats.sampled.reduce((n, s) => n + s.launches, 0) } } : {}),
+        ...(run?.parse ? { parse: run.parse } : {}),
         ...(detail?.reason ? { reason: detail.reason } : {}),
       });
     },
@@ -313,7 +314,7 @@ connection.onRequest(KernelsRequest, async (params) => {
   return safely('kernels', () => kernelsOf(scheduler.parsedNow(doc, s), doc.getText(), fileNameOf(doc.uri), scheduler.lastRun(doc.uri)?.report.stats.launched), { hasMain: false, kernels: [] });
 });
 
-connection.onRequest(LitmusRequest, litmusHandler({ connection, documents, settings, workers, readFile }));
+connection.onRequest(LitmusRequest, litmusHandler({ connection, documents, settings, workers, readFile, parseOf: (uri) => scheduler.handoffOf(uri) }));
 
 connection.onShutdown(() => workers.dispose());
 listenForProgressCancel(connection);

@@ -2,6 +2,7 @@
 import type { FileLimits } from '../../sims/files/policy';
 import type { CheckOptions, CheckReport } from '../../sims/check';
 import type { LitmusOptions, LitmusReport } from '../../sims/litmus/types';
+import type { ParseHandoff } from './parseHandoff';
 
 /** Which front end a report came from: the hand-written one's run, or clang's. */
 export type ReportFrontend = 'builtin' | 'clang';
@@ -51,6 +52,8 @@ export interface AnalysisRequest {
   program?: ProgramRequest;
   /** What the run may read from disk (sims/files/policy.ts): the file cap, and in an untrusted workspace the folders. */
   files?: { limits: FileLimits; allowedRoots?: string[] };
+  /** The server's parse of `text`, which the worker takes when it is the one it would make (./parseHandoff.ts). */
+  parse?: ParseHandoff;
 }
 
 /** Slots of the cancelled requests the worker's process shares with its thread (id % CANCEL_SLOTS). */
@@ -82,6 +85,8 @@ export type AnalysisResponse =
       elapsedMs: number;
       includes: string[];
       frontend: ReportFrontend;
+      /** Whether the text was parsed here or the server's parse was taken (./parseHandoff.ts). */
+      parse: 'taken' | 'parsed';
       /** The checked file's preprocessor flags from its compile_commands.json entry (the server parses with them). */
       flags?: { defines: string[]; undefines: string[]; includeDirs: string[] };
     }

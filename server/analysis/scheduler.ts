@@ -21,6 +21,12 @@ import type { AnalysisRequest, ProgramRequest, ReportFrontend } from './messages
 import { defaultParallelRuns, type AnalysisOutcome, type AnalysisWorkers, type RunHandle, type RunLimits } from './workers';
 import type { ReadSourceFile } from '../../sims/frontend/preprocessor';
 import { asSourceText, limitsForFileMb, SourceReader, type FileLimits } from '../../sims/files/policy';
+import { RecordedReads, type ParseHandoff, type ParseInputs } from './parseHandoff';
+
+/** A parse the worker may take instead of its own: packed when a run first asks for it. */
+interface HandedParse {
+  pack(): ParseHandoff | undefined;
+}
 
 export interface LastRun {
   version: number;
@@ -34,6 +40,8 @@ export interface LastRun {
   fixesChecked?: boolean;
   /** Which front end read the program for this report. */
   frontend: ReportFrontend;
+  /** Whether the run took this server's parse of the version (./parseHandoff.ts) or parsed the text itself. */
+  parse?: 'taken' | 'parsed';
 }
 
 /** Codes that say why a program was not run (not that its code does not compile). */
@@ -63,7 +71,7 @@ export function notRunBecause(report: CheckReport): 'syntax' | 'compile' | undef
 interface DocumentState {
   timer?: ReturnType<typeof setTimeout>;
   running?: { version: number; handle: RunHandle };
-  parsed?: { version: number; result: ParseResult };
+  parsed?: { version: number; result: ParseResult; handoff?: HandedParse };
   /** The last run whose findings are on screen. */
   lastRun?: LastRun;
   /** The newest report (the same as lastRun unless the program did not compile since). */
@@ -265,22 +273,25 @@ export class AnalysisScheduler {
     const raw: unknown = doc.getText();
     const text = typeof raw === 'string' ? raw : '';
     const defines = flags?.defines ?? settings.preprocessor.defines;
-    const options = {
+    const reads = new RecordedReads(this.includeReader(settings, fileName));
+    const inputs: ParseInputs = {
       fileName,
       // A kernel-only file's header -D lines, as the run reads them (sims/check.ts readLaunchHeader).
       defines: [...headerDefines(readKernelHeader(text).header, defines, flags?.undefines ?? []), ...defines],
-      ...(flags?.undefines.length ? { undefines: flags.undefines } : {}),
+      undefines: flags?.undefines ?? [],
       includePaths: flags?.includeDirs ?? resolveIncludePaths(settings.preprocessor.includePaths, fileName),
-      readFile: this.includeReader(settings, fileName),
       maxOutputTokens: MAX_EXPANDED_TOKENS,
-      workspaceRoots: [...workspaceFolders, path.dirname(fileName)],
     };
+    const options = { ...inputs, readFile: reads.reader, workspaceRoots: [...workspaceFolders, path.dirname(fileName)] };
     let result: ParseResult;
+    // Whether the parse is of the text itself, as the worker would make it (not a stand-in).
+    let whole = text.length <= MAIN_THREAD_PARSE_CHARS;
     try {
       // A very large document (a generated lookup table) would hold this thread for seconds:
       // it is parsed only in the analysis worker, whose report brings its problems.
-      result = parse(text.length > MAIN_THREAD_PARSE_CHARS ? '' : text, { ...options, maxChain: MAIN_THREAD_MAX_CHAIN });
+      result = parse(whole ? text : '', { ...options, maxChain: MAIN_THREAD_MAX_CHAIN });
     } catch (e) {
+      whole = false;
       result = parse('', options);
       // An expression longer than this thread reads: the document is read only in the worker,
       // as a very large one is, and its problems come with the worker's report.
@@ -294,10 +305,14 @@ export class AnalysisScheduler {
     }
     const tooLarge = oversized(text, settings);
     if (tooLarge) {
+      whole = false;
       const at = { line: 0, character: 0, offset: 0 };
       result.diagnostics.push({ severity: 'error', code: 'analysis-stopped', message: tooLarge, range: { file: fileName, start: at, end: at } });
     }
-    s.parsed = { version: doc.version, result };
+    const parsed = result;
+    let packed: { handoff: ParseHandoff | undefined } | undefined;
+    const handoff: HandedParse | undefined = whole ? { pack: () => (packed ??= { handoff: reads.handoff(parsed, text, inputs) }).handoff } : undefined;
+    s.parsed = { version: doc.version, result, ...(handoff ? { handoff } : {}) };
     return result;
   }
 
@@ -335,6 +350,19 @@ export class AnalysisScheduler {
     if (trigger === 'onSave' && reason === 'change') return;
     // A dependency (a header, another file of the program) changes as it is typed in: wait for a pause too.
     this.schedule(doc, reason === 'change' || reason === 'dependency' ? settings.analysis.debounceMs : 0);
+  }
+
+  /** The parse of this version for the worker to take (made once, when the first run asks). */
+  private handoff(s: DocumentState, version: number): { parse?: ParseHandoff } {
+    const parse = s.parsed?.version === version ? s.parsed.handoff?.pack() : undefined;
+    return parse ? { parse } : {};
+  }
+
+  /** The parse of an open document's current version for the worker to take (a litmus run's). */
+  handoffOf(uri: string): { parse?: ParseHandoff } {
+    const doc = this.host.document(uri);
+    const s = this.states.get(uri);
+    return doc && s ? this.handoff(s, doc.version) : {};
   }
 
   private schedule(doc: TextDocument, delayMs: number): void {
@@ -379,7 +407,7 @@ export class AnalysisScheduler {
     const handles: RunHandle[] = [];
     for (let k = 1; k <= extra; k++) {
       const overrides = { scheduler: 'random' as const, schedules: 1, seed: settings.simulator.seed + k };
-      handles.push(this.workers.run(analysisRequest(uri, doc.getText(), settings, this.host.openDocuments(), overrides, false), { ...runLimits(settings), priority: () => this.host.priority(uri) + EXPLORE_PRIORITY }));
+      handles.push(this.workers.run({ ...analysisRequest(uri, doc.getText(), settings, this.host.openDocuments(), overrides, false), ...this.handoff(s, version) }, { ...runLimits(settings), priority: () => this.host.priority(uri) + EXPLORE_PRIORITY }));
     }
     s.exploring = handles;
     const timer = setTimeout(() => this.stopExploring(s.exploring === handles ? s : undefined), Math.max(0, deadline - Date.now()));
@@ -406,7 +434,7 @@ export class AnalysisScheduler {
     // Refused as `scord check` refuses it (said by its parse).
     if (oversized(doc.getText(), settings)) return;
     this.workers.setMaxParallel(settings.analysis.maxParallelRuns || defaultParallelRuns());
-    const handle = this.workers.run(analysisRequest(uri, doc.getText(), settings, this.host.openDocuments(), { inspect: {} }, true), { ...runLimits(settings), priority: () => this.host.priority(uri) });
+    const handle = this.workers.run({ ...analysisRequest(uri, doc.getText(), settings, this.host.openDocuments(), { inspect: {} }, true), ...this.handoff(s, version) }, { ...runLimits(settings), priority: () => this.host.priority(uri) });
     s.running = { version, handle };
     this.host.runState(uri, version, 'running');
     const outcome = await handle.outcome;
@@ -451,7 +479,7 @@ export class AnalysisScheduler {
       s.parsed = undefined;
     }
     const parsed = s.parsed?.version === version ? s.parsed.result : undefined;
-    const report: LastRun = { version, report: outcome.report, elapsedMs: outcome.elapsedMs, finishedAt: Date.now(), parsed, frontend: outcome.frontend };
+    const report: LastRun = { version, report: outcome.report, elapsedMs: outcome.elapsedMs, finishedAt: Date.now(), parsed, frontend: outcome.frontend, parse: outcome.parse };
     s.lastReport = report;
     // A program that does not compile keeps the last run's findings on screen (and in hovers and lenses).
     if (!s.lastRun || !compileFailed(outcome.report)) s.lastRun = report;

@@ -21,6 +21,7 @@ import { declaredOutcomes, runLitmus } from '../../sims/litmus/run';
 import { RunInterrupted, setRunInterrupt } from '../../sims/machine/executor';
 import { CANCEL_SLOTS, MAX_EXPANDED_TOKENS, type AnalysisRequest, type AnalysisResponse, type ReportFrontend, type WorkerControl } from './messages';
 import { resolveProgram, withText, type ResolvedProgram } from './program';
+import { takeHandoff, type ParseInputs } from './parseHandoff';
 
 /** Candidate fixes tried per run, and per finding (each costs a run). */
 const PROOF_BUDGET: ProofBudget = { runs: 16, perFinding: 3 };
@@ -37,7 +38,9 @@ function readerFor(req: AnalysisRequest): (p: string) => string | undefined | { 
 function exploreLitmus(req: AnalysisRequest & { litmus: NonNullable<AnalysisRequest['litmus']> }): void {
   const t0 = performance.now();
   const { defines = [], undefines = [], includePaths = [] } = req.options;
-  const parsed = parse(req.text, { fileName: req.fileName, defines, undefines, includePaths, readFile: readerFor(req), maxOutputTokens: MAX_EXPANDED_TOKENS });
+  const inputs: ParseInputs = { fileName: req.fileName, defines, undefines, includePaths, maxOutputTokens: MAX_EXPANDED_TOKENS };
+  const read = readerFor(req);
+  const parsed = takeHandoff(req.parse, req.text, inputs, read, () => undefined) ?? parse(req.text, { ...inputs, readFile: read });
   const report = runLitmus(parsed, { ...req.litmus, declared: req.litmus.declared ?? declaredOutcomes(req.text) });
   post({ id: req.id, kind: 'litmus', report, elapsedMs: performance.now() - t0 });
 }
@@ -88,6 +91,8 @@ async function analyse(req: AnalysisRequest): Promise<void> {
   // the same parse, once. A fix that edits a header changes what the same text reads: its
   // re-run parses afresh.
   let lastParse: { text: string; parsed: ParseResult } | undefined;
+  /** The first check took the server's parse (the report says so). */
+  let parseTaken = false;
   const parseOnce = (text: string, parseNow: () => ParseResult): ParseResult => {
     if (overlay.size === 0 && lastParse?.text === text) return lastParse.parsed;
     const parsed = parseNow();
@@ -104,7 +109,13 @@ async function analyse(req: AnalysisRequest): Promise<void> {
     const includePaths = unit ? unit.includeDirs : (req.options.includePaths ?? []);
     // A kernel-only file's header adds its -D lines, as `scord check` reads them.
     const launch = readLaunchHeader(req.fileName, text, defines, undefines);
-    const parsed = parseOnce(text, () => parse(text, { fileName: req.fileName, defines: launch.defines, undefines, includePaths, readFile, maxOutputTokens: MAX_EXPANDED_TOKENS }));
+    const inputs: ParseInputs = { fileName: req.fileName, defines: launch.defines, undefines, includePaths, maxOutputTokens: MAX_EXPANDED_TOKENS };
+    const parsed = parseOnce(text, () => {
+      // The server's parse of this version, when it is this one (not for a fix's re-run: its reads differ).
+      const taken = overlay.size === 0 ? takeHandoff(req.parse, text, inputs, read, (p) => files.add(p)) : undefined;
+      if (taken) parseTaken = true;
+      return taken ?? parse(text, { ...inputs, readFile });
+    });
     // The architecture its build database says (nvcc's -arch) schedules the warps on either front end.
     const arch = program ? programArch(program.options.units) : undefined;
     return { ...req.options, defines, undefines, includePaths, fileName: req.fileName, text, readFile, parsed, launch, ...(arch !== undefined ? { arch } : {}) };
@@ -151,7 +162,7 @@ async function analyse(req: AnalysisRequest): Promise<void> {
 
   const first = await check(req.text);
   const { report } = first;
-  const reply = (): AnalysisResponse => ({ id: req.id, kind: 'report', report, elapsedMs: performance.now() - t0, includes: [...files], frontend: first.frontend, ...(program?.flags ? { flags: program.flags } : {}) });
+  const reply = (): AnalysisResponse => ({ id: req.id, kind: 'report', report, elapsedMs: performance.now() - t0, includes: [...files], frontend: first.frontend, parse: parseTaken ? 'taken' : 'parsed', ...(program?.flags ? { flags: program.flags } : {}) });
   if (!req.verifyFixes) {
     post(reply());
     return;

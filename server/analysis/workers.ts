@@ -69,6 +69,8 @@ export type AnalysisOutcome =
       elapsedMs: number;
       includes: string[];
       frontend: ReportFrontend;
+      /** Whether the worker took the server's parse of the text or parsed it itself. */
+      parse: 'taken' | 'parsed';
       /** The checked file's flags from its compile_commands.json entry. */
       flags?: { defines: string[]; undefines: string[]; includeDirs: string[] };
     }
@@ -479,7 +481,7 @@ export class AnalysisWorkers {
           end({ kind: 'failed', message: m.message });
           return;
         case 'report':
-          result.settle({ kind: 'report', report: m.report, elapsedMs: m.elapsedMs, includes: m.includes, frontend: m.frontend, ...(m.flags ? { flags: m.flags } : {}) });
+          result.settle({ kind: 'report', report: m.report, elapsedMs: m.elapsedMs, includes: m.includes, frontend: m.frontend, parse: m.parse, ...(m.flags ? { flags: m.flags } : {}) });
           if (request.verifyFixes) return; // the verdicts on its fixes follow
           break;
         case 'litmus':

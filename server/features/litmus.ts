@@ -8,6 +8,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { type LitmusOptions } from '../../sims/litmus/types';
 import { MEMORY_MODELS } from '../../sims/gpu/memoryModels';
 import { analysisRequest, fileNameOf, runLimits } from '../analysis/scheduler';
+import type { ParseHandoff } from '../analysis/parseHandoff';
 import type { AnalysisFailure, AnalysisWorkers } from '../analysis/workers';
 import type { LitmusParams, LitmusResult } from '../protocol';
 import type { SettingsStore } from '../settings';
@@ -67,6 +68,8 @@ export interface LitmusHost {
   workers: AnalysisWorkers;
   /** Text of a file: an open document wins over the disk. */
   readFile(path: string): string | undefined;
+  /** The server's parse of an open document's current version, for the worker to take. */
+  parseOf(uri: string): { parse?: ParseHandoff };
 }
 
 export function litmusHandler(host: LitmusHost): (params: LitmusParams, token: CancellationToken) => Promise<LitmusResult> {
@@ -79,7 +82,7 @@ export function litmusHandler(host: LitmusHost): (params: LitmusParams, token: C
     const options = litmusOptions(params, s.simulator.seed);
     if (params.timeBudgetMs !== undefined && !isWhole(params.timeBudgetMs, 1, 24 * 3_600_000)) throw invalid(`timeBudgetMs must be a positive whole number of milliseconds, not ${JSON.stringify(params.timeBudgetMs)}`);
     const limits = { ...runLimits(s), ...(params.timeBudgetMs !== undefined ? { timeBudgetMs: params.timeBudgetMs } : {}) };
-    const handle = host.workers.litmus(analysisRequest(params.uri, text, s, host.documents.all(), {}, false), options, limits);
+    const handle = host.workers.litmus({ ...analysisRequest(params.uri, text, s, host.documents.all(), {}, false), ...host.parseOf(params.uri) }, options, limits);
     const how = options.exhaustive ? 'every execution' : `${options.runs} runs`;
     const progress = beginProgress(host.connection, params.workDoneToken, `Litmus ${path.basename(fileName)} under ${options.model} (${how})`, () => handle.cancel());
     const onCancel = token.onCancellationRequested(() => handle.cancel());

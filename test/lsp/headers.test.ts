@@ -91,6 +91,8 @@ test('a race in an included header: in the header, and at the #include line', as
   assert.deepEqual(atInclude.relatedInformation?.[0], { location: { uri: p.hdr, range: HEADER_RACE }, message: 'the racing access, in the header' });
   assert.deepEqual(atInclude.relatedInformation?.[1].location, { uri: p.hdr, range: HEADER_RACE });
   assert.deepEqual(atInclude.data, { version: 1, finding: 0, address: 'counter' });
+  // The run took the server's parse of this version: the text was parsed once.
+  assert.equal(client.states.slice(since).find((x) => x.uri === p.main && x.state === 'done')?.parse, 'taken');
 
   const inHeader = lastFor(p.hdr);
   assert.ok(inHeader, 'published for the header');
@@ -179,6 +181,8 @@ test('a header changed on disk (workspace/didChangeWatchedFiles) re-analyses the
   await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: p.hdr, type: 2 }] });
   const fixed = await nextDone(p.main, since);
   assert.deepEqual(fixed.diagnostics, []);
+  // The server parsed again with the new header, and the run took that parse.
+  assert.equal(client.states.slice(since).find((x) => x.uri === p.main && x.state === 'done')?.parse, 'taken');
   assert.deepEqual(lastFor(p.hdr)?.diagnostics, [], 'the header’s list is emptied too');
 
   since = client.states.length;

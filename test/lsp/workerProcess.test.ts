@@ -1,10 +1,16 @@
 // An analysis worker's process, on its own: what its host says when the process outgrows its
 // resident ceiling (memory the worker's heap limit cannot see: clang's and the program's
-// WebAssembly memories), and that a terminated worker is gone with its process.
+// WebAssembly memories), that a terminated worker is gone with its process, and that it takes
+// the server's parse of a text only while that parse is the one it would make.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { MAX_EXPANDED_TOKENS } from '../../server/analysis/messages';
+import { RecordedReads, type ParseInputs } from '../../server/analysis/parseHandoff';
 import { WorkerProcess } from '../../server/analysis/workerProcess';
+import { parse } from '../../sims/frontend/index';
 import { ROOT } from '../support/lspKit';
 
 function start(residentCeilingMb: number): WorkerProcess {
@@ -88,5 +94,48 @@ int main() {
     await seen(2, 'report');
   } finally {
     await w.terminate();
+  }
+});
+
+test('the worker takes the server’s parse of the text, and parses for itself once a header it read has changed', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-handoff-'));
+  const header = path.join(dir, 'util.cuh');
+  const main = path.join(dir, 'main.cu');
+  const util = (scope: string): string => `#pragma once\n__device__ void bump(int *p) { atomicAdd${scope}(p, 1); }\n`;
+  const text = '#include "util.cuh"\n__global__ void k(int *out) { bump(out); }\nint main() {\n  int *d;\n  cudaMalloc(&d, sizeof(int));\n  k<<<2, 32>>>(d);\n  cudaDeviceSynchronize();\n  return 0;\n}\n';
+  fs.writeFileSync(header, util('_block'));
+  // The server's side: its parse of the text, through a reader that records what it read.
+  const inputs: ParseInputs = { fileName: main, defines: [], undefines: [], includePaths: [], maxOutputTokens: MAX_EXPANDED_TOKENS };
+  const reads = new RecordedReads((p) => (fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : undefined));
+  const handoff = reads.handoff(parse(text, { ...inputs, readFile: reads.reader }), text, inputs);
+  assert.ok(handoff);
+  const w = start(4096);
+  const reports = new Map<number, { parse: string; races: number; includes: string[] }>();
+  const waiting = new Map<number, () => void>();
+  w.on('message', (m) => {
+    if (m.kind !== 'report') return;
+    reports.set(m.id, { parse: m.parse, races: m.report.findings.filter((f) => f.kind === 'race').length, includes: m.includes });
+    waiting.get(m.id)?.();
+  });
+  const run = (id: number, withParse: boolean): Promise<{ parse: string; races: number; includes: string[] }> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no report for request ${id} within 20 s`)), 20_000);
+      waiting.set(id, () => {
+        clearTimeout(timer);
+        resolve(reports.get(id)!);
+      });
+      w.postMessage({ id, fileName: main, text, options: {}, openFiles: {}, verifyFixes: false, frontend: 'builtin', ...(withParse ? { parse: handoff } : {}) } as never);
+    });
+  try {
+    const taken = await run(1, true);
+    assert.deepEqual({ parse: taken.parse, races: taken.races }, { parse: 'taken', races: 1 });
+    assert.ok(taken.includes.includes(header), 'the header the taken parse read is a dependency of the run');
+    assert.deepEqual(await run(2, false).then((r) => [r.parse, r.races]), ['parsed', 1], 'no parse handed: the worker parses');
+    // The header is fixed on disk after the server parsed: the handed parse is stale.
+    fs.writeFileSync(header, util(''));
+    assert.deepEqual(await run(3, true).then((r) => [r.parse, r.races]), ['parsed', 0]);
+  } finally {
+    await w.terminate();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
