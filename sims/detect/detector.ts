@@ -3,7 +3,7 @@
 // shows what one holds (`state`), in the form below, which the protocol turns into its own.
 import type { Range } from '../frontend/source';
 import type { Scope } from '../gpu/memoryOrder';
-import type { EventListener } from '../ir/ir';
+import type { EventListener, SimEvent } from '../ir/ir';
 import type { Accessor, RaceFinding } from './findings';
 
 export interface Detector {
@@ -13,6 +13,22 @@ export interface Detector {
   findings(): RaceFinding[];
   /** What the detector holds now, for the metadata inspector; undefined for an engine that shows none. */
   state(limit?: number): DetectorState | undefined;
+}
+
+/** An event a detector handles its own way: neither an access nor a repeated launch. */
+export type ControlEvent = Exclude<SimEvent, { kind: 'access' } | { kind: 'launch-repeat' }>;
+
+/**
+ * A detector's listener. Accesses, nearly all of a run's events, take the first test; a launch
+ * repeated without running (launch reuse) counts that launch's races again, which every
+ * detector does alike through its findings; the rest is the detector's own.
+ */
+export function detectorListener(onAccess: (e: Extract<SimEvent, { kind: 'access' }>) => void, repeatLaunch: (of: number) => void, onControl: (e: ControlEvent) => void): EventListener {
+  return (e) => {
+    if (e.kind === 'access') onAccess(e);
+    else if (e.kind === 'launch-repeat') repeatLaunch(e.of);
+    else onControl(e);
+  };
 }
 
 /** Listens with every detector, in order. */

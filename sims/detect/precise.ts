@@ -44,7 +44,7 @@ import { Clock } from './clock';
 import { unorderedLanes } from './lanes';
 import { nameAddress } from '../gpu/lvalue';
 import { accessName, accessorName, atomicName, PairIndex, type AccessSummary, type Accessor, type RaceCategory, type RaceFinding } from './findings';
-import type { Detector } from './detector';
+import { detectorListener, type ControlEvent, type Detector } from './detector';
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
 type Fence = Extract<SimEvent, { kind: 'fence' }>;
@@ -207,15 +207,14 @@ export class PreciseDetector implements Detector {
     if (options.explain) this.reasons = new Map();
   }
 
-  readonly listener: EventListener = (e) => {
-    if (e.kind === 'access') {
-      this.onAccess(e);
-      return;
-    }
+  readonly listener: EventListener = detectorListener(
+    (e) => this.onAccess(e),
+    (of) => this.found.repeatLaunch(of),
+    (e) => this.onControl(e),
+  );
+
+  private onControl(e: ControlEvent): void {
     switch (e.kind) {
-      case 'launch-repeat':
-        this.found.repeatLaunch(e.of);
-        return;
       case 'launch': {
         // Kernels run to completion one after another: nothing races across launches.
         this.found.beginLaunch();
@@ -256,7 +255,7 @@ export class PreciseDetector implements Detector {
         this.endBlock(e.block);
         return;
     }
-  };
+  }
 
   /** The engine keeps clocks, not entries the metadata inspector shows. */
   state(): undefined {

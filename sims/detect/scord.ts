@@ -26,7 +26,7 @@ import { sameThread, unorderedLanes, warpKey, WARPS_PER_BLOCK } from './lanes';
 import { nameAddress } from '../gpu/lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
 import { accessName, type LockSites, type RaceCategory, type RaceFinding } from './findings';
-import type { AccessView, Detector, DetectorState } from './detector';
+import { detectorListener, type AccessView, type ControlEvent, type Detector, type DetectorState } from './detector';
 import { ScordReporter } from './scordReport';
 import type { AccessRecord, FenceFile, LockEntry, LockTable, Meta } from './scordRecords';
 import { ReleaseFile, scopeRank } from './releaseFile';
@@ -180,16 +180,14 @@ export class ScordDetector implements Detector {
     this.ordering = new ReleaseFile(this.faithful, (block) => this.barrierId(block), BARRIER_BITS);
   }
 
-  readonly listener: EventListener = (e) => {
-    // Accesses are nearly all the events: they take the first test.
-    if (e.kind === 'access') {
-      this.onAccess(e);
-      return;
-    }
+  readonly listener: EventListener = detectorListener(
+    (e) => this.onAccess(e),
+    (of) => this.reporter.found.repeatLaunch(of),
+    (e) => this.onControl(e),
+  );
+
+  private onControl(e: ControlEvent): void {
     switch (e.kind) {
-      case 'launch-repeat':
-        this.reporter.found.repeatLaunch(e.of);
-        return;
       case 'launch':
         // Kernels run to completion one after another: nothing races across launches. The
         // entries' objects are reused by the next launch (no lock section refers to them now).
@@ -252,7 +250,7 @@ export class ScordDetector implements Detector {
         this.fence(e);
         return;
     }
-  };
+  }
 
   private onAccess(e: Access): void {
     if (e.space !== 'device') return;
