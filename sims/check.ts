@@ -379,6 +379,10 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
       diagnostics.push({ severity: 'information', code: 'sampled-blocks', message: `${sampledWords(s)}: a race that needs one of the other blocks is not seen`, location: location(s.range), range: s.range });
     }
   }
+  for (const b of run.beyondDevice ?? []) {
+    const message = `${b.message}: a GPU refuses this launch (cudaErrorInvalidConfiguration); kernel '${b.kernel}' run on its own is simulated with the shape asked for, one block per SM`;
+    diagnostics.push({ severity: 'information', code: 'beyond-device', message, location: location(b.range), range: b.range });
+  }
   stats.steps = many ? many.runs.reduce((s, r) => s + r.steps, 0) : run.steps;
 
   for (const f of run.findings) {

@@ -71,9 +71,10 @@ export function chooseEntry(parsed: ParseResult, request: EntryRequest, header: 
 
 /**
  * Why the simulator cannot run a launch of this shape at all (more threads than it holds), said
- * before it runs; undefined if it can. A shape the device refuses (too many threads per block, a
- * dimension beyond its maximum) is not refused here: the launch runs into it as the program's
- * defect, a launch-configuration finding (cudaErrorInvalidConfiguration), as a launch from main does.
+ * before it runs; undefined if it can. A block shape the device refuses (too many threads per
+ * block, a dimension beyond its maximum, too much shared memory) is not refused here: a kernel
+ * run on its own is a verifier's configuration, simulated as asked up to the simulator's
+ * MAX_BLOCK_THREADS with a warning that a GPU refuses it (sims/machine/executor.ts).
  */
 export function launchLimitProblem(grid: Dim3, block: Dim3): string | undefined {
   const total = block[0] * block[1] * block[2] * grid[0] * grid[1] * grid[2];

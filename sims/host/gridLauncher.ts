@@ -22,6 +22,14 @@ export interface SampledKernelLaunch extends SampledLaunch {
   range: Range;
 }
 
+/** A launch the tool made that ran past the device's per-block limits (GridOutcome.beyondDevice). */
+export interface BeyondDeviceLaunch {
+  kernel: string;
+  range: Range;
+  /** What the device says of the shape. */
+  message: string;
+}
+
 export interface LaunchSettings {
   device: DeviceConfig;
   memory: Memory;
@@ -58,6 +66,8 @@ export class GridLauncher {
   readonly launched: LaunchDescription[] = [];
   /** Launches that ran a sample of their blocks (RunResult.sampled). */
   readonly sampled: SampledKernelLaunch[] = [];
+  /** Launches the tool made past the device's per-block limits (RunResult.beyondDevice). */
+  readonly beyondDevice: BeyondDeviceLaunch[] = [];
   /** Launches that repeated an earlier one and were not run again (RunResult.repeatedLaunches). */
   repeated = 0;
   /** Grids run so far (their 'launch' events), device-launched ones included. */
@@ -131,6 +141,7 @@ export class GridLauncher {
     // One by one: a grid may launch more children than a call takes arguments.
     for (const child of launched) children.push(child);
     if (outcome.sampled) this.sampled.push({ kernel: req.kernel.name, range: req.range, ...outcome.sampled });
+    if (outcome.beyondDevice && !this.beyondDevice.some((b) => b.range === req.range)) this.beyondDevice.push({ kernel: req.kernel.name, range: req.range, message: outcome.beyondDevice });
     s.clock?.kernel(outcome.steps, s.device.smCount);
     this.findings.push(...outcome.findings.map((f: GridFinding) => ({ ...f })));
     return { clean: outcome.completed && !outcome.findings.length && !outcome.sampled, refused: outcome.findings.some((f) => f.kind === 'launch-configuration'), steps: outcome.steps };

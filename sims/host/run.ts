@@ -21,7 +21,7 @@ import { blockBody } from '../ir/compile';
 import { resetWide } from '../values/wide';
 import { CudaRuntime } from '../runtime/runtime';
 import type { UntilLaunch } from './describeLaunch';
-import { GridLauncher, type SampledKernelLaunch } from './gridLauncher';
+import { GridLauncher, type BeyondDeviceLaunch, type SampledKernelLaunch } from './gridLauncher';
 import type { LaunchDescription } from './launchDescription';
 
 /** A kernel-only file: which kernel to run, its launch shape and its scalar arguments. */
@@ -154,6 +154,8 @@ export interface RunResult {
   launched: LaunchDescription[];
   /** Launches that ran a sample of their blocks (RunOptions.sampleBlocks). */
   sampled?: SampledKernelLaunch[];
+  /** Launches the tool made (a kernel run on its own) whose blocks the device would refuse, simulated as asked. */
+  beyondDevice?: BeyondDeviceLaunch[];
   /** Launches that repeated the previous launch exactly and were not run again. */
   repeatedLaunches?: number;
 }
@@ -239,6 +241,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     launches: launcher.launches,
     launched: launcher.launched,
     ...(launcher.sampled.length ? { sampled: launcher.sampled } : {}),
+    ...(launcher.beyondDevice.length ? { beyondDevice: launcher.beyondDevice } : {}),
     ...(launcher.repeated ? { repeatedLaunches: launcher.repeated } : {}),
   });
 
@@ -459,7 +462,7 @@ function entryLaunch(parsed: ParseResult, entry: KernelEntry, program: ProgramIn
     }
     return normalizer(t)(entry.args[name] ?? 0);
   });
-  return { kernel, grid: entry.grid, block: entry.block, dynamicShared: 0, args, range: decl.nameRange };
+  return { kernel, grid: entry.grid, block: entry.block, dynamicShared: 0, args, range: decl.nameRange, entry: true };
 }
 
 /** Allocates every file-scope variable in its memory space and writes its initializer. */

@@ -94,6 +94,13 @@ export interface LaunchRequest {
   dynamicShared: number;
   args: number[];
   range: Range;
+  /**
+   * Launched by the tool, not by the program: a kernel run on its own from a kernel-only file's
+   * launch header (a verifier's configuration, as GPUVerify reads it) or from --kernel/--grid/
+   * --block. Its shape is simulated as asked up to what the simulator holds, past the device's
+   * per-block limits (a GPU would refuse it; the run says so).
+   */
+  entry?: boolean;
 }
 
 /** The state of up to 32 threads that a warp (or the host thread, one lane) runs. */

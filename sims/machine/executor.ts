@@ -320,7 +320,15 @@ export interface GridOutcome {
   findings: GridFinding[];
   /** The launch ran a sample of its blocks. */
   sampled?: SampledLaunch;
+  /** A launch the tool made (LaunchRequest.entry) ran past the device's per-block limits: what the device would have said. */
+  beyondDevice?: string;
 }
+
+/**
+ * The most threads a block may have in the simulator, whatever the device allows (the
+ * detectors' per-warp tables hold 64 warps a block): a launch the tool makes may go this far.
+ */
+export const MAX_BLOCK_THREADS = 2048;
 
 type BarrierTerm = Extract<Block['term'], { kind: 'barrier' }>;
 type CollectiveTerm = Extract<Block['term'], { kind: 'collective' }>;
@@ -382,26 +390,37 @@ export interface GridEnvironment {
 
 /**
  * Why a launch is refused up front, or the occupancy it gets. `simulatedBlocks`: the blocks it
- * will run (fewer than the grid's when sampled), which is what the thread limit bounds.
+ * will run (fewer than the grid's when sampled), which is what the thread limit bounds. A launch
+ * the tool made (LaunchRequest.entry) whose blocks the device refuses runs one block per SM, up
+ * to MAX_BLOCK_THREADS, and `beyondDevice` says what the device would have said.
  */
-function launchProblem(req: LaunchRequest, device: DeviceConfig, maxThreadsOption: number | undefined, simulatedBlocks?: number): string | NonNullable<ReturnType<typeof occupancy>> {
+function launchProblem(req: LaunchRequest, device: DeviceConfig, maxThreadsOption: number | undefined, simulatedBlocks?: number): string | { occ: NonNullable<ReturnType<typeof occupancy>>; beyondDevice?: string } {
   const { kernel, grid, block } = req;
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
   if (threads < 1 || blocks < 1 || [...grid, ...block].some((d) => !Number.isInteger(d) || d < 1)) return `invalid launch configuration <<<(${grid.join(', ')}), (${block.join(', ')})>>>: every dimension must be at least 1`;
   const axes = ['x', 'y', 'z'];
-  for (let i = 0; i < 3; i++) {
-    if (block[i] > device.maxBlockDim[i]) return `block size ${block[i]} in ${axes[i]} exceeds the ${device.maxBlockDim[i]} that ${device.name} allows`;
-    if (grid[i] > device.maxGridDim[i]) return `grid size ${grid[i]} in ${axes[i]} exceeds the ${device.maxGridDim[i]} that ${device.name} allows`;
-  }
-  if (threads > device.maxThreadsPerBlock) return `${threads} threads per block exceed the ${device.maxThreadsPerBlock} that ${device.name} allows`;
+  for (let i = 0; i < 3; i++) if (grid[i] > device.maxGridDim[i]) return `grid size ${grid[i]} in ${axes[i]} exceeds the ${device.maxGridDim[i]} that ${device.name} allows`;
   const sharedBytes = kernel.sharedSize + req.dynamicShared;
-  if (sharedBytes > device.sharedMemPerBlock) return `${sharedBytes} bytes of shared memory per block exceed the ${device.sharedMemPerBlock} that ${device.name} allows`;
-  const occ = occupancy(device, threads, sharedBytes);
-  if (!occ) return `one block of ${threads} threads does not fit on an SM of ${device.name}`;
   const maxThreads = maxThreadsOption ?? DEFAULT_MAX_THREADS;
   if (threads * (simulatedBlocks ?? blocks) > maxThreads) return `the launch asks for ${threads * blocks} threads; the simulator's limit is ${maxThreads} (set a larger limit, launch fewer blocks, or simulate a sample of them: --sample-blocks N)`;
-  return occ;
+  const refused = blockShapeProblem(device, block, threads, sharedBytes);
+  const occ = refused === undefined ? occupancy(device, threads, sharedBytes) : undefined;
+  if (occ) return { occ };
+  const problem = refused ?? `one block of ${threads} threads does not fit on an SM of ${device.name}`;
+  // The tool's own launch of a verifier's configuration: one block per SM, as large as it asks.
+  if (!req.entry) return problem;
+  if (threads > MAX_BLOCK_THREADS) return `${problem}; a kernel run on its own may have blocks of up to ${MAX_BLOCK_THREADS} threads in the simulator`;
+  return { occ: { blocksPerSM: 1, residentBlocks: device.smCount, limitedBy: 'threads' }, beyondDevice: problem };
+}
+
+/** Why the device refuses blocks of this shape (dimensions, threads, shared memory), or undefined. */
+function blockShapeProblem(device: DeviceConfig, block: [number, number, number], threads: number, sharedBytes: number): string | undefined {
+  const axes = ['x', 'y', 'z'];
+  for (let i = 0; i < 3; i++) if (block[i] > device.maxBlockDim[i]) return `block size ${block[i]} in ${axes[i]} exceeds the ${device.maxBlockDim[i]} that ${device.name} allows`;
+  if (threads > device.maxThreadsPerBlock) return `${threads} threads per block exceed the ${device.maxThreadsPerBlock} that ${device.name} allows`;
+  if (sharedBytes > device.sharedMemPerBlock) return `${sharedBytes} bytes of shared memory per block exceed the ${device.sharedMemPerBlock} that ${device.name} allows`;
+  return undefined;
 }
 
 export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridOptions): GridOutcome {
@@ -422,7 +441,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     env.runtime.launchFailed('cudaErrorInvalidConfiguration');
     return { completed: false, steps: 0, findings };
   }
-  const occ = refused;
+  const { occ, beyondDevice } = refused;
   const tooBig = launchMemoryProblem(req, kernel, threads, Math.min(queue.simulated, occ.residentBlocks), env.memory);
   if (tooBig) {
     findings.push({ kind: 'memory-limit', message: tooBig, range: req.range });
@@ -479,7 +498,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
       resident.push(startBlock(linear, req, env, kernel, threads, stats, pool));
     }
   };
-  const outcome = (completed: boolean): GridOutcome => ({ completed, steps, findings, ...(queue.sampled ? { sampled: { simulated: queue.simulated, blocks } } : {}) });
+  const outcome = (completed: boolean): GridOutcome => ({ completed, steps, findings, ...(queue.sampled ? { sampled: { simulated: queue.simulated, blocks } } : {}), ...(beyondDevice ? { beyondDevice } : {}) });
   admit();
   weak?.beginLaunch(threads, options.onDecision ? (n, what) => decide(n, resident, what) : undefined);
   let rr = 0;

@@ -275,3 +275,25 @@ int main()
   assert.ok(whole.some((d) => d.code === 'step-budget'), JSON.stringify(whole.map((d) => d.code)));
   assert.ok(!whole.some((d) => d.code === 'sampled-blocks'));
 });
+
+test('a kernel-only file whose header asks for blocks the device refuses: its race, and a note at the kernel', async () => {
+  const { client } = session;
+  const uri = 'file:///virtual/beyond-device.cu';
+  const text = `//--blockDim=2048 --gridDim=1
+__global__ void mirror(int *out) {
+  __shared__ int s[2048];
+  s[threadIdx.x] = threadIdx.x;
+  out[threadIdx.x] = s[2047 - threadIdx.x];
+}
+`;
+  session.perUri.set(uri, { analysis: { debounceMs: 20 } });
+  const since = client.states.length;
+  await client.open(uri, text);
+  const diagnostics = (await doneDiagnostics(client, uri, 1, since)).diagnostics;
+  assert.deepEqual(diagnostics.map((d) => d.code).sort(), ['beyond-device', 'shared-memory'], JSON.stringify(diagnostics));
+  const note = diagnostics.find((d) => d.code === 'beyond-device')!;
+  assert.equal(note.severity, Severity.Information);
+  assert.equal(note.range.start.line, 1, 'at the kernel');
+  assert.match(note.message, /a GPU refuses this launch \(cudaErrorInvalidConfiguration\)/);
+  await client.close(uri);
+});

@@ -344,6 +344,22 @@ __global__ void shift(int *A, int offset) {
     assert.equal(given.analysed, true);
     assert.deepEqual(given.findings, []);
   });
+
+  test('asking for blocks the device refuses (GPUVerify writes 2,048 threads), runs them as asked with a note, as the hand-written path does', async () => {
+    const text = `//--blockDim=2048 --gridDim=2
+__global__ void mirror(int *out) {
+  __shared__ int s[2048];
+  s[threadIdx.x] = threadIdx.x;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s[2047 - threadIdx.x];
+}
+`;
+    const r = await checkKernelFile('mirror.cu', text);
+    assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
+    assert.deepEqual(r.findings.map((f) => f.category), ['shared-memory']);
+    const note = r.diagnostics.find((d) => d.code === 'beyond-device');
+    assert.equal(note?.severity, 'information');
+    assert.match(note?.message ?? '', /^block size 2048 in x exceeds the 1024 that scord-paper allows: a GPU refuses this launch \(cudaErrorInvalidConfiguration\)/);
+  });
 });
 
 describe("a kernel's GPUVerify precondition", () => {

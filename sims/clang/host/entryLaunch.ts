@@ -54,5 +54,5 @@ export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules:
     }
     return normalizerOf(param.type)(entry.args[name] ?? 0);
   });
-  return { kernel: kernel.compiled, grid: entry.grid, block: entry.block, dynamicShared: 0, args, range: kernel.compiled.decl.nameRange };
+  return { kernel: kernel.compiled, grid: entry.grid, block: entry.block, dynamicShared: 0, args, range: kernel.compiled.decl.nameRange, entry: true };
 }

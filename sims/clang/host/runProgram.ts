@@ -124,6 +124,7 @@ export function runClangProgram(program: ClangProgram, options: ClangRunOptions 
     launches: launcher.launches,
     launched: launcher.launched,
     ...(launcher.sampled.length ? { sampled: launcher.sampled } : {}),
+    ...(launcher.beyondDevice.length ? { beyondDevice: launcher.beyondDevice } : {}),
     ...(launcher.repeated ? { repeatedLaunches: launcher.repeated } : {}),
     ...(files ? { files: files.written() } : {}),
   });

@@ -408,12 +408,13 @@ test('choosing the kernel: the only one, --kernel, or an error that lists them',
 });
 
 test('a malformed header, a missing launch, or a launch over the limits exits 2 with the place', async () => {
-  const [text, data, novalue, none, big, late] = await checks(
+  const [text, data, novalue, none, big, huge, late] = await checks(
     [MALFORMED],
     [MALFORMED, '--format', 'json'],
     [NO_VALUE],
     [NO_HEADER],
     [RACE, '--block', '2048'],
+    [RACE, '--block', '4096'],
     [NO_HEADER, '--grid', '2', '--block', '32'],
   );
   assert.equal(text.status, 2);
@@ -428,11 +429,15 @@ test('a malformed header, a missing launch, or a launch over the limits exits 2 
   // A //--blockDim after code is a comment like any other: this file has no header.
   assert.equal(none.status, 2);
   assert.match(none.stdout, /1:17: error: no grid and block size to launch kernel 'k' with: give --grid and --block, or a header line such as \/\/--blockDim=64 --gridDim=2/);
-  // The device refuses the header's shape: the launch fails as it would on a GPU, a finding.
+  // The device refuses the shape asked for: a kernel run on its own is a verifier's launch,
+  // simulated as asked (its races found) with a note; past the simulator's own block size it is refused.
   assert.equal(big.status, 1, big.stdout + big.stderr);
-  assert.match(big.stdout, /error: block size 2048 in x exceeds the 1024 that scord-paper allows \[scord\/launch-configuration\]/);
+  assert.match(big.stdout, /^\S+:4:17: info: block size 2048 in x exceeds the 1024 that scord-paper allows: a GPU refuses this launch \(cudaErrorInvalidConfiguration\); kernel 'race' run on its own is simulated with the shape asked for, one block per SM \[scord\/beyond-device\]$/m);
+  assert.match(big.stdout, /\[scord\/missing-block-fence\]/);
+  assert.equal(huge.status, 1, huge.stdout + huge.stderr);
+  assert.match(huge.stdout, /error: block size 4096 in x exceeds the 1024 that scord-paper allows; a kernel run on its own may have blocks of up to 2048 threads in the simulator \[scord\/launch-configuration\]/);
   assert.equal(late.status, 1, late.stdout + late.stderr);
-  for (const r of [text, data, novalue, none, big]) noStackTrace(r);
+  for (const r of [text, data, novalue, none, big, huge]) noStackTrace(r);
 });
 
 test('package.json installs the CLI as `scord`, built with a #! line', async () => {

@@ -139,8 +139,8 @@ test('chooseEntry: main, the only kernel, or what is missing', () => {
   assert.match((noGrid as { message: string }).message, /no grid size to launch kernel 'k' with: give --grid, or a header line/);
   const nothing = chooseEntry(parseVirtual({ 'main.cu': 'int x;\n' }), { args: {} }, { defines: [] });
   assert.deepEqual(nothing, { kind: 'problem', message: 'the program has neither a main function nor a kernel to run' });
-  // A shape the device refuses is the program's defect, found when the launch runs (see below);
-  // only more threads than the simulator holds is refused up front.
+  // A block shape the device refuses is decided when the launch runs (a verifier's shape, run
+  // as asked up to the simulator's block size); only more threads than the simulator holds is refused up front.
   const tooWide = chooseEntry(only, { args: {} }, { grid: [2, 1, 1], block: [2048, 1, 1], defines: [] });
   assert.equal(tooWide.kind, 'entry');
   const total = chooseEntry(only, { args: {} }, { grid: [65535, 65535, 1], block: [1024, 1, 1], defines: [] });
