@@ -34,6 +34,15 @@ export interface ParseHandoff {
   bytes: Uint8Array;
 }
 
+/** What a read gives, as the preprocessor takes it: a read that throws (a name too long for the file system) reads nothing. */
+function readAsParsed(read: ReadSourceFile, p: string): ReturnType<ReadSourceFile> {
+  try {
+    return read(p);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a read gave, as one string to compare. */
 function readSeal(r: ReturnType<ReadSourceFile>): string {
   if (typeof r === 'string') return `text:${hashOf(r)}`;
@@ -56,7 +65,7 @@ export class RecordedReads {
   constructor(private readonly read: ReadSourceFile) {}
 
   readonly reader: ReadSourceFile = (p) => {
-    const r = this.read(p);
+    const r = readAsParsed(this.read, p);
     const seal = readSeal(r);
     const before = this.seals.get(p);
     if (before !== undefined && before !== seal) this.unstable = true;
@@ -80,7 +89,7 @@ export class RecordedReads {
 export function takeHandoff(handoff: ParseHandoff | undefined, text: string, inputs: ParseInputs, read: ReadSourceFile, onRead: (p: string) => void): ParseResult | undefined {
   if (!handoff || !sameInputs(handoff.inputs, inputs) || handoff.text !== hashOf(text)) return undefined;
   for (const [p] of handoff.reads) onRead(p);
-  for (const [p, seal] of handoff.reads) if (readSeal(read(p)) !== seal) return undefined;
+  for (const [p, seal] of handoff.reads) if (readSeal(readAsParsed(read, p)) !== seal) return undefined;
   return v8.deserialize(handoff.bytes) as ParseResult;
 }
 

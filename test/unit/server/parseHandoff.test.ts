@@ -76,6 +76,20 @@ test('a parse of other text, other flags or other reads is refused', () => {
   assert.ok(takeHandoff(missing.handoff, TEXT, INPUTS, reader({}), none), 'still missing: the same parse');
 });
 
+test('a read that throws (a name too long for the file system) reads nothing on both sides, as the preprocessor takes it', () => {
+  const throwing: ReadSourceFile = (p) => {
+    if (p === HEADER) throw Object.assign(new Error('ENAMETOOLONG: name too long'), { code: 'ENAMETOOLONG' });
+    return undefined;
+  };
+  const reads = new RecordedReads(throwing);
+  const parsed = parse(TEXT, { ...INPUTS, readFile: reads.reader });
+  const handoff = reads.handoff(parsed, TEXT, INPUTS);
+  assert.ok(handoff);
+  assert.deepEqual(handoff.reads, [[HEADER, 'none']]);
+  assert.deepEqual(takeHandoff(handoff, TEXT, INPUTS, throwing, () => undefined), parsed);
+  assert.deepEqual(parsed, parse(TEXT, { ...INPUTS, readFile: throwing }), 'the same parse as with the throwing reader itself');
+});
+
 test('a file that read differently within one parse is never handed on', () => {
   // A file that tests __CUDA_ARCH__ is read for the host and for the device: twice.
   const X = '/w/x.h';
