@@ -385,9 +385,13 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   }
   stats.steps = many ? many.runs.reduce((s, r) => s + r.steps, 0) : run.steps;
 
+  // A kernel run on its own is a verifier's input: a helper it declares and never defines is
+  // left abstract on purpose (GPUVerify's uninterpreted functions), so the run says how it took
+  // the call, as a note; in a whole program it is the program's defect (nvcc would not link it).
+  const noted = (f: { kind: string }): boolean => !!options.entry && f.kind === 'undefined-function';
   for (const f of run.findings) {
-    if (!UNANALYSABLE.has(f.kind)) continue;
-    diagnostics.push({ severity: 'error', code: f.kind, message: f.message, ...(f.range ? { location: location(f.range), range: f.range } : {}) });
+    if (!UNANALYSABLE.has(f.kind) && !noted(f)) continue;
+    diagnostics.push({ severity: noted(f) ? 'information' : 'error', code: f.kind, message: f.message, ...(f.range ? { location: location(f.range), range: f.range } : {}) });
   }
   const scordRaces = mergeRaces(detectors.map((d) => d.findings()));
   const preciseRaces = mergeRaces(precise.map((d) => d.findings()));
@@ -399,7 +403,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   const findings: CheckFinding[] = [
     ...races.map((r) => raceFinding(r, parsed, options.fileName, options.text, ownHeaders(parsed, options.readFile), weak && { ...weak, run })),
     ...run.findings
-      .filter((f) => !UNANALYSABLE.has(f.kind))
+      .filter((f) => !UNANALYSABLE.has(f.kind) && !noted(f))
       .map((f): CheckFinding => ({
         kind: f.kind,
         category: f.kind,

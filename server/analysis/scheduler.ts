@@ -48,7 +48,7 @@ export interface LastRun {
 export const RUN_LEVEL_CODES: ReadonlySet<string> = new Set(['not-supported', 'no-main', 'no-kernel', 'launch', 'launch-header', 'program']);
 
 /** Codes of what a run says about itself beside its findings (it simulated a sample of a grid). */
-export const RUN_NOTE_CODES: ReadonlySet<string> = new Set(['sampled-blocks', 'beyond-device']);
+export const RUN_NOTE_CODES: ReadonlySet<string> = new Set(['sampled-blocks', 'beyond-device', 'undefined-function']);
 
 /**
  * The report is of a program that does not compile (errors from clang or the front end), not
