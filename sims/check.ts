@@ -8,7 +8,7 @@ import type { Range } from './frontend/source';
 import { DEFAULT_DEVICE, warpSchedulingOf } from './gpu/devices';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { headerDefines, headerLockstep, readKernelHeader, type KernelHeader } from './host/kernelHeader';
-import { preconditionValuations, type Valuations } from './host/preconditions';
+import { preconditionValuations, requiredFunctions, type Valuations } from './host/preconditions';
 import type { BlockExecution, SchedulerKind } from './machine/executor';
 import type { BlockSampling } from './machine/blockSample';
 import { fairnessLaunchCheck } from './fairness/fairness';
@@ -284,6 +284,13 @@ function requiredValuations(parsed: ParseResult, entry: KernelEntry, integers: s
   return decl && unset.length ? preconditionValuations(decl, unset, entry) : { first: {}, second: {} };
 }
 
+/** A kernel run on its own, with the device functions its `__requires` clauses give its function-pointer parameters. */
+function entryFunctions(parsed: ParseResult, entry: KernelEntry): KernelEntry {
+  const decl = kernelsOf(parsed).get(entry.kernel)?.[0];
+  const functions = decl ? requiredFunctions(decl) : {};
+  return Object.keys(functions).length ? { ...entry, functions: { ...functions, ...entry.functions } } : entry;
+}
+
 /**
  * How a check runs the program once: the hand-written front end's lowering, or clang's
  * device IR and WebAssembly host. Everything after the run (detectors, merging, fixes) is shared.
@@ -311,7 +318,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     ...(options.inspect?.trace ? { trace: options.inspect.trace } : {}),
   };
   const required = options.entry && options.exploreUnsetScalars ? requiredValuations(parsed, options.entry, options.exploreUnsetScalars) : undefined;
-  const entry = options.entry && required ? { ...options.entry, args: { ...required.first, ...options.entry.args } } : options.entry;
+  const entry = options.entry && { ...entryFunctions(parsed, options.entry), ...(required ? { args: { ...required.first, ...options.entry.args } } : {}) };
   const engine = options.engine ?? 'scord';
   const detectors: ScordDetector[] = [];
   const precise: PreciseDetector[] = [];

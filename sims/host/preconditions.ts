@@ -55,6 +55,32 @@ export function preconditionValuations(kernel: A.FunctionDecl, integers: readonl
   return { first: found[0], second: found[1] ?? found[0] };
 }
 
+/**
+ * The device function each function-pointer parameter is, by the kernel's top-level
+ * `__requires(f == divideByTwo)` clauses (either side, within `&&`; of a disjunction,
+ * `f == a | f == b`, its first alternative): parameter name → function name. Which parameters
+ * are function pointers the run decides (it takes only names of its device functions).
+ */
+export function requiredFunctions(kernel: A.FunctionDecl): Record<string, string> {
+  const params = new Set(kernel.params.flatMap((p) => (p.name ? [p.name] : [])));
+  const out: Record<string, string> = {};
+  const name = (e: A.Expr): string | undefined => (e.kind === 'Identifier' && e.qualifier === undefined ? e.name : e.kind === 'Paren' ? name(e.inner) : undefined);
+  const visit = (e: A.Expr): void => {
+    if (e.kind === 'Paren') visit(e.inner);
+    else if (e.kind === 'Binary' && e.op === '&&') {
+      visit(e.left);
+      visit(e.right);
+    } else if (e.kind === 'Binary' && (e.op === '||' || e.op === '|')) visit(e.left);
+    else if (e.kind === 'Binary' && e.op === '==') {
+      const [l, r] = [name(e.left), name(e.right)];
+      if (l && r && params.has(l) && !params.has(r)) out[l] = r;
+      else if (l && r && params.has(r) && !params.has(l)) out[r] = l;
+    }
+  };
+  for (const c of requiredClauses(kernel)) visit(c);
+  return out;
+}
+
 /** `blockDim.x`, `gridDim.z`: the launch's value, or undefined for any other expression. */
 function dimension(e: A.Expr, launch: LaunchShape): number | undefined {
   if (e.kind !== 'Member' || e.arrow || e.object.kind !== 'Identifier') return undefined;

@@ -33,6 +33,12 @@ export interface KernelEntry {
   args: Record<string, number>;
   /** Pointer parameters by name; one not given gets a zeroed allocation of entryAllocationSize. */
   pointers?: Record<string, PointerArgument>;
+  /**
+   * Function-pointer parameters by name: the device function (its name in the source) each is
+   * passed, as the kernel's `__requires(f == g)` says; one not named is the first device
+   * function of the arity the kernel calls it with.
+   */
+  functions?: Record<string, string>;
 }
 
 /** A pointer argument of a kernel run on its own: how many elements its allocation holds, and their contents. */

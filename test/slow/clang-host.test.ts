@@ -427,6 +427,26 @@ __global__ void apply(float *v, op f) {
     assert.ok(!r.findings.some((f) => f.category === 'invalid-pointer'), JSON.stringify(r.findings.map((f) => f.message)));
     assert.ok(r.findings.some((f) => f.kind === 'race' && f.range?.start.line === 4), JSON.stringify(r.findings.map((f) => [f.kind, f.category, f.range?.start.line])));
   });
+
+  test('the function its __requires names is the one passed, called or only compared', async () => {
+    // shared() writes one word from every thread (a race); own() a word per thread.
+    const kernel = (requires: string) => `//--blockDim=32 --gridDim=1
+__device__ void shared(int *v, unsigned i) { v[0] = i; }
+__device__ void own(int *v, unsigned i) { v[i] = i; }
+typedef void (*op)(int *, unsigned);
+__global__ void apply(int *v, op f, op g) {
+  ${requires}
+  f(v, threadIdx.x);
+}
+`;
+    const first = await checkKernelFile('requires-none.cu', kernel(''));
+    assert.deepEqual(first.findings.map((f) => f.kind), ['race'], 'unnamed: the first device function of the arity');
+    const named = await checkKernelFile('requires-own.cu', kernel('__requires(f == own);'));
+    assert.deepEqual(named.findings, [], JSON.stringify(named.findings.map((f) => f.message)));
+    // g is never called: named in a disjunction, it is still the function its first alternative names.
+    const compared = await checkKernelFile('requires-compared.cu', kernel('__requires(f == own); __requires(g == shared | g == own);'));
+    assert.deepEqual(compared.findings, [], JSON.stringify(compared.findings.map((f) => f.message)));
+  });
 });
 
 describe('a device function declared and never defined', () => {

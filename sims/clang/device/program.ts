@@ -9,6 +9,7 @@ import type { FlatAddresses } from '../../gpu/flat';
 import type { Memory } from '../../gpu/memory';
 import { LowerError, type CompiledFunction } from '../../ir/ir';
 import type { DebugLocation, LFunction, LModule, LValue } from '../llvm/module';
+import { functionName } from './demangle';
 import { DeviceGlobals } from './globals';
 import { alignOf, sizeOf } from './layout';
 import { displayName, KernelLowering } from './lowerer';
@@ -29,7 +30,9 @@ export interface DeviceProgram {
    * whose address the program takes, or, when it takes none (a kernel handed a function pointer
    * by its caller: GPUVerify's kernels), every device function of that arity.
    */
-  indirectTargets(argc: number): number[];
+  indirectTargets(argc: number): { address: number; name: string }[];
+  /** The address of the device function (not a kernel) named `name` in the source, if the program defines one. */
+  deviceFunction(name: string): number | undefined;
   /** __device__/__constant__/__managed__ globals the host may name: mangled name → storage. */
   globals: Map<string, { pointer: number; size: number; space: 'global' | 'constant' | 'managed' }>;
 }
@@ -102,7 +105,11 @@ export function loadDeviceProgram(modules: LModule[], options: DeviceLoadOptions
     };
   };
   const table = new KernelTable(kernels, lower);
-  return { kernels: table, globals: globals.named(), indirectTargets: (argc) => indirectTargets(argc).map((f) => globals.functionAddress(f)!) };
+  const deviceFunction = (name: string): number | undefined => {
+    const f = modules.flatMap((m) => m.functions).find((x) => !x.declaration && x.callingConv !== 'ptx_kernel' && functionName(x.name) === name);
+    return f && globals.functionAddress(f);
+  };
+  return { kernels: table, globals: globals.named(), indirectTargets: (argc) => indirectTargets(argc).map((f) => ({ address: globals.functionAddress(f)!, name: functionName(f.name) })), deviceFunction };
 }
 
 /** A map of kernels that lowers each one when it is first asked for. */

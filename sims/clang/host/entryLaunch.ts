@@ -42,9 +42,12 @@ export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules:
       return copy;
     }
     // A function pointer the kernel calls through: a device function it can reach, as the
-    // caller would have passed (the first of them; GPUVerify states which with __requires).
+    // caller would have passed: the one its __requires names (GPUVerify's way), else the first.
+    // A pointer the kernel only compares (`__requires(f == g)`) is the function named too.
     const called = param.pointer && fn ? calledWith(fn, i) : undefined;
-    const target = called !== undefined ? program.indirectTargets(called)[0] : undefined;
+    const targets = called !== undefined ? program.indirectTargets(called) : [];
+    const wanted = param.pointer ? entry.functions?.[name] : undefined;
+    const target = targets.find((t) => t.name === wanted)?.address ?? (wanted !== undefined ? program.deviceFunction(wanted) : undefined) ?? targets[0]?.address;
     if (target !== undefined) return target;
     if (param.pointer) {
       const element = fn ? pointeeOf(fn, i, modules) : undefined;

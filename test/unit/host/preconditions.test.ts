@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from '../../../sims/frontend/index';
 import { kernelsOf } from '../../../sims/host/run';
-import { preconditionValuations } from '../../../sims/host/preconditions';
+import { preconditionValuations, requiredFunctions } from '../../../sims/host/preconditions';
 
 const LAUNCH = { grid: [2, 1, 1] as const, block: [64, 1, 1] as const };
 
@@ -49,4 +49,20 @@ test('clauses that name a thread, a pointer or an unknown function are left to t
 test('preconditions nothing meets, or inside a branch, choose nothing', () => {
   assert.deepEqual(valuations('  __requires(x == 1);\n  __requires(x == 2);'), { first: {}, second: {} });
   assert.deepEqual(valuations('  if (y) { __requires(x == 7); }'), { first: {}, second: {} });
+});
+
+test('a function-pointer parameter required equal to a function is passed that function; of a disjunction, the first', () => {
+  const functions = (body: string) => {
+    const parsed = parse(`typedef int (*op)(int);\n__device__ int inc(int v) { return v + 1; }\n__device__ int dec(int v) { return v - 1; }\n__global__ void k(int *A, op f, op g, int x) {\n${body}\n  A[threadIdx.x] = f(x) + g(x);\n}\n`, { fileName: 'k.cu' });
+    const decl = kernelsOf(parsed).get('k')?.[0];
+    assert.ok(decl, 'the kernel is read');
+    return requiredFunctions(decl);
+  };
+  assert.deepEqual(functions('  __requires(f == dec);\n  __requires(inc == g);'), { f: 'dec', g: 'inc' });
+  assert.deepEqual(functions('  __requires(f == dec && x > 0);'), { f: 'dec' });
+  assert.deepEqual(functions('  __requires(f == inc | f == dec);'), { f: 'inc' });
+  // Two parameters compared with each other, or a parameter with a constant, name no function.
+  assert.deepEqual(functions('  __requires(f == g);\n  __requires(x == 3);'), {});
+  // Only top-level clauses count.
+  assert.deepEqual(functions('  if (x) { __requires(f == dec); }'), {});
 });
