@@ -1,3 +1,5 @@
+import { MAX_BLOCK_THREADS } from '../machine/executor';
+
 // Independent thread scheduling (ScoRD §VI): lanes of one warp are ordered by program order
 // while the warp is converged; once it diverges, two different lanes that access memory in
 // the same divergence (epoch, -1 while converged) are unordered until a barrier or __syncwarp.
@@ -5,8 +7,8 @@ export function unorderedLanes(laneA: number, divergenceA: number, laneB: number
   return laneA !== laneB && divergenceA >= 0 && divergenceA === divergenceB;
 }
 
-/** Warps per block the detectors' per-warp tables allow for (2,048 threads). */
-export const WARPS_PER_BLOCK = 64;
+/** Warps per block the detectors' per-warp tables allow for: the simulator's largest block. */
+export const WARPS_PER_BLOCK = MAX_BLOCK_THREADS / 32;
 
 /** A warp's key in the detectors' per-warp tables: unique within a launch. */
 export function warpKey(block: number, warp: number): number {

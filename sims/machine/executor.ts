@@ -325,8 +325,8 @@ export interface GridOutcome {
 }
 
 /**
- * The most threads a block may have in the simulator, whatever the device allows (the
- * detectors' per-warp tables hold 64 warps a block): a launch the tool makes may go this far.
+ * The most threads a block may have in the simulator, whatever the device allows: a launch the
+ * tool makes may go this far (the detectors size their per-warp tables by it, sims/detect/lanes.ts).
  */
 export const MAX_BLOCK_THREADS = 2048;
 
