@@ -90,7 +90,11 @@ export function takeHandoff(handoff: ParseHandoff | undefined, text: string, inp
   if (!handoff || !sameInputs(handoff.inputs, inputs) || handoff.text !== hashOf(text)) return undefined;
   for (const [p] of handoff.reads) onRead(p);
   for (const [p, seal] of handoff.reads) if (readSeal(readAsParsed(read, p)) !== seal) return undefined;
-  return v8.deserialize(handoff.bytes) as ParseResult;
+  try {
+    return v8.deserialize(handoff.bytes) as ParseResult;
+  } catch {
+    return undefined; // bytes that are no parse (they never should be): the worker parses
+  }
 }
 
 function sameInputs(a: ParseInputs, b: ParseInputs): boolean {

@@ -63,6 +63,7 @@ test('a parse of other text, other flags or other reads is refused', () => {
   assert.equal(takeHandoff(handoff, TEXT, { ...INPUTS, undefines: ['N'] }, read, none), undefined, 'an undefine differs');
   assert.equal(takeHandoff(handoff, TEXT, { ...INPUTS, includePaths: [] }, read, none), undefined, 'the include paths differ');
   assert.equal(takeHandoff(handoff, TEXT, { ...INPUTS, maxOutputTokens: 10 }, read, none), undefined, 'the expansion limit differs');
+  assert.equal(takeHandoff({ ...handoff!, bytes: new Uint8Array([1, 2, 3]) }, TEXT, INPUTS, read, none), undefined, 'bytes that are no parse');
   // The header changed since the server read it, is refused here, or is gone.
   const seen: string[] = [];
   assert.equal(takeHandoff(handoff, TEXT, INPUTS, reader({ [HEADER]: UTIL.replace('_block', '') }), (p) => seen.push(p)), undefined, 'the header changed');
