@@ -131,6 +131,28 @@ test('leading standard headers go into a precompiled header, made the second tim
   assert.equal((await compileHost(unit(file))).cached, 'memory');
 });
 
+test('libc++ is read without its compatibility includes; a unit that relies on one compiles again with them', async (t) => {
+  // std::sort with <vector> alone: libc++ (and libstdc++) include <algorithm> for it only for compatibility.
+  const text = '#include <vector>\n__global__ void k(int *p) { p[0] = 1; }\nint main() { std::vector<int> v{3, 1, 2}; std::sort(v.begin(), v.end()); return v[0]; }\n';
+  const file = write('compat/sort.cu', text);
+  for (const pass of [compileDevice, compileHost]) {
+    const r = await pass(unit(file));
+    assert.ok(r.ok, JSON.stringify(r.diagnostics));
+    assert.equal((await pass(unit(file))).cached, 'memory', 'the unit as written finds the result at once');
+  }
+  // A genuine error is reported once, located, whichever way it was compiled.
+  const bad = write('compat/bad.cu', '#include <vector>\nint main() { std::vector<int> v; return v.nosuch(); }\n');
+  const b = await compileHost(unit(bad));
+  assert.equal(b.ok, false);
+  assert.deepEqual(b.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.line, d.message]), [[2, "no member named 'nosuch' in 'std::vector<int>'"]]);
+  // With precompiled headers made at once, the unit gets one made with the compatibility includes.
+  configureToolchain({ dir: CACHE, precompiledHeaders: 'eager' });
+  t.after(() => configureToolchain({ dir: CACHE, precompiledHeaders: false }));
+  const h = await compileHost(unit(write('compat/sort-pch.cu', text)));
+  assert.ok(h.ok, JSON.stringify(h.diagnostics));
+  assert.deepEqual(h.precompiled, ['vector']);
+});
+
 test('the precompiled header stops at the first line that could change what a standard header means', () => {
   const origin = (name: string): 'user' | 'project' | 'none' => (name === 'mine.h' ? 'user' : name === 'cuda_runtime.h' ? 'project' : 'none');
   assert.deepEqual(precompiledHeaders('#include <vector>\n/* c */ #include <cuda_runtime.h>\n#include <string>\n#define X\n#include <map>\n', origin), ['vector', 'cuda_runtime.h', 'string']);

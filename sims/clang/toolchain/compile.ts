@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { ResultCache, KeyBuilder, contentHash, type CacheOptions } from './cache';
 import { explainLibraryAmbiguities, parseClangOutput, parseLinkerOutput, type ClangDiagnostic } from './diagnostics';
-import { clangCommand, compiledAsCuda, DEFAULT_ARCH, type DebugInfo, forcedIncludesOf, gpuBinaryBytes, GPU_BINARY, includeDirsOf, linkCommand, type Pass } from './flags';
+import { clangCommand, compiledAsCuda, DEFAULT_ARCH, type DebugInfo, forcedIncludesOf, gpuBinaryBytes, GPU_BINARY, includeDirsOf, languageOf, linkCommand, type Pass } from './flags';
 import { headerFolder } from './headers';
 import { GENERATED, fileAt, mount, realizeText, toVirtual, type FileTree } from './paths';
 import { precompiledHeaders, precompiledHeaderText, type IncludeOrigin } from './pch';
@@ -14,7 +14,7 @@ import type { TranslationUnitSpec } from './unit';
 import { runTool, toolchainVersion } from './wasm';
 
 /** Bumped when the toolchain's command lines or outputs change meaning: old cache entries are then never hit. */
-const SCHEMA = 'scord-clang-8';
+const SCHEMA = 'scord-clang-9';
 /** How often clang is run again for includes it found that the scan did not (`#include MACRO`). */
 const MAX_INCLUDE_ROUNDS = 4;
 
@@ -82,7 +82,7 @@ interface PreparedPass {
   extra: [string, Uint8Array][];
 }
 
-function preparePass(pass: Pass, unit: TranslationUnitSpec): PreparedPass | { refused: string } {
+function preparePass(pass: Pass, unit: TranslationUnitSpec, compatIncludes = false): PreparedPass | { refused: string } {
   const headers = headerFolder(options.headerFolder);
   const arch = unit.arch ?? options.arch ?? DEFAULT_ARCH;
   const cuda = compiledAsCuda(unit, pass);
@@ -91,12 +91,18 @@ function preparePass(pass: Pass, unit: TranslationUnitSpec): PreparedPass | { re
   if (refused) return { refused: refused.reason };
   sources.addFolder(headers);
   for (const f of forcedIncludesOf(unit)) sources.include(f, true, unit.file);
-  const pchs = options.precompiledHeaders === false ? [] : planPchs(pass, unit, sources, headers, arch);
+  const pchs = options.precompiledHeaders === false ? [] : planPchs(pass, unit, sources, headers, arch, compatIncludes);
   const extra: [string, Uint8Array][] = pass === 'host' && cuda ? [[GPU_BINARY, gpuBinaryBytes(unit.file)]] : [];
   return { pass, unit, sources, headers, arch, pchs, extra };
 }
 
 const RELOCATABLE_NEEDED = /requires relocatable device code/;
+/**
+ * Errors a declaration missing from the headers included makes: a unit written against a
+ * standard library that includes more than it must (libstdc++, or libc++'s own transitive
+ * includes) is compiled again with libc++'s compatibility includes.
+ */
+const MISSING_DECLARATION = /undeclared identifier|no member named|no template named|unknown type name|no type named|incomplete type|undefined template|is not a class, namespace, or enumeration|no matching (?:function|constructor|member function)|no viable (?:overloaded|conversion)|invalid operands to binary expression/;
 const OUT_OF_MEMORY = /\bout of memory\b|cannot allocate memory/i;
 
 /** clang (or its file system) ran out of memory: a state of the machine, not of the sources. */
@@ -108,7 +114,8 @@ export function ranOutOfMemory(diagnostics: readonly ClangDiagnostic[]): boolean
 export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promise<PassOutput> {
   const prepared = preparePass(pass, unit);
   if ('refused' in prepared) return { ok: false, cached: false, diagnostics: [{ severity: 'error', message: `cannot read ${unit.file}: ${prepared.refused}`, file: unit.file, line: 1, column: 1, unlocated: true }] };
-  const { sources, headers, arch, pchs, extra } = prepared;
+  const { sources, headers, arch, extra } = prepared;
+  let pchs = prepared.pchs;
   const input = toVirtual(unit.file);
   const output = '-'; // to stdout: see wasm.ts
   const debugInfo = options.debugInfo;
@@ -116,8 +123,10 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
   let retriedOutOfMemory = false;
   /** The program's names read as its own globals (libc++ declares them in std too), and the unit's key before. */
   let qualified: { warnings: ClangDiagnostic[]; firstKey: string } | undefined;
+  /** Compiled again with libc++'s compatibility includes (MISSING_DECLARATION), and the unit's key before. */
+  let compat: { firstKey: string } | undefined;
   const command = (withPch: boolean): string[] =>
-    clangCommand({ pass, unit, headerFolder: headers, arch, input, output, relocatable, ...(debugInfo ? { debugInfo } : {}), ...(withPch ? { pch: PCH_PATH } : {}) });
+    clangCommand({ pass, unit, headerFolder: headers, arch, input, output, relocatable, compatIncludes: !!compat, ...(debugInfo ? { debugInfo } : {}), ...(withPch ? { pch: PCH_PATH } : {}) });
 
   for (let round = 0; ; round++) {
     // A result made with or without a precompiled header is the same result: any key hits.
@@ -183,6 +192,12 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
         continue;
       }
     }
+    if (run.exitCode !== 0 && !compat && languageOf(unit) !== 'c' && diagnostics.some((d) => d.severity === 'error' && MISSING_DECLARATION.test(d.message))) {
+      compat = { firstKey: plainKey };
+      const again = preparePass(pass, unit, true);
+      pchs = 'refused' in again ? [] : again.pchs;
+      continue;
+    }
     explainRefusals(diagnostics, sources);
     explainLibraryAmbiguities(diagnostics);
     if (qualified) diagnostics.unshift(...qualified.warnings);
@@ -194,6 +209,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     cache.put(key, { meta, payload });
     // The unit as it was written finds the result without failing first.
     if (qualified) cache.put(qualified.firstKey, { meta, payload });
+    if (compat) cache.put(compat.firstKey, { meta, payload });
     return { ok, output: ok ? payload : undefined, diagnostics, cached: false, ...(usePch ? { precompiled: usePch.headers } : {}) };
   }
 }
@@ -343,7 +359,7 @@ interface PchPlan {
  * The precompiled headers a unit may use, preferred first: cuda_runtime.h with the file's
  * leading library headers, then (CUDA) cuda_runtime.h alone.
  */
-function planPchs(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, headers: string, arch: number): PchPlan[] {
+function planPchs(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, headers: string, arch: number, compatIncludes: boolean): PchPlan[] {
   const cuda = compiledAsCuda(unit, pass);
   // Forced includes come between cuda_runtime.h and the file: only cuda_runtime.h may go before them.
   const bytes = unit.includes?.length ? new Uint8Array(0) : sources.files.get(unit.file);
@@ -363,7 +379,7 @@ function planPchs(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, hea
   if (!lists.length) return [];
   // The same flags as the unit, but no -I: user folders are not part of a precompiled header.
   const pchUnit: TranslationUnitSpec = { ...unit, includeDirs: [], text: undefined, readFile: undefined };
-  const args = clangCommand({ pass, unit: pchUnit, headerFolder: headers, arch, input: PCH_SOURCE, output: '-', emitPch: true, ...(options.debugInfo ? { debugInfo: options.debugInfo } : {}) });
+  const args = clangCommand({ pass, unit: pchUnit, headerFolder: headers, arch, input: PCH_SOURCE, output: '-', emitPch: true, compatIncludes, ...(options.debugInfo ? { debugInfo: options.debugInfo } : {}) });
   const own = new SourceSet({ includeDirs: [], systemDirs: [headers] });
   own.addFolder(headers);
   const files = [...own.files.keys()].sort();

@@ -124,6 +124,12 @@ export interface CommandInputs {
    * (dynamic parallelism); clang says so when a unit needs it.
    */
   relocatable?: boolean;
+  /**
+   * Keep the headers libc++ includes only for programs that rely on them without including them
+   * (its transitive includes for older standards). Left out by default: `#include <vector>` then
+   * costs a third; a unit that fails without them is compiled again with them (compile.ts).
+   */
+  compatIncludes?: boolean;
   /** Virtual input and output paths. */
   input: string;
   output: string;
@@ -154,6 +160,7 @@ export function clangCommand(c: CommandInputs): string[] {
   args.push('-fno-caret-diagnostics', '-fdiagnostics-print-source-range-info', '-fmessage-length=0', '-ferror-limit', '20');
   if (cuda) for (const d of nvccDefines(c.arch)) args.push('-D', d);
   for (const d of WASI_EMULATION_DEFINES) args.push('-D', d);
+  if (!c.compatIncludes) args.push('-D', '_LIBCPP_REMOVE_TRANSITIVE_INCLUDES');
   for (const d of c.unit.defines) args.push('-D', d);
   for (const u of c.unit.undefines ?? []) args.push('-U', u);
   for (const dir of includeDirsOf(c.unit)) args.push('-I', toVirtual(dir));

@@ -42,6 +42,16 @@ test("a program's architecture is its units' newest; it is the device pass's tar
   assert.ok(args.includes('__CUDA_ARCH_LIST__=600'));
 });
 
+test("libc++'s compatibility includes are left out unless a unit is compiled again for them", () => {
+  const unit = { file: '/a.cu', defines: [], includeDirs: [] };
+  for (const pass of ['device', 'host'] as const) {
+    const lean = clangCommand({ pass, unit, headerFolder: '/h', arch: 70, input: '/a.cu', output: '-' });
+    assert.ok(lean.includes('_LIBCPP_REMOVE_TRANSITIVE_INCLUDES'), pass);
+    const compat = clangCommand({ pass, unit, headerFolder: '/h', arch: 70, input: '/a.cu', output: '-', compatIncludes: true });
+    assert.ok(!compat.includes('_LIBCPP_REMOVE_TRANSITIVE_INCLUDES'), pass);
+  }
+});
+
 test('warps run in lockstep before Volta and independently from it on', () => {
   assert.equal(warpSchedulingOf(52), 'lockstep');
   assert.equal(warpSchedulingOf(61), 'lockstep');
