@@ -23,6 +23,8 @@ export interface ResultOrigin {
    * cuda_runtime.h (an empty list: cuda_runtime.h alone).
    */
   precompiled?: string[];
+  /** How many times clang compiled the unit for this result; absent when cached. */
+  attempts?: number;
 }
 
 export type DeviceResult = ({ ok: true; ll: string; diagnostics: ClangDiagnostic[] } | { ok: false; diagnostics: ClangDiagnostic[] }) & ResultOrigin;
@@ -92,8 +94,8 @@ export async function linkHost(objects: (Uint8Array | { object: Uint8Array; file
   return { ok: true, wasm: r.output, diagnostics: r.diagnostics, cached: r.cached, ...(r.mainFile ? { mainFile: r.mainFile } : {}) };
 }
 
-function originOf(r: { cached: CacheState; precompiled?: string[] }): ResultOrigin {
-  return { cached: r.cached, ...(r.precompiled ? { precompiled: r.precompiled } : {}) };
+function originOf(r: { cached: CacheState; precompiled?: string[]; attempts?: number }): ResultOrigin {
+  return { cached: r.cached, ...(r.precompiled ? { precompiled: r.precompiled } : {}), ...(r.attempts !== undefined ? { attempts: r.attempts } : {}) };
 }
 
 function emptyModule(file: string): string {

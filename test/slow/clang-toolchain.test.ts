@@ -138,7 +138,12 @@ test('libc++ is read without its compatibility includes; a unit that relies on o
   for (const pass of [compileDevice, compileHost]) {
     const r = await pass(unit(file));
     assert.ok(r.ok, JSON.stringify(r.diagnostics));
+    assert.equal(r.attempts, 2, 'without the compatibility includes, then with them');
     assert.equal((await pass(unit(file))).cached, 'memory', 'the unit as written finds the result at once');
+    // Edited, the unit starts with them: no failed compile first.
+    const edited = await pass(unit(file, { text: `${text}// edited\n` }));
+    assert.ok(edited.ok, JSON.stringify(edited.diagnostics));
+    assert.equal(edited.attempts, 1);
   }
   // A genuine error is reported once, located, whichever way it was compiled.
   const bad = write('compat/bad.cu', '#include <vector>\nint main() { std::vector<int> v; return v.nosuch(); }\n');

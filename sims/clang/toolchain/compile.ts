@@ -61,6 +61,8 @@ export interface PassOutput {
   precompiled?: string[];
   /** A link: the unit that defines `main` (undefined: none does, a kernel-only program). */
   mainFile?: string;
+  /** How many times clang compiled the unit for this result (again for a missed include, relocatable code, …); absent when cached. */
+  attempts?: number;
 }
 
 interface StoredMeta {
@@ -102,6 +104,12 @@ const RELOCATABLE_NEEDED = /requires relocatable device code/;
  * standard library that includes more than it must (libstdc++, or libc++'s own transitive
  * includes) is compiled again with libc++'s compatibility includes.
  */
+/**
+ * Units (pass and file) that needed libc++'s compatibility includes in this process: their next
+ * compile (an edit) starts with them instead of failing first again.
+ */
+const needsCompatIncludes = new Set<string>();
+
 const MISSING_DECLARATION = /undeclared identifier|no member named|no template named|unknown type name|no type named|incomplete type|undefined template|is not a class, namespace, or enumeration|no matching (?:function|constructor|member function)|no viable (?:overloaded|conversion)|invalid operands to binary expression/;
 const OUT_OF_MEMORY = /\bout of memory\b|cannot allocate memory/i;
 
@@ -112,7 +120,9 @@ export function ranOutOfMemory(diagnostics: readonly ClangDiagnostic[]): boolean
 
 /** Runs one pass over one unit. */
 export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promise<PassOutput> {
-  const prepared = preparePass(pass, unit);
+  const unitName = `${pass}\0${unit.file}`;
+  const compatFirst = needsCompatIncludes.has(unitName);
+  const prepared = preparePass(pass, unit, compatFirst);
   if ('refused' in prepared) return { ok: false, cached: false, diagnostics: [{ severity: 'error', message: `cannot read ${unit.file}: ${prepared.refused}`, file: unit.file, line: 1, column: 1, unlocated: true }] };
   const { sources, headers, arch, extra } = prepared;
   let pchs = prepared.pchs;
@@ -123,8 +133,9 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
   let retriedOutOfMemory = false;
   /** The program's names read as its own globals (libc++ declares them in std too), and the unit's key before. */
   let qualified: { warnings: ClangDiagnostic[]; firstKey: string } | undefined;
-  /** Compiled again with libc++'s compatibility includes (MISSING_DECLARATION), and the unit's key before. */
-  let compat: { firstKey: string } | undefined;
+  /** Compiled with libc++'s compatibility includes (MISSING_DECLARATION), and the unit's key without them when it was tried first. */
+  let compat: { firstKey?: string } | undefined = compatFirst ? {} : undefined;
+  let attempts = 0;
   const command = (withPch: boolean): string[] =>
     clangCommand({ pass, unit, headerFolder: headers, arch, input, output, relocatable, compatIncludes: !!compat, ...(debugInfo ? { debugInfo } : {}), ...(withPch ? { pch: PCH_PATH } : {}) });
 
@@ -157,6 +168,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
       mount(tree, PCH_SOURCE, usePch.text);
     }
     const run = await runTool(args, tree);
+    attempts++;
     if (run.exitCode === undefined) {
       // An abnormal stop (a trap, an assertion in clang): reported, never cached.
       const diagnostics = parseClangOutput(run.stderr, unit.file);
@@ -194,6 +206,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     }
     if (run.exitCode !== 0 && !compat && languageOf(unit) !== 'c' && diagnostics.some((d) => d.severity === 'error' && MISSING_DECLARATION.test(d.message))) {
       compat = { firstKey: plainKey };
+      needsCompatIncludes.add(unitName);
       const again = preparePass(pass, unit, true);
       pchs = 'refused' in again ? [] : again.pchs;
       continue;
@@ -209,8 +222,8 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     cache.put(key, { meta, payload });
     // The unit as it was written finds the result without failing first.
     if (qualified) cache.put(qualified.firstKey, { meta, payload });
-    if (compat) cache.put(compat.firstKey, { meta, payload });
-    return { ok, output: ok ? payload : undefined, diagnostics, cached: false, ...(usePch ? { precompiled: usePch.headers } : {}) };
+    if (compat?.firstKey) cache.put(compat.firstKey, { meta, payload });
+    return { ok, output: ok ? payload : undefined, diagnostics, cached: false, attempts, ...(usePch ? { precompiled: usePch.headers } : {}) };
   }
 }
 
