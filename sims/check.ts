@@ -318,7 +318,9 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     ...(options.inspect?.trace ? { trace: options.inspect.trace } : {}),
   };
   const required = options.entry && options.exploreUnsetScalars ? requiredValuations(parsed, options.entry, options.exploreUnsetScalars) : undefined;
-  const entry = options.entry && { ...entryFunctions(parsed, options.entry), ...(required ? { args: { ...required.first, ...options.entry.args } } : {}) };
+  // Both runs of a kernel run on its own pass the functions its preconditions name.
+  const given = options.entry && entryFunctions(parsed, options.entry);
+  const entry = given && required ? { ...given, args: { ...required.first, ...given.args } } : given;
   const engine = options.engine ?? 'scord';
   const detectors: ScordDetector[] = [];
   const precise: PreciseDetector[] = [];
@@ -372,7 +374,7 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   // them all): 0 hides what any other offset or count shows (`A[tid + offset]`), so the races
   // of a second run with those integers at 1 join the report. Only its races: what else it meets
   // (a fault past a buffer made up for the run) says nothing about the program.
-  const other = detect && options.entry && options.exploreUnsetScalars ? otherValuation(options.exploreUnsetScalars, options.entry, required?.second ?? {}) : undefined;
+  const other = detect && given && options.exploreUnsetScalars ? otherValuation(options.exploreUnsetScalars, given, required?.second ?? {}) : undefined;
   if (other) runOnce({ ...runOptions, ...withDetector, entry: other });
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;

@@ -23,11 +23,6 @@ import type { ReadSourceFile } from '../../sims/frontend/preprocessor';
 import { asSourceText, limitsForFileMb, SourceReader, type FileLimits } from '../../sims/files/policy';
 import { RecordedReads, type ParseHandoff, type ParseInputs } from './parseHandoff';
 
-/** A parse the worker may take instead of its own: packed when a run first asks for it. */
-interface HandedParse {
-  pack(): ParseHandoff | undefined;
-}
-
 export interface LastRun {
   version: number;
   report: CheckReport;
@@ -71,7 +66,8 @@ export function notRunBecause(report: CheckReport): 'syntax' | 'compile' | undef
 interface DocumentState {
   timer?: ReturnType<typeof setTimeout>;
   running?: { version: number; handle: RunHandle };
-  parsed?: { version: number; result: ParseResult; handoff?: HandedParse };
+  /** `handoff`: the parse packed for the worker to take instead of its own, made when a run first asks. */
+  parsed?: { version: number; result: ParseResult; handoff?: () => ParseHandoff | undefined };
   /** The last run whose findings are on screen. */
   lastRun?: LastRun;
   /** The newest report (the same as lastRun unless the program did not compile since). */
@@ -311,8 +307,8 @@ export class AnalysisScheduler {
     }
     const parsed = result;
     let packed: { handoff: ParseHandoff | undefined } | undefined;
-    const handoff: HandedParse | undefined = whole ? { pack: () => (packed ??= { handoff: reads.handoff(parsed, text, inputs) }).handoff } : undefined;
-    s.parsed = { version: doc.version, result, ...(handoff ? { handoff } : {}) };
+    const handoff = (): ParseHandoff | undefined => (packed ??= { handoff: reads.handoff(parsed, text, inputs) }).handoff;
+    s.parsed = { version: doc.version, result, ...(whole ? { handoff } : {}) };
     return result;
   }
 
@@ -354,7 +350,7 @@ export class AnalysisScheduler {
 
   /** The parse of this version for the worker to take (made once, when the first run asks). */
   private handoff(s: DocumentState, version: number): { parse?: ParseHandoff } {
-    const parse = s.parsed?.version === version ? s.parsed.handoff?.pack() : undefined;
+    const parse = s.parsed?.version === version ? s.parsed.handoff?.() : undefined;
     return parse ? { parse } : {};
   }
 

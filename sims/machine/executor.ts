@@ -399,8 +399,7 @@ function launchProblem(req: LaunchRequest, device: DeviceConfig, maxThreadsOptio
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
   if (threads < 1 || blocks < 1 || [...grid, ...block].some((d) => !Number.isInteger(d) || d < 1)) return `invalid launch configuration <<<(${grid.join(', ')}), (${block.join(', ')})>>>: every dimension must be at least 1`;
-  const axes = ['x', 'y', 'z'];
-  for (let i = 0; i < 3; i++) if (grid[i] > device.maxGridDim[i]) return `grid size ${grid[i]} in ${axes[i]} exceeds the ${device.maxGridDim[i]} that ${device.name} allows`;
+  for (let i = 0; i < 3; i++) if (grid[i] > device.maxGridDim[i]) return `grid size ${grid[i]} in ${AXES[i]} exceeds the ${device.maxGridDim[i]} that ${device.name} allows`;
   const sharedBytes = kernel.sharedSize + req.dynamicShared;
   const maxThreads = maxThreadsOption ?? DEFAULT_MAX_THREADS;
   if (threads * (simulatedBlocks ?? blocks) > maxThreads) return `the launch asks for ${threads * blocks} threads; the simulator's limit is ${maxThreads} (set a larger limit, launch fewer blocks, or simulate a sample of them: --sample-blocks N)`;
@@ -414,10 +413,11 @@ function launchProblem(req: LaunchRequest, device: DeviceConfig, maxThreadsOptio
   return { occ: { blocksPerSM: 1, residentBlocks: device.smCount, limitedBy: 'threads' }, beyondDevice: problem };
 }
 
+const AXES = ['x', 'y', 'z'];
+
 /** Why the device refuses blocks of this shape (dimensions, threads, shared memory), or undefined. */
 function blockShapeProblem(device: DeviceConfig, block: [number, number, number], threads: number, sharedBytes: number): string | undefined {
-  const axes = ['x', 'y', 'z'];
-  for (let i = 0; i < 3; i++) if (block[i] > device.maxBlockDim[i]) return `block size ${block[i]} in ${axes[i]} exceeds the ${device.maxBlockDim[i]} that ${device.name} allows`;
+  for (let i = 0; i < 3; i++) if (block[i] > device.maxBlockDim[i]) return `block size ${block[i]} in ${AXES[i]} exceeds the ${device.maxBlockDim[i]} that ${device.name} allows`;
   if (threads > device.maxThreadsPerBlock) return `${threads} threads per block exceed the ${device.maxThreadsPerBlock} that ${device.name} allows`;
   if (sharedBytes > device.sharedMemPerBlock) return `${sharedBytes} bytes of shared memory per block exceed the ${device.sharedMemPerBlock} that ${device.name} allows`;
   return undefined;

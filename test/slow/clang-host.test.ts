@@ -429,14 +429,15 @@ __global__ void apply(float *v, op f) {
   });
 
   test('the function its __requires names is the one passed, called or only compared', async () => {
-    // shared() writes one word from every thread (a race); own() a word per thread.
+    // shared() writes one word from every thread (a race); own() a word per thread. The integer
+    // scalar makes a second run (x at 1), which must pass the same function.
     const kernel = (requires: string) => `//--blockDim=32 --gridDim=1
 __device__ void shared(int *v, unsigned i) { v[0] = i; }
 __device__ void own(int *v, unsigned i) { v[i] = i; }
 typedef void (*op)(int *, unsigned);
-__global__ void apply(int *v, op f, op g) {
+__global__ void apply(int *v, op f, op g, int x) {
   ${requires}
-  f(v, threadIdx.x);
+  f(v, threadIdx.x + x);
 }
 `;
     const first = await checkKernelFile('requires-none.cu', kernel(''));

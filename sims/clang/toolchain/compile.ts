@@ -93,23 +93,22 @@ function preparePass(pass: Pass, unit: TranslationUnitSpec, compatIncludes = fal
   if (refused) return { refused: refused.reason };
   sources.addFolder(headers);
   for (const f of forcedIncludesOf(unit)) sources.include(f, true, unit.file);
-  const pchs = options.precompiledHeaders === false ? [] : planPchs(pass, unit, sources, headers, arch, compatIncludes);
+  const pchs = pchPlans(pass, unit, sources, headers, arch, compatIncludes);
   const extra: [string, Uint8Array][] = pass === 'host' && cuda ? [[GPU_BINARY, gpuBinaryBytes(unit.file)]] : [];
   return { pass, unit, sources, headers, arch, pchs, extra };
 }
 
 const RELOCATABLE_NEEDED = /requires relocatable device code/;
 /**
- * Errors a declaration missing from the headers included makes: a unit written against a
- * standard library that includes more than it must (libstdc++, or libc++'s own transitive
- * includes) is compiled again with libc++'s compatibility includes.
- */
-/**
  * Units (pass and file) that needed libc++'s compatibility includes in this process: their next
  * compile (an edit) starts with them instead of failing first again.
  */
 const needsCompatIncludes = new Set<string>();
-
+/**
+ * Errors a declaration missing from the headers included makes: a unit written against a
+ * standard library that includes more than it must (libstdc++, or libc++'s own transitive
+ * includes) is compiled again with libc++'s compatibility includes.
+ */
 const MISSING_DECLARATION = /undeclared identifier|no member named|no template named|unknown type name|no type named|incomplete type|undefined template|is not a class, namespace, or enumeration|no matching (?:function|constructor|member function)|no viable (?:overloaded|conversion)|invalid operands to binary expression/;
 const OUT_OF_MEMORY = /\bout of memory\b|cannot allocate memory/i;
 
@@ -207,8 +206,8 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     if (run.exitCode !== 0 && !compat && languageOf(unit) !== 'c' && diagnostics.some((d) => d.severity === 'error' && MISSING_DECLARATION.test(d.message))) {
       compat = { firstKey: plainKey };
       needsCompatIncludes.add(unitName);
-      const again = preparePass(pass, unit, true);
-      pchs = 'refused' in again ? [] : again.pchs;
+      // The same sources; precompiled headers made with the same flags as the unit.
+      pchs = pchPlans(pass, unit, sources, headers, arch, true);
       continue;
     }
     explainRefusals(diagnostics, sources);
@@ -366,6 +365,11 @@ interface PchPlan {
   headers: string[];
   args: string[];
   tree: FileTree;
+}
+
+/** The precompiled headers a unit may use (none when they are turned off): see planPchs. */
+function pchPlans(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, headers: string, arch: number, compatIncludes: boolean): PchPlan[] {
+  return options.precompiledHeaders === false ? [] : planPchs(pass, unit, sources, headers, arch, compatIncludes);
 }
 
 /**
