@@ -363,6 +363,8 @@ interface WarpState extends Lanes {
   live: number;
   /** The last group was every live lane, and it went on to one block: it is the next group too. */
   together: boolean;
+  /** The last group's lanes all went on to one block (a jump, or a branch every lane took one way). */
+  oneWay: boolean;
 }
 
 interface BlockState {
@@ -537,14 +539,17 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             // A warp that runs together runs compiled blocks back to back (same counts,
             // same order); it comes back at a block that needs the executor, or when split.
             const together = n === w.live && (!pick || !!freeBlocks) && (!events || w.paths === 1);
-            if (together && converged === undefined) converged = convergedRun(kernel, execution);
-            if (together && converged) {
+            // So does a diverged group at a free block under round-robin, for its stretch
+            // (below): its free blocks and the one counted block that ends it.
+            const stretch = !together && !pick && !events && freeBlocks !== undefined && freeBlocks[w.pc[w.group[0]]] === 1 && invisible < INVISIBLE_RUN;
+            if ((together || stretch) && converged === undefined) converged = convergedRun(kernel, execution);
+            if ((together || stretch) && converged) {
               tally.blocks = 0;
               tally.free = 0;
               tally.steps = 0;
               let split: number;
               try {
-                split = converged(w, w.group, n, w.pc, w.pc[w.group[0]], quantum - q, hot, tally, freeBlocks ? INVISIBLE_RUN - invisible : 0, freeBlocks ?? NO_FREE_BLOCKS);
+                split = converged(w, w.group, n, w.pc, w.pc[w.group[0]], together ? quantum - q : 1, hot, tally, freeBlocks ? INVISIBLE_RUN - invisible : 0, freeBlocks ?? NO_FREE_BLOCKS);
               } finally {
                 steps += tally.steps;
               }
@@ -558,7 +563,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
                   w.together = false;
                   if (events) tracePaths(w, b, kernel.blocks[split]);
                   n = group(w);
-                }
+                } else if (stretch && tally.blocks > tally.free) n = group(w);
                 continue;
               }
             }
@@ -567,8 +572,6 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             steps += runGroup(kernel, w, n, findings, b, execution);
             if (lockstep) lockstepAdvance(w, kernel, ran, n);
             else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
-            // Every live lane ran and went to one place: the next group is the same lanes.
-            if (lockstep || !w.together) n = group(w);
             // Random scheduling switches only after a step other threads can see (a memory
             // access or fence ends its block): interleaving register arithmetic, or accesses
             // to memory no other thread touches, changes nothing.
@@ -576,7 +579,14 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             else if (!pick && freeBlocks?.[ran] && invisible < INVISIBLE_RUN) {
               invisible++;
               q--;
+              // Under round-robin a diverged group that went on to one block after a free one
+              // keeps going: a stretch of its register arithmetic, which no other lane can see
+              // in any order, is one turn of the group rather than one turn per block, and the
+              // converged run takes it in one go.
+              if (!w.together && w.oneWay) continue;
             }
+            // Every live lane ran and went to one place: the next group is the same lanes.
+            if (lockstep || !w.together) n = group(w);
           }
         } catch (e) {
           if (e instanceof MemoryLimitExceeded) {
@@ -740,6 +750,7 @@ class BlockPool {
     w.pathsKnown = false;
     w.live = 0;
     w.together = false;
+    w.oneWay = false;
     return w;
   }
 
@@ -866,6 +877,7 @@ function newWarp(numRegs: number, ctx: RunContext, index: number): WarpState {
     pathsKnown: false,
     live: 0,
     together: false,
+    oneWay: false,
   };
 }
 
@@ -959,9 +971,11 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
   const from = pcs[g[0]];
   const events = b.ctx.events !== undefined;
   w.together = false;
+  w.oneWay = false;
   switch (t.kind) {
     case 'jump':
       for (i = 0; i < n; i++) pcs[g[i]] = t.to;
+      w.oneWay = true;
       w.together = n === w.live;
       if (events && w.pathsKnown) {
         movePaths(w, b, block, from, n, t.to, n, -1);
@@ -978,7 +992,8 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
           taken++;
         } else pcs[g[i]] = t.else;
       }
-      w.together = n === w.live && (taken === 0 || taken === n);
+      w.oneWay = taken === 0 || taken === n;
+      w.together = n === w.live && w.oneWay;
       if (events && w.pathsKnown) {
         movePaths(w, b, block, from, n, t.then, taken, t.else);
         return n * (steps.length + 1);
