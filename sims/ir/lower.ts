@@ -2142,10 +2142,10 @@ function int32ByConstant(op: string, t: T.Type, k: number): ((x: string, k: stri
   switch (op) {
     case '/':
       if (k === 0) return undefined;
-      return s ? (x, c) => `(${x} / ${c}) | 0` : (x, c) => `Math.floor(${x} / ${c}) >>> 0`;
+      return s ? (x, c) => `((${x} | 0) / ${c}) | 0` : (x, c) => `Math.floor(${x} / ${c}) >>> 0`;
     case '%':
       if (k === 0) return undefined;
-      return s ? (x, c) => `(${x} % ${c}) | 0` : (x, c) => `(${x} % ${c}) >>> 0`;
+      return s ? (x, c) => `((${x} | 0) % ${c}) | 0` : (x, c) => `((${x} >>> 0) % ${c}) >>> 0`;
     case '<<':
       if (k < 0 || k >= 32) return undefined;
       return s ? (x, c) => `${x} << ${c}` : (x, c) => `(${x} << ${c}) >>> 0`;

@@ -69,11 +69,11 @@ function int32ByConstant(op: string, k: bigint): ((x: string, lit: (v: unknown) 
     case 'ashr':
       return u < 32 ? (x, lit) => `${x} >> ${lit(u)}` : undefined;
     case 'sdiv':
-      return s !== 0 ? (x, lit) => `Math.trunc(${x} / ${lit(s)}) | 0` : undefined;
+      return s !== 0 ? (x, lit) => `((${x} | 0) / ${lit(s)}) | 0` : undefined;
     case 'udiv':
       return u !== 0 ? (x, lit) => `Math.floor((${x} >>> 0) / ${lit(u)}) | 0` : undefined;
     case 'srem':
-      return s !== 0 ? (x, lit) => `(${x} % ${lit(s)}) | 0` : undefined;
+      return s !== 0 ? (x, lit) => `((${x} | 0) % ${lit(s)}) | 0` : undefined;
     case 'urem':
       return u !== 0 ? (x, lit) => `((${x} >>> 0) % ${lit(u)}) | 0` : undefined;
   }
