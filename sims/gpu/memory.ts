@@ -290,6 +290,26 @@ export class Memory {
   }
 
   /**
+   * The allocation an access of `size` bytes at `p` reaches when the access is nothing but
+   * reading or writing its bytes (and marking them: Allocation.read, unwritten, firstAccess):
+   * in bounds, aligned, memory the accessor may touch, no write watch to call, and for a read
+   * no byte nothing has written. Undefined
+   * for anything else, which `resolve` and the full load and store handle (faults included).
+   * The compiled blocks' inline accesses (sims/ir/plainAccess.ts) ask this first.
+   */
+  plainTarget(p: number, size: number, accessor: Accessor, write: boolean): Allocation | undefined {
+    const id = Math.floor(p / TWO32);
+    const a = this.allocations[id];
+    if (a === undefined || a.freed || a.watch !== undefined) return undefined;
+    const off = p - id * TWO32 - BIAS;
+    if (off < 0 || off + size > a.size || (off & (size - 1)) !== 0) return undefined;
+    if (accessor === 'device' ? a.space === 'host' || (write && a.space === 'constant') : a.space !== 'host' && a.space !== 'managed') return undefined;
+    const unwritten = a.unwritten;
+    if (!write && unwritten !== undefined) for (let i = off; i < off + size; i++) if (unwritten[i]) return undefined;
+    return a;
+  }
+
+  /**
    * Feeds every live allocation's bytes to `mix` (state digests: repeated-state detection
    * within a launch). Host memory is left out: device code cannot change it (an access faults),
    * and a WebAssembly host program's whole linear memory is one host allocation of many MB.

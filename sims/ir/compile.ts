@@ -13,6 +13,7 @@
 // names it chose; every value a step needs goes in through the constants array.
 import { DeviceFault } from '../gpu/access';
 import { WARP, type Block, type BlockBody, type CompiledFunction, type ConvergedRun, type PureStep, type Step } from './ir';
+import { PLAIN_ACCESS_SCOPE, plainAccessText } from './plainAccess';
 import { loopSource, pureLoops } from './pureLoops';
 
 /** Literal text for numbers that round-trip through their decimal form; anything else is a constant. */
@@ -64,7 +65,7 @@ function stepsText(steps: readonly Step[], constants: unknown[], stepArray: stri
       return;
     }
     flush();
-    parts.push(`for (i = 0; i < n; i++) { l = g[i]; ${stepArray}[${k}](w, l); }`);
+    parts.push((step.plain && plainAccessText(step.plain, k, stepArray)) ?? `for (i = 0; i < n; i++) { l = g[i]; ${stepArray}[${k}](w, l); }`);
   });
   flush();
   return parts.join('\n');
@@ -74,7 +75,7 @@ function stepsText(steps: readonly Step[], constants: unknown[], stepArray: stri
 export function blockSource(steps: readonly Step[]): { text: string; constants: unknown[] } {
   const constants: unknown[] = [];
   // A pure step never throws, so `l` names the lane of any fault.
-  const text = `const R = w.regs;\nlet i = 0, l = 0;\ntry {\n${stepsText(steps, constants, 'S')}\n} catch (e) {\n  throw atLane(e, l);\n}`;
+  const text = `const R = w.regs;\n${PLAIN_ACCESS_SCOPE}\nlet i = 0, l = 0;\ntry {\n${stepsText(steps, constants, 'S')}\n} catch (e) {\n  throw atLane(e, l);\n}`;
   return { text, constants };
 }
 
@@ -204,6 +205,7 @@ ${loops.map((loop, k) => `let Y${k} = 0, M${k} = 0;\n${loopSource(loop, k, lit)}
   const text = `"use strict";
 ${loopText}return function converged(w, g, n, pcs, pc, limit, hot, tally, free, F) {
 const R = w.regs;
+${PLAIN_ACCESS_SCOPE}
 let i = 0, l = 0, t = 0;
 try {
   for (let q = 0; q < limit; q++) {

@@ -120,6 +120,23 @@ export interface Step {
   (w: Lanes, lane: number): void;
   /** Set when the step only computes a register (the block compiler inlines it). */
   readonly pure?: PureStep;
+  /** Set when the step is a load or store the block compiler may inline (sims/ir/plainAccess.ts). */
+  readonly plain?: PlainAccess;
+}
+
+/**
+ * A scalar load into register `reg`, or store of it, at the address in register `ptr` plus
+ * `offset`, that nobody watches: no event for a listener, no conversion of the value. Through
+ * the weak memory model when one runs, else straight to memory, which is what the block
+ * compiler inlines for the common case; anything else goes through the step.
+ */
+export interface PlainAccess {
+  write: boolean;
+  /** Offsets (register * WARP) of the value's register and of the pointer's. */
+  reg: number;
+  ptr: number;
+  offset: number;
+  kind: ScalarKind;
 }
 
 /**

@@ -22,6 +22,7 @@ import { WARP, LowerError, pureStep, type Block, type CompiledFunction, type Lan
 import { ATOMIC_COMPOUND_OPS, ATOMIC_METHODS, casFailureOrder, constantArgument, methodShape, orderOf, threadScopeOf } from '../frontend/libcu';
 import { decodePtx, type PtxValue } from '../frontend/ptx';
 import { accessEvent, copyStep, fenceStep, fill, modelLoad, modelStore, setStep, type Ordered } from './accessSteps';
+import { plainAccessStep } from './plainAccess';
 import * as Ops from './pureOps';
 import { bigAtomic, narrowAtomic } from './atomicOps';
 import { MATH } from './math';
@@ -878,9 +879,12 @@ export class FunctionLowerer {
       }, range);
       return r;
     }
-    this.emitMemory((w, l) => {
-      w.regs[ro + l] = modelLoad(w, l, w.regs[ao + l], kind, strong, range, ordered);
-    }, range);
+    this.emitMemory(
+      plainAccessStep((w, l) => {
+        w.regs[ro + l] = modelLoad(w, l, w.regs[ao + l], kind, strong, range, ordered);
+      }, { write: false, reg: ro, ptr: ao, offset: 0, kind }),
+      range,
+    );
     return r;
   }
 
@@ -911,7 +915,7 @@ export class FunctionLowerer {
       }, range);
       return;
     }
-    this.emitMemory((w, l) => modelStore(w, l, w.regs[ao + l], kind, w.regs[vo + l], strong, range, ordered), range);
+    this.emitMemory(plainAccessStep((w, l) => modelStore(w, l, w.regs[ao + l], kind, w.regs[vo + l], strong, range, ordered), { write: true, reg: vo, ptr: ao, offset: 0, kind }), range);
   }
 
   /** p + i * size * sign, keeping the pointer's provenance. */

@@ -14,6 +14,7 @@ import { load, store } from '../../gpu/access';
 import type { FlatAddresses } from '../../gpu/flat';
 import { scalarSize, type ScalarKind } from '../../gpu/memory';
 import { accessEvent, copyStep, fenceStep, fill, modelLoad, modelStore, setStep, type Ordered } from '../../ir/accessSteps';
+import { plainAccessStep } from '../../ir/plainAccess';
 import { bigAtomic, narrowAtomic } from '../../ir/atomicOps';
 import { WARP, type Lanes, type MemoryOrder, type Scope } from '../../ir/ir';
 import { unbox } from '../../values/wide';
@@ -92,7 +93,7 @@ export function emitLoad(L: Lowering, dst: number, ptr: number, offset: number, 
   }
   L.emitMemory(fromMemory
     ? (w, l) => { w.regs[ro + l] = fromMemory(modelLoad(w, l, w.regs[po + l] + offset, kind, strong, range, ordered)); }
-    : (w, l) => { w.regs[ro + l] = modelLoad(w, l, w.regs[po + l] + offset, kind, strong, range, ordered); });
+    : plainAccessStep((w, l) => { w.regs[ro + l] = modelLoad(w, l, w.regs[po + l] + offset, kind, strong, range, ordered); }, { write: false, reg: ro, ptr: po, offset, kind }));
 }
 
 /** One scalar store of register `src` to the address in register `ptr` plus `offset`. */
@@ -120,7 +121,7 @@ export function emitStore(L: Lowering, src: number, ptr: number, offset: number,
   }
   L.emitMemory(toMemory
     ? (w, l) => modelStore(w, l, w.regs[po + l] + offset, kind, toMemory(w.regs[vo + l]), strong, range, ordered)
-    : (w, l) => modelStore(w, l, w.regs[po + l] + offset, kind, w.regs[vo + l], strong, range, ordered));
+    : plainAccessStep((w, l) => modelStore(w, l, w.regs[po + l] + offset, kind, w.regs[vo + l], strong, range, ordered), { write: true, reg: vo, ptr: po, offset, kind }));
 }
 
 /** The order and scope of a `load atomic`/`store atomic` (none for a plain access). */

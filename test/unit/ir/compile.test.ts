@@ -10,6 +10,7 @@ import { pureStep, WARP, type Block, type BlockBody, type Lanes, type Step } fro
 import { runProgram, type RunOptions } from '../../../sims/host/run';
 import type { BlockExecution } from '../../../sims/machine/executor';
 import { box } from '../../../sims/values/wide';
+import { lowerKernel } from '../../support/lowerKernel';
 import { parseVirtual } from '../../support/parseFile';
 
 const R = (r: number): number => r * WARP;
@@ -206,4 +207,87 @@ int main() {
     assert.deepEqual(values.slice(0, 6), [-306783376, 0, -1, 512, 2147483632, 0]);
     assert.deepEqual(values.slice(32 * 6, 32 * 6 + 4), [214748366, 0, 1, 0]);
   });
+
+  test('loads and stores inline in compiled blocks give what the closures give for every scalar width', () => {
+    const source = `
+#include <cstdio>
+__global__ void k(signed char *c, unsigned short *h, int *i, unsigned *u, float *f, double *d, long long *ll) {
+  int t = threadIdx.x;
+  c[t] = (signed char)(t * 37 - 600);
+  h[t] = (unsigned short)(t * 4099);
+  i[t] = t * -134217727;
+  u[t] = 4294967295u - t;
+  f[t] = t * 0.1f;
+  d[t] = t / 3.0;
+  ll[t] = (long long)t * 4000000000LL;
+  i[t] += c[t] + h[t];
+  d[t] += f[t] + ll[t];
+}
+int main() {
+  signed char *c; unsigned short *h; int *i; unsigned *u; float *f; double *d; long long *ll;
+  cudaMallocManaged(&c, 64); cudaMallocManaged(&h, 128); cudaMallocManaged(&i, 256); cudaMallocManaged(&u, 256);
+  cudaMallocManaged(&f, 256); cudaMallocManaged(&d, 512); cudaMallocManaged(&ll, 512);
+  k<<<1, 64>>>(c, h, i, u, f, d, ll);
+  cudaDeviceSynchronize();
+  for (int t = 0; t < 64; t++) printf("%d %u %d %u %.9g %.17g %lld\\n", c[t], h[t], i[t], u[t], f[t], d[t], ll[t]);
+  return 0;
+}`;
+    const c = runBothWays(source);
+    assert.deepEqual(c.findings, []);
+    const lines = c.stdout.trim().split('\n');
+    assert.equal(lines.length, 64);
+    // Thread 63: the char wraps (63 * 37 - 600 = 1731 = 0x6c3), the short too (63 * 4099 = 258237 = 0x3f0bd).
+    assert.equal(lines[63].split(' ')[0], String(0xc3 - 256));
+    assert.equal(lines[63].split(' ')[1], String(258237 & 0xffff));
+  });
+
+  test('what the inline access leaves to the step still happens: faults, constant memory, reads of unwritten bytes, a spin that changes nothing', () => {
+    const outOfBounds = `
+__global__ void k(float *p) {
+  for (int i = 0; i < 40; i++) p[threadIdx.x * 40 + i] = p[threadIdx.x * 40 + i] + 1.0f;
+}
+int main() { float *p; cudaMalloc(&p, 63 * 40 * sizeof(float)); cudaMemset(p, 0, 63 * 40 * sizeof(float)); k<<<1, 64>>>(p); cudaDeviceSynchronize(); return 0; }`;
+    const oob = runBothWays(outOfBounds);
+    assert.equal(oob.findings[0]?.kind, 'out-of-bounds');
+    assert.deepEqual(oob.findings[0].thread, [63, 0, 0]);
+
+    const unwritten = `
+__global__ void k(int *p, int *q) {
+  for (int i = 0; i < 40; i++) { if (threadIdx.x != 5 || i != 30) p[threadIdx.x * 40 + i] = i; }
+  for (int i = 0; i < 40; i++) q[threadIdx.x] += p[threadIdx.x * 40 + i];
+}
+int main() { int *p, *q; cudaMalloc(&p, 32 * 40 * sizeof(int)); cudaMalloc(&q, 32 * sizeof(int)); cudaMemset(q, 0, 32 * sizeof(int)); k<<<1, 32>>>(p, q); cudaDeviceSynchronize(); return 0; }`;
+    const init = runBothWays(unwritten, { initCheck: true });
+    assert.equal(init.findings.filter((f) => f.kind === 'uninitialized-read').length, 1, JSON.stringify(init.findings));
+    // Thread 5 skipped p[5 * 40 + 30]: byte offset 920.
+    assert.match(init.findings.find((f) => f.kind === 'uninitialized-read')!.message, /offset 920\b/);
+
+    const constant = `
+__constant__ int c[64];
+__global__ void k(int *p) {
+  int *q = (int *)c;
+  for (int i = 0; i < 40; i++) p[i] = q[i];
+  q[threadIdx.x] = 1;
+}
+int main() { int *p; cudaMalloc(&p, 64 * sizeof(int)); k<<<1, 32>>>(p); cudaDeviceSynchronize(); return 0; }`;
+    assert.equal(runBothWays(constant).findings[0]?.kind, 'write-to-constant');
+
+    // Every lane stores the value the word already holds, forever: memory never changes, so the
+    // progress monitor must call it a hang (the inline store counts only changing writes).
+    const spin = `
+__global__ void k(int *flag) {
+  while (flag[0] == 0) flag[0] = 0;
+}
+int main() { int *f; cudaMalloc(&f, sizeof(int)); cudaMemset(f, 0, sizeof(int)); k<<<1, 32>>>(f); cudaDeviceSynchronize(); return 0; }`;
+    assert.equal(runBothWays(spin, { stepBudget: 20_000_000 }).findings[0]?.kind, 'deadlock');
+  });
+
+  test('a block of plain accesses compiles them inline, with the step called for the rest; 64-bit integers go through the step', () => {
+    const source = `__global__ void k(float *f, long long *ll) { f[threadIdx.x] = f[threadIdx.x] * 2.0f; ll[threadIdx.x] = ll[threadIdx.x] + 1; }`;
+    const kernel = lowerKernel(source);
+    const text = kernel.blocks.map((b) => blockSource(b.steps).text).join('\n');
+    assert.equal(text.match(/plainTarget\(p, 4/g)?.length, 2, 'the float load and store inline');
+    assert.equal(text.match(/plainTarget\(p, 8/g), null, 'no 64-bit integer access inline');
+  });
 });
+

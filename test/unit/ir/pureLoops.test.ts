@@ -4,25 +4,15 @@
 // values above 2^31, -0) and whether or not they stay together.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { functionsOf } from '../../../sims/frontend/index';
-import { VOID } from '../../../sims/frontend/types';
-import { Memory } from '../../../sims/gpu/memory';
 import { runProgram, type RunOptions } from '../../../sims/host/run';
 import { compileConverged } from '../../../sims/ir/compile';
 import { registerOnly, type CompiledFunction } from '../../../sims/ir/ir';
-import { FunctionLowerer } from '../../../sims/ir/lower';
 import { pureLoops } from '../../../sims/ir/pureLoops';
+import { lowerKernel } from '../../support/lowerKernel';
 import { parseVirtual } from '../../support/parseFile';
 
 function kernel(body: string): CompiledFunction {
-  const parsed = parseVirtual({ 'main.cu': `__global__ void k(int *p, float *q) {\n${body}\n}\nint main() { return 0; }` });
-  const decl = functionsOf(parsed.deviceAst).find((f) => f.name === 'k')!;
-  return new FunctionLowerer({ memory: new Memory(), instantiations: parsed.instantiations, kernel: () => assert.fail('no launches'), stringLiteral: () => 0, events: false }, decl, 'device').compile(
-    decl.body!,
-    decl.params.map((p) => p.resolvedType!),
-    undefined,
-    VOID,
-  );
+  return lowerKernel(`__global__ void k(int *p, float *q) {\n${body}\n}`);
 }
 
 describe('finding the loops', () => {

@@ -1,0 +1,68 @@
+// Loads and stores that compiled blocks do inline. A step's closure goes through the memory
+// model, resolve's checks and the fault paths for every access; nearly every access of a run
+// with no listener and no weak model is in bounds, aligned and of memory the thread may touch,
+// and then all it does is read or write a few bytes. The block compiler writes that case out
+// (Memory.plainTarget says whether it applies) and calls the step for anything else, so
+// faults, warnings, watched allocations and the weak model keep their one implementation.
+// The differential test holds the inline form to the closures' results.
+import { FIRST_READ, FIRST_WRITTEN, type ScalarKind } from '../gpu/memory';
+import type { Lanes, PlainAccess, Step } from './ir';
+
+/** `step` marked as the access `access` (which must be what the step does). */
+export function plainAccessStep(step: (w: Lanes, lane: number) => void, access: PlainAccess): Step {
+  return Object.assign(step, { plain: access });
+}
+
+/** Kinds whose value a register holds as the typed read gives it (64-bit integers travel boxed: not inline). */
+const INLINE: Partial<Record<ScalarKind, { size: number; get: string; set: string; toMemory: string }>> = {
+  i8: { size: 1, get: 'getInt8', set: 'setUint8', toMemory: '& 0xff' },
+  u8: { size: 1, get: 'getUint8', set: 'setUint8', toMemory: '& 0xff' },
+  i16: { size: 2, get: 'getInt16', set: 'setUint16', toMemory: '& 0xffff' },
+  u16: { size: 2, get: 'getUint16', set: 'setUint16', toMemory: '& 0xffff' },
+  i32: { size: 4, get: 'getInt32', set: 'setUint32', toMemory: '>>> 0' },
+  u32: { size: 4, get: 'getUint32', set: 'setUint32', toMemory: '>>> 0' },
+  f32: { size: 4, get: 'getFloat32', set: 'setFloat32', toMemory: '' },
+  f64: { size: 8, get: 'getFloat64', set: 'setFloat64', toMemory: '' },
+};
+
+/** The first bytes of a scalar as the store compares them before and after (Memory.version counts changes). */
+const LOW: Record<number, string> = { 1: 'getUint8(o)', 2: 'getUint16(o, true)', 4: 'getUint32(o, true)', 8: 'getUint32(o, true)' };
+
+/**
+ * The loop over the group's lanes for the access step `k` of `stepArray`, or undefined when its
+ * kind is not inlined. Expects `M` (the memory), `acc` (the accessor) and `weak` in scope, and
+ * declares nothing: `p`, `a`, `o`, `x`, `u` are the block's scratch variables.
+ */
+export function plainAccessText(access: PlainAccess, k: number, stepArray: string): string | undefined {
+  const kind = INLINE[access.kind];
+  if (!kind) return undefined;
+  const { size } = kind;
+  const head = `p = R[${access.ptr} + l] + ${access.offset < 0 ? `(${access.offset})` : access.offset};
+  a = weak === undefined ? M.plainTarget(p, ${size}, acc, ${access.write}) : undefined;
+  if (a === undefined) ${stepArray}[${k}](w, l);
+  else {
+    o = p - a.id * 4294967296 - 2147483648;`;
+  // The launch's first touch of each byte, while a launch whose result may be reused runs.
+  const first = `u = a.firstAccess;
+    if (u !== undefined) for (x2 = o; x2 < o + ${size}; x2++) if (u[x2] === 0) u[x2] = ${access.write ? FIRST_WRITTEN : FIRST_READ};`;
+  const body = access.write
+    ? `${first}
+    x = a.view.${LOW[size]};
+    a.view.${kind.set}(o, ${kind.toMemory ? `R[${access.reg} + l] ${kind.toMemory}` : `R[${access.reg} + l]`}${size > 1 ? ', true' : ''});
+    u = a.unwritten;
+    if (u !== undefined) for (x2 = o; x2 < o + ${size}; x2++) u[x2] = 0;
+    if (a.view.${LOW[size]} !== x${size === 8 ? ' || a.view.getUint32(o + 4, true) !== h' : ''}) M.version++;`
+    : `a.read = true;
+    ${first}
+    R[${access.reg} + l] = a.view.${kind.get}(o${size > 1 ? ', true' : ''});`;
+  const high = access.write && size === 8 ? 'h = a.view.getUint32(o + 4, true);\n    ' : '';
+  return `for (i = 0; i < n; i++) {
+  l = g[i];
+  ${head}
+    ${high}${body}
+  }
+}`;
+}
+
+/** The scratch declarations plainAccessText's loops expect, for a function whose warp is `w`. */
+export const PLAIN_ACCESS_SCOPE = 'const M = w.ctx.memory, acc = w.ctx.accessor, weak = w.ctx.weak;\nlet p = 0, a, o = 0, x = 0, x2 = 0, h = 0, u;';
