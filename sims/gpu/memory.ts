@@ -293,11 +293,12 @@ export class Memory {
    * The allocation an access of `size` bytes at `p` reaches when the access is nothing but
    * reading or writing its bytes (and marking them: Allocation.read, unwritten, firstAccess):
    * in bounds, aligned, memory the accessor may touch, no write watch to call, and for a read
-   * no byte nothing has written. Undefined
+   * (a load, or the read of a read-modify-write: `write` and `read` both) no byte nothing has
+   * written. Undefined
    * for anything else, which `resolve` and the full load and store handle (faults included).
    * The compiled blocks' inline accesses (sims/ir/plainAccess.ts) ask this first.
    */
-  plainTarget(p: number, size: number, accessor: Accessor, write: boolean): Allocation | undefined {
+  plainTarget(p: number, size: number, accessor: Accessor, write: boolean, read = !write): Allocation | undefined {
     const id = Math.floor(p / TWO32);
     const a = this.allocations[id];
     if (a === undefined || a.freed || a.watch !== undefined) return undefined;
@@ -305,7 +306,7 @@ export class Memory {
     if (off < 0 || off + size > a.size || (off & (size - 1)) !== 0) return undefined;
     if (accessor === 'device' ? a.space === 'host' || (write && a.space === 'constant') : a.space !== 'host' && a.space !== 'managed') return undefined;
     const unwritten = a.unwritten;
-    if (!write && unwritten !== undefined) for (let i = off; i < off + size; i++) if (unwritten[i]) return undefined;
+    if (read && unwritten !== undefined) for (let i = off; i < off + size; i++) if (unwritten[i]) return undefined;
     return a;
   }
 

@@ -49,3 +49,38 @@ export function bigAtomic(op: string, signed: boolean): (old: number, v: number,
     }
   };
 }
+
+/**
+ * The new value of a 32-bit atomic `op` as JS text over the old value `o`, the operand `v` and a
+ * CAS's replacement `c`, already in the range of `kind` (what narrowAtomic and the kind's
+ * normaliser give together), for the block compiler; undefined for what it leaves to the step.
+ */
+export function narrowAtomicText(op: string, kind: 'i32' | 'u32' | 'f32'): ((o: string, v: string, c: string) => string) | undefined {
+  const norm = (x: string): string => (kind === 'f32' ? `Math.fround(${x})` : kind === 'i32' ? `(${x}) | 0` : `(${x}) >>> 0`);
+  const bits = (f: (o: string, v: string) => string) => (kind === 'f32' ? undefined : (o: string, v: string) => norm(f(o, v)));
+  switch (op) {
+    case 'Add':
+      return (o, v) => norm(`${o} + ${v}`);
+    case 'Sub':
+      return (o, v) => norm(`${o} - ${v}`);
+    case 'Exch':
+      return (_o, v) => norm(v);
+    case 'Min':
+      return (o, v) => norm(`Math.min(${o}, ${v})`);
+    case 'Max':
+      return (o, v) => norm(`Math.max(${o}, ${v})`);
+    case 'Inc':
+      return (o, v) => norm(`${o} >= ${v} ? 0 : ${o} + 1`);
+    case 'Dec':
+      return (o, v) => norm(`${o} === 0 || ${o} > ${v} ? ${v} : ${o} - 1`);
+    case 'CAS':
+      return (o, v, c) => norm(`${o} === ${v} ? ${c} : ${o}`);
+    case 'And':
+      return bits((o, v) => `${o} & ${v}`);
+    case 'Or':
+      return bits((o, v) => `${o} | ${v}`);
+    case 'Xor':
+      return bits((o, v) => `${o} ^ ${v}`);
+  }
+  return undefined;
+}

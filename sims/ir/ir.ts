@@ -125,18 +125,21 @@ export interface Step {
 }
 
 /**
- * A scalar load into register `reg`, or store of it, at the address in register `ptr` plus
- * `offset`, that nobody watches: no event for a listener, no conversion of the value. Through
+ * A scalar load into register `reg`, or store of it, or an atomic read-modify-write, at the
+ * address in register `ptr` plus `offset`, that nobody watches: no event for a listener, no
+ * conversion of the value. Through
  * the weak memory model when one runs, else straight to memory, which is what the block
  * compiler inlines for the common case; anything else goes through the step.
  */
 export interface PlainAccess {
   write: boolean;
-  /** Offsets (register * WARP) of the value's register and of the pointer's. */
+  /** Offsets (register * WARP) of the value's register (a read-modify-write's old value) and of the pointer's. */
   reg: number;
   ptr: number;
   offset: number;
   kind: ScalarKind;
+  /** An atomic read-modify-write (write is set): its operation (atomicOps' names) and operand registers' offsets; a CAS compares with `operand` and writes `compare`. */
+  rmw?: { op: string; operand: number; compare?: number };
 }
 
 /**

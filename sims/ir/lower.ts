@@ -2004,7 +2004,7 @@ export class FunctionLowerer {
       const next = bigOp ? bigOp(old, w.regs[v + l], c === undefined ? 0 : w.regs[c + l]) : c === undefined ? f(old, w.regs[v + l], 0) : f(old, w.regs[v + l], w.regs[c + l]);
       return bigOp ? next : norm(next);
     };
-    this.emitMemory((w, l) => {
+    const step = (w: Lanes, l: number): void => {
       const addr = w.regs[p + l];
       let old: number;
       let stored: number;
@@ -2020,7 +2020,8 @@ export class FunctionLowerer {
         if (failureOrder && ordered) event.order = old === w.regs[v + l] ? ordered.order : failureOrder;
         w.ctx.events(fill(event, w, l, addr, stored === old ? unchanged : changed));
       }
-    }, range);
+    };
+    this.emitMemory(event ? step : plainAccessStep(step, { write: true, reg: ro, ptr: p, offset: 0, kind, rmw: { op, operand: v, ...(c === undefined ? {} : { compare: c }) } }), range);
     return result;
   }
 

@@ -6,6 +6,7 @@
 // faults, warnings, watched allocations and the weak model keep their one implementation.
 // The differential test holds the inline form to the closures' results.
 import { FIRST_READ, FIRST_WRITTEN, type ScalarKind } from '../gpu/memory';
+import { narrowAtomicText } from './atomicOps';
 import type { Lanes, PlainAccess, Step } from './ir';
 
 /** `step` marked as the access `access` (which must be what the step does). */
@@ -31,11 +32,12 @@ const LOW: Record<number, string> = { 1: 'getUint8(o)', 2: 'getUint16(o, true)',
 /**
  * The loop over the group's lanes for the access step `k` of `stepArray`, or undefined when its
  * kind is not inlined. Expects `M` (the memory), `acc` (the accessor) and `weak` in scope, and
- * declares nothing: `p`, `a`, `o`, `x`, `u` are the block's scratch variables.
+ * declares nothing: the block's scratch variables are PLAIN_ACCESS_SCOPE's.
  */
 export function plainAccessText(access: PlainAccess, k: number, stepArray: string): string | undefined {
   const kind = INLINE[access.kind];
   if (!kind) return undefined;
+  if (access.rmw) return rmwText(access, access.rmw, k, stepArray);
   const { size } = kind;
   const head = `p = R[${access.ptr} + l] + ${access.offset < 0 ? `(${access.offset})` : access.offset};
   a = weak === undefined ? M.plainTarget(p, ${size}, acc, ${access.write}) : undefined;
@@ -64,5 +66,34 @@ export function plainAccessText(access: PlainAccess, k: number, stepArray: strin
 }`;
 }
 
+/**
+ * An atomic read-modify-write of a 32-bit kind: the load's marks, the old value into `reg`, the
+ * new one stored (no byte can be unwritten: plainTarget checked them for the read).
+ */
+function rmwText(access: PlainAccess, rmw: NonNullable<PlainAccess['rmw']>, k: number, stepArray: string): string | undefined {
+  if (access.kind !== 'i32' && access.kind !== 'u32' && access.kind !== 'f32') return undefined;
+  const next = narrowAtomicText(rmw.op, access.kind);
+  if (!next || (rmw.op === 'CAS' && rmw.compare === undefined)) return undefined;
+  const kind = INLINE[access.kind]!;
+  const value = next('y', `R[${rmw.operand} + l]`, rmw.compare === undefined ? '0' : `R[${rmw.compare} + l]`);
+  return `for (i = 0; i < n; i++) {
+  l = g[i];
+  p = R[${access.ptr} + l] + ${access.offset < 0 ? `(${access.offset})` : access.offset};
+  a = weak === undefined ? M.plainTarget(p, 4, acc, true, true) : undefined;
+  if (a === undefined) ${stepArray}[${k}](w, l);
+  else {
+    o = p - a.id * 4294967296 - 2147483648;
+    a.read = true;
+    u = a.firstAccess;
+    if (u !== undefined) for (x2 = o; x2 < o + 4; x2++) if (u[x2] === 0) u[x2] = ${FIRST_READ};
+    x = a.view.getUint32(o, true);
+    y = a.view.${kind.get}(o, true);
+    a.view.${kind.set}(o, ${kind.toMemory ? `(${value}) ${kind.toMemory}` : value}, true);
+    if (a.view.getUint32(o, true) !== x) M.version++;
+    R[${access.reg} + l] = y;
+  }
+}`;
+}
+
 /** The scratch declarations plainAccessText's loops expect, for a function whose warp is `w`. */
-export const PLAIN_ACCESS_SCOPE = 'const M = w.ctx.memory, acc = w.ctx.accessor, weak = w.ctx.weak;\nlet p = 0, a, o = 0, x = 0, x2 = 0, h = 0, u;';
+export const PLAIN_ACCESS_SCOPE = 'const M = w.ctx.memory, acc = w.ctx.accessor, weak = w.ctx.weak;\nlet p = 0, a, o = 0, x = 0, x2 = 0, h = 0, y = 0, u;';

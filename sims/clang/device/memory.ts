@@ -227,7 +227,7 @@ export function emitAtomic(L: Lowering, a: AtomicSpec): void {
   const so = a.success === undefined ? undefined : a.success * WARP;
   const failureOrder = a.failureOrder;
   const rmw = (old: number, v: number, c: number): number => (bigOp ? bigOp(old, v, c) : norm(f(old, v, c)));
-  L.emitMemory((w: Lanes, l: number) => {
+  const step = (w: Lanes, l: number): void => {
     const addr = w.regs[po + l];
     const v = operand(w.regs[vo + l]);
     const c = co === undefined ? 0 : operand(w.regs[co + l]);
@@ -247,7 +247,11 @@ export function emitAtomic(L: Lowering, a: AtomicSpec): void {
       if (failureOrder && ordered) event.order = succeeded ? ordered.order : failureOrder;
       w.ctx.events(fill(event, w, l, addr, stored === old ? unchanged : changed));
     }
-  });
+  };
+  // Signed 32-bit and float atomics hold their operands and old value in registers as memory
+  // has them (no conversion either way): the block compiler may inline them.
+  const inline = !event && so === undefined && !isPtr && !a.unsigned && (kind === 'i32' || kind === 'f32');
+  L.emitMemory(inline ? plainAccessStep(step, { write: true, reg: ro, ptr: po, offset: 0, kind, rmw: { op: a.op, operand: vo, ...(co === undefined ? {} : { compare: co }) } }) : step);
 }
 
 const RMW_OPS: Record<string, { op: string; unsigned?: boolean }> = {

@@ -282,6 +282,52 @@ int main() { int *f; cudaMalloc(&f, sizeof(int)); cudaMemset(f, 0, sizeof(int));
     assert.equal(runBothWays(spin, { stepBudget: 20_000_000 }).findings[0]?.kind, 'deadlock');
   });
 
+  test('atomics inline in compiled blocks give what the closures give: every operation, int, unsigned and float, old values included', () => {
+    const source = `
+#include <cstdio>
+__global__ void k(int *i, unsigned *u, float *f, int *olds) {
+  int t = threadIdx.x;
+  for (int r = 0; r < 3; r++) {
+    int o = atomicAdd(&i[0], t - 20) + atomicSub(&i[1], t * 7) + atomicExch(&i[2], t) + atomicMin(&i[3], t - 40) + atomicMax(&i[4], t * 3);
+    o ^= atomicCAS(&i[5], t - 1, t) + atomicAnd(&i[6], ~(1 << (t % 31))) + atomicOr(&i[7], 1 << (t % 31)) + atomicXor(&i[8], t * 977);
+    unsigned p = atomicAdd(&u[0], 4000000000u) + atomicSub(&u[1], (unsigned)t) + atomicInc(&u[2], 37u) + atomicDec(&u[3], 11u) + atomicMax(&u[4], 4294967000u + t);
+    p ^= atomicCAS(&u[5], (unsigned)t, (unsigned)t + 1u) + atomicXor(&u[6], 2147483648u + t);
+    float q = atomicAdd(&f[0], t * 0.1f) + atomicExch(&f[1], t * 0.5f);
+    olds[(r * 64 + t) * 3] = o;
+    olds[(r * 64 + t) * 3 + 1] = (int)p;
+    olds[(r * 64 + t) * 3 + 2] = (int)(q * 1000.0f);
+  }
+}
+int main() {
+  int *i; unsigned *u; float *f; int *olds;
+  cudaMallocManaged(&i, 9 * sizeof(int)); cudaMallocManaged(&u, 7 * sizeof(unsigned)); cudaMallocManaged(&f, 2 * sizeof(float));
+  cudaMallocManaged(&olds, 3 * 64 * 3 * sizeof(int));
+  for (int j = 0; j < 9; j++) i[j] = j * 1000 - 3000;
+  for (int j = 0; j < 7; j++) u[j] = 4294967290u - j;
+  k<<<1, 64>>>(i, u, f, olds);
+  cudaDeviceSynchronize();
+  for (int j = 0; j < 9; j++) printf("%d ", i[j]);
+  for (int j = 0; j < 7; j++) printf("%u ", u[j]);
+  printf("%.9g %.9g\\n", f[0], f[1]);
+  for (int j = 0; j < 3 * 64 * 3; j++) printf("%d ", olds[j]);
+  printf("\\n");
+  return 0;
+}`;
+    const c = runBothWays(source);
+    assert.deepEqual(c.findings, []);
+    const [finals] = c.stdout.split('\n');
+    const values = finals.trim().split(' ').map(Number);
+    assert.equal(values.length, 18);
+    // Three rounds of 64 threads adding t - 20: 3 * (2016 - 1280) more than the start.
+    assert.equal(values[0], -3000 + 3 * (2016 - 1280));
+    assert.equal(values[3], -40, 'i[3] starts at 0: the smallest t - 40 is thread 0\'s');
+    // atomicInc wraps at 37: 192 increments from 4294967288 (above the limit: the first gives 0).
+    assert.equal(values[11], (192 - 1) % 38);
+    const kernel = lowerKernel(source);
+    const text = kernel.blocks.map((b) => blockSource(b.steps).text).join('\n');
+    assert.equal(text.match(/plainTarget\(p, 4, acc, true, true\)/g)?.length, 18, 'every 32-bit atomic inline');
+  });
+
   test('a block of plain accesses compiles them inline, with the step called for the rest; 64-bit integers go through the step', () => {
     const source = `__global__ void k(float *f, long long *ll) { f[threadIdx.x] = f[threadIdx.x] * 2.0f; ll[threadIdx.x] = ll[threadIdx.x] + 1; }`;
     const kernel = lowerKernel(source);
