@@ -156,8 +156,15 @@ function stateHash(resident: BlockState[]): number {
       }
       const pcs = w.pc;
       for (let l = 0; l < WARP; l++) h = Math.imul(h ^ pcs[l], 0x01000193);
+      // The register file's two halves of each double into two chains: twice the words a
+      // multiply's latency, which bounds a single chain.
       const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
-      for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i], 0x01000193);
+      let g = 0x9e3779b9;
+      for (let i = 0; i < words.length; i += 2) {
+        h = Math.imul(h ^ words[i], 0x01000193);
+        g = Math.imul(g ^ words[i + 1], 0x01000193);
+      }
+      h = Math.imul(h ^ g, 0x85ebca6b);
     }
   }
   return h >>> 0;
