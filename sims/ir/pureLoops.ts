@@ -106,19 +106,24 @@ function loopOf(blocks: Block[]): PureLoop {
  */
 export function loopSource(loop: PureLoop, k: number, lit: (value: unknown) => string): string {
   const v = (offset: number): string => `v${offset}`;
+  // A block whose successor is the next case falls through into it (one dispatch per trip
+  // round a loop, not one per block); any other successor goes back through the switch.
   const cases = (after: (branch: boolean) => string): string =>
     loop.blocks
-      .map((b) => {
+      .map((b, j) => {
         const body = b.steps.map((s) => `${v(s.pure!.dst)} = ${s.pure!.expr(s.pure!.srcs.map(v), lit)};`);
         const t = b.term;
         const go = t.kind === 'jump' ? `pc = ${t.to};` : t.kind === 'branch' ? `pc = ${v(t.cond * WARP)} ? ${t.then} : ${t.else};` : '';
-        return `case ${b.id}: {\n${body.join('\n')}\n${go}\n${after(t.kind === 'branch')}break;\n}`;
+        const next = loop.blocks[j + 1]?.id;
+        const falls = next !== undefined && (t.kind === 'jump' ? t.to === next : t.kind === 'branch' && (t.then === next || t.else === next));
+        const leave = !falls ? 'continue run;' : t.kind === 'jump' ? 'if (k >= limit) continue run;' : `if (pc !== ${next} || k >= limit) continue run;`;
+        return `case ${b.id}: {\n${body.join('\n')}\n${go}\n${after(t.kind === 'branch')}k++;\n${leave}\n}`;
       })
       .join('\n');
   const lane = (load: (r: number) => string, after: (branch: boolean) => string, end: string): string => `{
   ${loop.used.map((r) => `let ${v(r)} = ${load(r)};`).join('\n  ')}
   let pc = pc0, k = 0;
-  run: for (; k < limit; k++) {
+  run: while (k < limit) {
     switch (pc) {
 ${cases(after)}
       default: break run;
