@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import * as v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { ANALYSIS_STACK_MB } from '../../largeStack';
 import type { FileTree } from './paths';
@@ -115,12 +116,47 @@ function lanes(): Lane[] {
  * a worker lane copies it back only when asked).
  */
 export function runTool(args: string[], tree: FileTree, wantFiles = false): Promise<ToolRun> {
+  coldStart();
   const lane = here.pending === 0 || process.memoryUsage.rss() > SECOND_LANE_MAX_RSS ? here : lanes().reduce((a, b) => (b.pending < a.pending ? b : a));
   lane.pending++;
   const run = lane.queue.then(() => lane.invoke(args, tree, wantFiles)).then((r) => toolRun(r, lane.index));
   lane.queue = run.catch(() => undefined);
-  void run.finally(() => lane.pending--);
+  void run.finally(() => {
+    lane.pending--;
+    if (++finished === COLD_RUNS) warmStart();
+  });
   return run;
+}
+
+/**
+ * V8 compiles clang's functions lazily, with its baseline compiler, as they first run, and
+ * moves the ones that keep running to its optimising compiler in background threads. On the
+ * first compiles of a process (clang's version, then a unit's two passes side by side) that
+ * optimising work competes with the baseline compiling that the compiles wait for, on a
+ * machine whose cores both run clang: a budget fifty times the default before a function is
+ * optimised, and validation as each function is first compiled rather than of the whole
+ * module at load, take a second off the first findings of a new editor session. From then on
+ * (new instances read the budget as they start) the default budget holds, which the warm
+ * compiles of later edits are fastest with. Skipped when the process was started with a
+ * budget of its own.
+ */
+const COLD_TIERING_BUDGET = 100_000_000;
+const DEFAULT_TIERING_BUDGET = 1_800_000;
+/** Tool runs (clang's version, a unit's device and host passes) before the default budget holds again. */
+const COLD_RUNS = 3;
+let finished = 0;
+let tuned: boolean | undefined;
+
+function coldStart(): void {
+  if (tuned !== undefined) return;
+  const own = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => a.startsWith('--wasm-tiering-budget') || a.startsWith('--wasm-lazy-validation'));
+  tuned = !own;
+  if (tuned) v8.setFlagsFromString(`--wasm-tiering-budget=${COLD_TIERING_BUDGET}`);
+  if (tuned) v8.setFlagsFromString('--wasm-lazy-validation');
+}
+
+function warmStart(): void {
+  if (tuned) v8.setFlagsFromString(`--wasm-tiering-budget=${DEFAULT_TIERING_BUDGET}`);
 }
 
 function toolRun(r: RawRun, lane: number): ToolRun {
