@@ -115,18 +115,22 @@ test('an include named by a macro is found by running clang again', async () => 
   assert.match(r.ll, /@x = addrspace\(1\) externally_initialized global i32 3/);
 });
 
-test('leading standard headers go into a precompiled header, made the second time it is wanted', async (t) => {
+test('precompiled headers (leading standard headers, or cuda_runtime.h alone) are made the second time they are wanted', async (t) => {
   configureToolchain({ dir: CACHE });
   t.after(() => configureToolchain({ dir: CACHE, precompiledHeaders: false }));
   const file = write('pch/uses-new.cu', '// comment\n#include <new>\n#include <cstdio>\n__global__ void k(int *p) { p[0] = 1; }\nint main() { k<<<1, 1>>>(nullptr); printf("x\\n"); }\n');
   const first = await compileHost(unit(file));
   assert.ok(first.ok, JSON.stringify(first.diagnostics));
-  assert.deepEqual(first.precompiled, [], 'the first compile does not pay for one of its own headers: cuda_runtime.h alone');
+  assert.equal(first.precompiled, undefined, 'the first compile pays for no precompiled header, not even cuda_runtime.h alone');
   // A different file with the same leading headers and flags: now it is made and used.
   const other = write('pch/other.cu', '#include <new>\n#include <cstdio>\nint main() { return 0; }\n');
   const second = await compileHost(unit(other));
   assert.ok(second.ok, JSON.stringify(second.diagnostics));
   assert.deepEqual(second.precompiled, ['new', 'cstdio']);
+  // Other leading headers, wanted for the first time: cuda_runtime.h alone, wanted before, is made and used.
+  const third = await compileHost(unit(write('pch/third.cu', '#include <cstdlib>\nint main() { return 0; }\n')));
+  assert.ok(third.ok, JSON.stringify(third.diagnostics));
+  assert.deepEqual(third.precompiled, []);
   // The first file's result is still a hit, though it was made without one.
   assert.equal((await compileHost(unit(file))).cached, 'memory');
 });

@@ -415,16 +415,17 @@ function planPchs(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, hea
 
 /**
  * The precompiled header to compile with now, if any. Making one costs about one and a half
- * compiles and saves three quarters of every later one. cuda_runtime.h alone is made at once
- * (every CUDA unit with the same flags shares it); one with the file's own leading headers the
- * second time it is wanted (or at once with `precompiledHeaders: 'eager'`), so a file compiled
- * once (a single `scord check` of a corpus file) does not pay for it, and one compiled again does.
+ * compiles and saves three quarters of every later one, so it is made the second time it is
+ * wanted (or at once with `precompiledHeaders: 'eager'`): a file compiled once (a single
+ * `scord check` of a corpus file, the first findings of a file just opened, whose clang is
+ * still cold) does not pay for it, and one compiled again does. The mark that it was wanted is
+ * kept in the cache, on disk too, so the second time may be the next process.
  */
 async function pchFor(plan: PchPlan): Promise<Uint8Array | undefined> {
   const hit = cache.get(plan.key);
   if (hit) return (hit.meta as StoredMeta).ok ? hit.payload : undefined;
   const wanted = new KeyBuilder().add('wanted').add(plan.key).digest();
-  if (options.precompiledHeaders !== 'eager' && plan.headers.length > 0 && !cache.get(wanted)) {
+  if (options.precompiledHeaders !== 'eager' && !cache.get(wanted)) {
     cache.put(wanted, { meta: { wanted: true }, payload: new Uint8Array(0) });
     return undefined;
   }
