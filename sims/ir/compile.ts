@@ -65,7 +65,7 @@ function stepsText(steps: readonly Step[], constants: unknown[], stepArray: stri
       return;
     }
     flush();
-    parts.push((step.plain && plainAccessText(step.plain, k, stepArray)) ?? `for (i = 0; i < n; i++) { l = g[i]; ${stepArray}[${k}](w, l); }`);
+    parts.push((step.plain && plainAccessText(step.plain, k, stepArray, (v) => literal(v, constants))) ?? `for (i = 0; i < n; i++) { l = g[i]; ${stepArray}[${k}](w, l); }`);
   });
   flush();
   return parts.join('\n');

@@ -126,8 +126,8 @@ export interface Step {
 
 /**
  * A scalar load into register `reg`, or store of it, or an atomic read-modify-write, at the
- * address in register `ptr` plus `offset`, that nobody watches: no event for a listener, no
- * conversion of the value. Through
+ * address in register `ptr` plus `offset`, with no conversion of the value, and at most the
+ * site's event for a listener after it. Through
  * the weak memory model when one runs, else straight to memory, which is what the block
  * compiler inlines for the common case; anything else goes through the step.
  */
@@ -138,9 +138,18 @@ export interface PlainAccess {
   ptr: number;
   offset: number;
   kind: ScalarKind;
-  /** An atomic read-modify-write (write is set): its operation (atomicOps' names) and operand registers' offsets; a CAS compares with `operand` and writes `compare`. */
-  rmw?: { op: string; operand: number; compare?: number };
+  /**
+   * An atomic read-modify-write (write is set): its operation (atomicOps' names) and operand
+   * registers' offsets (a CAS compares with `operand` and writes `compare`), and what its event
+   * says of it when it changed memory or did not.
+   */
+  rmw?: { op: string; operand: number; compare?: number; changed?: AccessAtomic; unchanged?: AccessAtomic };
+  /** The site's one event object, when the listener hears the access: refilled and given to it after the access. */
+  event?: AccessEventOf;
 }
+
+type AccessEventOf = Extract<SimEvent, { kind: 'access' }>;
+type AccessAtomic = AccessEventOf['atomic'];
 
 /**
  * A step that computes one register from others and from what is constant for its lane (its

@@ -871,12 +871,13 @@ export class FunctionLowerer {
     const ao = lv.addr * WARP;
     if (this.accessEvents) {
       const event = accessEvent(false, scalarSize(kind), kind, strong, undefined, this.side, range, ordered);
-      this.emitMemory((w, l) => {
+      const step = (w: Lanes, l: number): void => {
         const address = w.regs[ao + l];
         w.regs[ro + l] = modelLoad(w, l, address, kind, strong, range, ordered);
         const listener = w.ctx.events;
         if (listener) listener(fill(event, w, l, address, undefined));
-      }, range);
+      };
+      this.emitMemory(plainAccessStep(step, { write: false, reg: ro, ptr: ao, offset: 0, kind, event }), range);
       return r;
     }
     this.emitMemory(
@@ -907,12 +908,13 @@ export class FunctionLowerer {
     const strong = !!t.volatile || ordered !== undefined;
     if (this.accessEvents) {
       const event = accessEvent(true, scalarSize(kind), kind, strong, undefined, this.side, range, ordered);
-      this.emitMemory((w, l) => {
+      const step = (w: Lanes, l: number): void => {
         const address = w.regs[ao + l];
         modelStore(w, l, address, kind, w.regs[vo + l], strong, range, ordered);
         const listener = w.ctx.events;
         if (listener) listener(fill(event, w, l, address, undefined));
-      }, range);
+      };
+      this.emitMemory(plainAccessStep(step, { write: true, reg: vo, ptr: ao, offset: 0, kind, event }), range);
       return;
     }
     this.emitMemory(plainAccessStep((w, l) => modelStore(w, l, w.regs[ao + l], kind, w.regs[vo + l], strong, range, ordered), { write: true, reg: vo, ptr: ao, offset: 0, kind }), range);
@@ -2021,7 +2023,9 @@ export class FunctionLowerer {
         w.ctx.events(fill(event, w, l, addr, stored === old ? unchanged : changed));
       }
     };
-    this.emitMemory(event ? step : plainAccessStep(step, { write: true, reg: ro, ptr: p, offset: 0, kind, rmw: { op, operand: v, ...(c === undefined ? {} : { compare: c }) } }), range);
+    // A CAS whose event names its failure order sets the order as it goes: the step does that.
+    const inline = !(event && failureOrder && ordered);
+    this.emitMemory(inline ? plainAccessStep(step, { write: true, reg: ro, ptr: p, offset: 0, kind, rmw: { op, operand: v, ...(c === undefined ? {} : { compare: c }), changed, unchanged }, ...(event ? { event } : {}) }) : step, range);
     return result;
   }
 

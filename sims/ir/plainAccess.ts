@@ -31,13 +31,13 @@ const LOW: Record<number, string> = { 1: 'getUint8(o)', 2: 'getUint16(o, true)',
 
 /**
  * The loop over the group's lanes for the access step `k` of `stepArray`, or undefined when its
- * kind is not inlined. Expects `M` (the memory), `acc` (the accessor) and `weak` in scope, and
- * declares nothing: the block's scratch variables are PLAIN_ACCESS_SCOPE's.
+ * kind is not inlined. Constants the text needs (an event object) go in through `lit`; the
+ * block's scratch variables are PLAIN_ACCESS_SCOPE's.
  */
-export function plainAccessText(access: PlainAccess, k: number, stepArray: string): string | undefined {
+export function plainAccessText(access: PlainAccess, k: number, stepArray: string, lit: (value: unknown) => string): string | undefined {
   const kind = INLINE[access.kind];
   if (!kind) return undefined;
-  if (access.rmw) return rmwText(access, access.rmw, k, stepArray);
+  if (access.rmw) return rmwText(access, access.rmw, k, stepArray, lit);
   const { size } = kind;
   const head = `p = R[${access.ptr} + l] + ${access.offset < 0 ? `(${access.offset})` : access.offset};
   a = weak === undefined ? M.plainTarget(p, ${size}, acc, ${access.write}) : undefined;
@@ -61,16 +61,33 @@ export function plainAccessText(access: PlainAccess, k: number, stepArray: strin
   return `for (i = 0; i < n; i++) {
   l = g[i];
   ${head}
-    ${high}${body}
+    ${high}${body}${heard(access, lit)}
   }
 }`;
+}
+
+/**
+ * After the access, its event to the listener, when the site reports one: the site's one event
+ * object refilled (accessSteps' fill), `atomic` the read-modify-write's kind of change.
+ */
+function heard(access: PlainAccess, lit: (value: unknown) => string, atomic?: string): string {
+  if (!access.event) return '';
+  return `
+    if (L !== undefined) {
+      e = ${lit(access.event)};
+      e.address = p;
+      e.block = w.ctx.blockLinear;
+      e.warp = w.warp;
+      e.lane = l;${atomic ? `\n      ch = ${atomic};\n      if (ch) e.atomic = ch;` : ''}
+      L(e);
+    }`;
 }
 
 /**
  * An atomic read-modify-write of a 32-bit kind: the load's marks, the old value into `reg`, the
  * new one stored (no byte can be unwritten: plainTarget checked them for the read).
  */
-function rmwText(access: PlainAccess, rmw: NonNullable<PlainAccess['rmw']>, k: number, stepArray: string): string | undefined {
+function rmwText(access: PlainAccess, rmw: NonNullable<PlainAccess['rmw']>, k: number, stepArray: string, lit: (value: unknown) => string): string | undefined {
   if (access.kind !== 'i32' && access.kind !== 'u32' && access.kind !== 'f32') return undefined;
   const next = narrowAtomicText(rmw.op, access.kind);
   if (!next || (rmw.op === 'CAS' && rmw.compare === undefined)) return undefined;
@@ -88,12 +105,13 @@ function rmwText(access: PlainAccess, rmw: NonNullable<PlainAccess['rmw']>, k: n
     if (u !== undefined) for (x2 = o; x2 < o + 4; x2++) if (u[x2] === 0) u[x2] = ${FIRST_READ};
     x = a.view.getUint32(o, true);
     y = a.view.${kind.get}(o, true);
-    a.view.${kind.set}(o, ${kind.toMemory ? `(${value}) ${kind.toMemory}` : value}, true);
+    z = ${value};
+    a.view.${kind.set}(o, ${kind.toMemory ? `z ${kind.toMemory}` : 'z'}, true);
     if (a.view.getUint32(o, true) !== x) M.version++;
-    R[${access.reg} + l] = y;
+    R[${access.reg} + l] = y;${heard(access, lit, `z === y ? ${lit(rmw.unchanged)} : ${lit(rmw.changed)}`)}
   }
 }`;
 }
 
 /** The scratch declarations plainAccessText's loops expect, for a function whose warp is `w`. */
-export const PLAIN_ACCESS_SCOPE = 'const M = w.ctx.memory, acc = w.ctx.accessor, weak = w.ctx.weak;\nlet p = 0, a, o = 0, x = 0, x2 = 0, h = 0, y = 0, u;';
+export const PLAIN_ACCESS_SCOPE = 'const M = w.ctx.memory, acc = w.ctx.accessor, weak = w.ctx.weak, L = w.ctx.events;\nlet p = 0, a, o = 0, x = 0, x2 = 0, h = 0, y = 0, z = 0, u, e, ch;';

@@ -8,12 +8,12 @@ import type { CompiledFunction } from '../../sims/ir/ir';
 import { FunctionLowerer } from '../../sims/ir/lower';
 import { parseVirtual } from './parseFile';
 
-/** The kernel `name` of `source` (a file without main is given one), lowered without events. */
-export function lowerKernel(source: string, name = 'k'): CompiledFunction {
+/** The kernel `name` of `source` (a file without main is given one), lowered with or without access events. */
+export function lowerKernel(source: string, name = 'k', events = false): CompiledFunction {
   const parsed = parseVirtual({ 'main.cu': /\bmain\s*\(/.test(source) ? source : `${source}\nint main() { return 0; }` });
   const decl = functionsOf(parsed.deviceAst).find((f) => f.name === name);
   assert.ok(decl?.body, `no kernel ${name}`);
-  return new FunctionLowerer({ memory: new Memory(), instantiations: parsed.instantiations, kernel: () => assert.fail('no launches'), stringLiteral: () => 0, events: false }, decl, 'device').compile(
+  return new FunctionLowerer({ memory: new Memory(), instantiations: parsed.instantiations, kernel: () => assert.fail('no launches'), stringLiteral: () => 0, events }, decl, 'device').compile(
     decl.body,
     decl.params.map((p) => p.resolvedType!),
     undefined,

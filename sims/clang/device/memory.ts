@@ -82,13 +82,14 @@ export function emitLoad(L: Lowering, dst: number, ptr: number, offset: number, 
   }
   if (L.events) {
     const event = accessEvent(false, scalarSize(kind), kind, strong, undefined, 'device', range, ordered);
-    L.emitMemory((w, l) => {
+    const step = (w: Lanes, l: number): void => {
       const address = w.regs[po + l] + offset;
       const v = modelLoad(w, l, address, kind, strong, range, ordered);
       w.regs[ro + l] = fromMemory ? fromMemory(v) : v;
       const listener = w.ctx.events;
       if (listener) listener(fill(event, w, l, address, undefined));
-    });
+    };
+    L.emitMemory(fromMemory ? step : plainAccessStep(step, { write: false, reg: ro, ptr: po, offset, kind, event }));
     return;
   }
   L.emitMemory(fromMemory
@@ -111,12 +112,13 @@ export function emitStore(L: Lowering, src: number, ptr: number, offset: number,
   }
   if (L.events) {
     const event = accessEvent(true, scalarSize(kind), kind, strong, undefined, 'device', range, ordered);
-    L.emitMemory((w, l) => {
+    const step = (w: Lanes, l: number): void => {
       const address = w.regs[po + l] + offset;
       modelStore(w, l, address, kind, toMemory ? toMemory(w.regs[vo + l]) : w.regs[vo + l], strong, range, ordered);
       const listener = w.ctx.events;
       if (listener) listener(fill(event, w, l, address, undefined));
-    });
+    };
+    L.emitMemory(toMemory ? step : plainAccessStep(step, { write: true, reg: vo, ptr: po, offset, kind, event }));
     return;
   }
   L.emitMemory(toMemory
@@ -250,8 +252,9 @@ export function emitAtomic(L: Lowering, a: AtomicSpec): void {
   };
   // Signed 32-bit and float atomics hold their operands and old value in registers as memory
   // has them (no conversion either way): the block compiler may inline them.
-  const inline = !event && so === undefined && !isPtr && !a.unsigned && (kind === 'i32' || kind === 'f32');
-  L.emitMemory(inline ? plainAccessStep(step, { write: true, reg: ro, ptr: po, offset: 0, kind, rmw: { op: a.op, operand: vo, ...(co === undefined ? {} : { compare: co }) } }) : step);
+  // A CAS whose event names its failure order sets the order as it goes: the step does that.
+  const inline = so === undefined && !isPtr && !a.unsigned && (kind === 'i32' || kind === 'f32') && !(event && failureOrder && ordered);
+  L.emitMemory(inline ? plainAccessStep(step, { write: true, reg: ro, ptr: po, offset: 0, kind, rmw: { op: a.op, operand: vo, ...(co === undefined ? {} : { compare: co }), changed, unchanged }, ...(event ? { event } : {}) }) : step);
 }
 
 const RMW_OPS: Record<string, { op: string; unsigned?: boolean }> = {

@@ -334,6 +334,10 @@ int main() {
     const text = kernel.blocks.map((b) => blockSource(b.steps).text).join('\n');
     assert.equal(text.match(/plainTarget\(p, 4/g)?.length, 2, 'the float load and store inline');
     assert.equal(text.match(/plainTarget\(p, 8/g), null, 'no 64-bit integer access inline');
+    assert.equal(text.match(/L\(e\)/g), null, 'no listener call where the lowering made no events');
+    const heard = lowerKernel(source, 'k', true).blocks.map((b) => blockSource(b.steps).text).join('\n');
+    assert.equal(heard.match(/plainTarget\(p, 4/g)?.length, 2, 'inline with events too');
+    assert.equal(heard.match(/L\(e\)/g)?.length, 2, 'each inline access gives its event to the listener');
   });
 });
 
