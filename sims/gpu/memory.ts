@@ -292,7 +292,7 @@ export class Memory {
   /**
    * The allocation an access of `size` bytes at `p` reaches when the access is nothing but
    * reading or writing its bytes (and marking them: Allocation.read, unwritten, firstAccess):
-   * in bounds, aligned, memory the accessor may touch, no write watch to call, and for a read
+   * in bounds, aligned, memory the accessor may touch, for a write no watch to call, for a read
    * (a load, or the read of a read-modify-write: `write` and `read` both) no byte nothing has
    * written. Undefined
    * for anything else, which `resolve` and the full load and store handle (faults included).
@@ -301,7 +301,7 @@ export class Memory {
   plainTarget(p: number, size: number, accessor: Accessor, write: boolean, read = !write): Allocation | undefined {
     const id = Math.floor(p / TWO32);
     const a = this.allocations[id];
-    if (a === undefined || a.freed || a.watch !== undefined) return undefined;
+    if (a === undefined || a.freed || (write && a.watch !== undefined)) return undefined;
     const off = p - id * TWO32 - BIAS;
     if (off < 0 || off + size > a.size || (off & (size - 1)) !== 0) return undefined;
     if (accessor === 'device' ? a.space === 'host' || (write && a.space === 'constant') : a.space !== 'host' && a.space !== 'managed') return undefined;
