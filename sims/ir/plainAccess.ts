@@ -1,11 +1,12 @@
-// Loads and stores that compiled blocks do inline. A step's closure goes through the memory
-// model, resolve's checks and the fault paths for every access; nearly every access of a run
-// with no listener and no weak model is in bounds, aligned and of memory the thread may touch,
-// and then all it does is read or write a few bytes. The block compiler writes that case out
-// (Memory.plainTarget says whether it applies) and calls the step for anything else, so
-// faults, warnings, watched allocations and the weak model keep their one implementation.
-// The differential test holds the inline form to the closures' results.
-import { FIRST_READ, FIRST_WRITTEN, type ScalarKind } from '../gpu/memory';
+// Loads, stores and 32-bit atomics that compiled blocks do inline. A step's closure goes
+// through the memory model, resolve's checks and the fault paths for every access; nearly
+// every access of a run with no weak model is in bounds, aligned and of memory the thread may
+// touch, and then all it does is read or write a few bytes (and give the site's event to a
+// listener). The block compiler writes that case out (Memory.plainTarget says whether it
+// applies) and calls the step for anything else, so faults, warnings, watched writes and the
+// weak model keep their one implementation. The differential test holds the inline form to
+// the closures' results, events included.
+import { FIRST_READ, FIRST_WRITTEN, makePointer, type ScalarKind } from '../gpu/memory';
 import { narrowAtomicText } from './atomicOps';
 import type { Lanes, PlainAccess, Step } from './ir';
 
@@ -39,11 +40,7 @@ export function plainAccessText(access: PlainAccess, k: number, stepArray: strin
   if (!kind) return undefined;
   if (access.rmw) return rmwText(access, access.rmw, k, stepArray, lit);
   const { size } = kind;
-  const head = `p = R[${access.ptr} + l] + ${access.offset < 0 ? `(${access.offset})` : access.offset};
-  a = weak === undefined ? M.plainTarget(p, ${size}, acc, ${access.write}) : undefined;
-  if (a === undefined) ${stepArray}[${k}](w, l);
-  else {
-    o = p - a.id * 4294967296 - 2147483648;`;
+  const head = headText(access, size, `${access.write}`, k, stepArray);
   // The launch's first touch of each byte, while a launch whose result may be reused runs.
   const first = `u = a.firstAccess;
     if (u !== undefined) for (x2 = o; x2 < o + ${size}; x2++) if (u[x2] === 0) u[x2] = ${access.write ? FIRST_WRITTEN : FIRST_READ};`;
@@ -64,6 +61,18 @@ export function plainAccessText(access: PlainAccess, k: number, stepArray: strin
     ${high}${body}${heard(access, lit)}
   }
 }`;
+}
+
+/** The address, the allocation when the inline form applies (else the step, for the lane), and the offset in it. */
+function headText(access: PlainAccess, size: number, target: string, k: number, stepArray: string): string {
+  // A pointer is its allocation's number times a stride, plus a bias, plus the offset (sims/gpu/memory.ts).
+  const base = makePointer(0, 0);
+  const stride = makePointer(1, 0) - base;
+  return `p = R[${access.ptr} + l] + ${access.offset < 0 ? `(${access.offset})` : access.offset};
+  a = weak === undefined ? M.plainTarget(p, ${size}, acc, ${target}) : undefined;
+  if (a === undefined) ${stepArray}[${k}](w, l);
+  else {
+    o = p - a.id * ${stride} - ${base};`;
 }
 
 /**
@@ -95,11 +104,7 @@ function rmwText(access: PlainAccess, rmw: NonNullable<PlainAccess['rmw']>, k: n
   const value = next('y', `R[${rmw.operand} + l]`, rmw.compare === undefined ? '0' : `R[${rmw.compare} + l]`);
   return `for (i = 0; i < n; i++) {
   l = g[i];
-  p = R[${access.ptr} + l] + ${access.offset < 0 ? `(${access.offset})` : access.offset};
-  a = weak === undefined ? M.plainTarget(p, 4, acc, true, true) : undefined;
-  if (a === undefined) ${stepArray}[${k}](w, l);
-  else {
-    o = p - a.id * 4294967296 - 2147483648;
+  ${headText(access, 4, 'true, true', k, stepArray)}
     a.read = true;
     u = a.firstAccess;
     if (u !== undefined) for (x2 = o; x2 < o + 4; x2++) if (u[x2] === 0) u[x2] = ${FIRST_READ};
