@@ -55,7 +55,8 @@ export function plainAccessText(access: PlainAccess, k: number, stepArray: strin
     ${first}
     R[${access.reg} + l] = a.view.${kind.get}(o${size > 1 ? ', true' : ''});`;
   const high = access.write && size === 8 ? 'h = a.view.getUint32(o + 4, true);\n    ' : '';
-  return `for (i = 0; i < n; i++) {
+  return `c = undefined;
+for (i = 0; i < n; i++) {
   l = g[i];
   ${head}
     ${high}${body}${heard(access, lit)}
@@ -68,11 +69,23 @@ function headText(access: PlainAccess, size: number, target: string, k: number, 
   // A pointer is its allocation's number times a stride, plus a bias, plus the offset (sims/gpu/memory.ts).
   const base = makePointer(0, 0);
   const stride = makePointer(1, 0) - base;
+  // The lanes of a group mostly reach one allocation: the one the last lane's access was
+  // allowed into (no unwritten bytes to check) answers for the next by its bounds alone.
   return `p = R[${access.ptr} + l] + ${access.offset < 0 ? `(${access.offset})` : access.offset};
-  a = weak === undefined ? M.plainTarget(p, ${size}, acc, ${target}) : undefined;
-  if (a === undefined) ${stepArray}[${k}](w, l);
+  o = p - cb;
+  if (c !== undefined && o >= 0 && o + ${size} <= c.size && (o & ${size - 1}) === 0) a = c;
   else {
-    o = p - a.id * ${stride} - ${base};`;
+    a = weak === undefined ? M.plainTarget(p, ${size}, acc, ${target}) : undefined;
+    if (a !== undefined) {
+      o = p - a.id * ${stride} - ${base};
+      if (a.unwritten === undefined) {
+        c = a;
+        cb = a.id * ${stride} + ${base};
+      }
+    }
+  }
+  if (a === undefined) ${stepArray}[${k}](w, l);
+  else {`;
 }
 
 /**
@@ -102,7 +115,8 @@ function rmwText(access: PlainAccess, rmw: NonNullable<PlainAccess['rmw']>, k: n
   if (!next || (rmw.op === 'CAS' && rmw.compare === undefined)) return undefined;
   const kind = INLINE[access.kind]!;
   const value = next('y', `R[${rmw.operand} + l]`, rmw.compare === undefined ? '0' : `R[${rmw.compare} + l]`);
-  return `for (i = 0; i < n; i++) {
+  return `c = undefined;
+for (i = 0; i < n; i++) {
   l = g[i];
   ${headText(access, 4, 'true, true', k, stepArray)}
     a.read = true;
@@ -119,4 +133,4 @@ function rmwText(access: PlainAccess, rmw: NonNullable<PlainAccess['rmw']>, k: n
 }
 
 /** The scratch declarations plainAccessText's loops expect, for a function whose warp is `w`. */
-export const PLAIN_ACCESS_SCOPE = 'const M = w.ctx.memory, acc = w.ctx.accessor, weak = w.ctx.weak, L = w.ctx.events;\nlet p = 0, a, o = 0, x = 0, x2 = 0, h = 0, y = 0, z = 0, u, e, ch;';
+export const PLAIN_ACCESS_SCOPE = 'const M = w.ctx.memory, acc = w.ctx.accessor, weak = w.ctx.weak, L = w.ctx.events;\nlet p = 0, a, o = 0, x = 0, x2 = 0, h = 0, y = 0, z = 0, u, e, ch, c, cb = 0;';

@@ -328,6 +328,31 @@ int main() {
     assert.equal(text.match(/plainTarget\(p, 4, acc, true, true\)/g)?.length, 18, 'every 32-bit atomic inline');
   });
 
+  test('lanes of one access that reach different allocations, or leave one, are each checked: the values and the fault are the closures\'', () => {
+    const source = `
+#include <cstdio>
+__global__ void k(int *a, int *b, int n) {
+  int t = threadIdx.x;
+  for (int r = 0; r < 20; r++) {
+    int *p = (t & 1) ? a : b;
+    p[t >> 1] += r * t;
+    if (r == 19 && t == 45) p[n] = 1;
+  }
+}
+int main() {
+  int *a, *b;
+  cudaMallocManaged(&a, 32 * sizeof(int)); cudaMallocManaged(&b, 32 * sizeof(int));
+  k<<<1, 64>>>(a, b, 32);
+  cudaDeviceSynchronize();
+  for (int i = 0; i < 32; i++) printf("%d %d\\n", a[i], b[i]);
+  return 0;
+}`;
+    const c = runBothWays(source);
+    assert.equal(c.findings[0]?.kind, 'out-of-bounds');
+    assert.deepEqual(c.findings[0].thread, [45, 0, 0]);
+    assert.equal(c.stdout.trim().split('\n').length, 32, 'the host goes on after the fault and prints both arrays as they were left');
+  });
+
   test('a block of plain accesses compiles them inline, with the step called for the rest; 64-bit integers go through the step', () => {
     const source = `__global__ void k(float *f, long long *ll) { f[threadIdx.x] = f[threadIdx.x] * 2.0f; ll[threadIdx.x] = ll[threadIdx.x] + 1; }`;
     const kernel = lowerKernel(source);
