@@ -51,8 +51,11 @@ function fusedRun(run: readonly PureStep[], constants: unknown[]): string {
   return `for (i = 0; i < n; i++) {\n  l = g[i];\n  ${body.join('\n  ')}\n}`;
 }
 
-/** The statements that run a block's steps for the group `g` of `n` lanes (faults leave `l` at the lane). */
-function stepsText(steps: readonly Step[], constants: unknown[], stepArray: string): string {
+/**
+ * The statements that run a block's steps for the group `g` of `n` lanes (faults leave `l` at
+ * the lane); `inline`: loads, stores and atomics written out (plainAccess.ts), else called.
+ */
+function stepsText(steps: readonly Step[], constants: unknown[], stepArray: string, inline: boolean): string {
   const parts: string[] = [];
   let run: PureStep[] = [];
   const flush = (): void => {
@@ -65,18 +68,37 @@ function stepsText(steps: readonly Step[], constants: unknown[], stepArray: stri
       return;
     }
     flush();
-    parts.push((step.plain && plainAccessText(step.plain, k, stepArray, (v) => literal(v, constants))) ?? `for (i = 0; i < n; i++) { l = g[i]; ${stepArray}[${k}](w, l); }`);
+    parts.push((inline && step.plain && plainAccessText(step.plain, k, stepArray, (v) => literal(v, constants))) || `for (i = 0; i < n; i++) { l = g[i]; ${stepArray}[${k}](w, l); }`);
   });
   flush();
   return parts.join('\n');
 }
 
+/**
+ * Generated text above which accesses are called rather than written out: V8 does not optimise
+ * a function whose bytecode passes 60 KB, and an unoptimised function runs several times slower
+ * than the calls it would save (a cuda-samples kernel's converged run of 77 KB with its 26
+ * accesses inline ran 2.3 times slower than the same run calling them).
+ */
+const INLINE_MAX_TEXT = 48_000;
+
+/**
+ * `make(inline)` with loads and stores written out when that text stays within
+ * INLINE_MAX_TEXT, else with them called.
+ */
+function withinLimit<T extends { text: string }>(make: (inline: boolean) => T): T {
+  const inline = make(true);
+  return inline.text.length <= INLINE_MAX_TEXT ? inline : make(false);
+}
+
 /** The JS text of a block's body, and the values it refers to (`S` the steps, `K` constants). */
 export function blockSource(steps: readonly Step[]): { text: string; constants: unknown[] } {
-  const constants: unknown[] = [];
-  // A pure step never throws, so `l` names the lane of any fault.
-  const text = `const R = w.regs;\n${PLAIN_ACCESS_SCOPE}\nlet i = 0, l = 0;\ntry {\n${stepsText(steps, constants, 'S')}\n} catch (e) {\n  throw atLane(e, l);\n}`;
-  return { text, constants };
+  return withinLimit((inline) => {
+    const constants: unknown[] = [];
+    // A pure step never throws, so `l` names the lane of any fault.
+    const text = `const R = w.regs;\n${PLAIN_ACCESS_SCOPE}\nlet i = 0, l = 0;\ntry {\n${stepsText(steps, constants, 'S', inline)}\n} catch (e) {\n  throw atLane(e, l);\n}`;
+    return { text, constants };
+  });
 }
 
 function atLane(e: unknown, lane: number): unknown {
@@ -149,6 +171,16 @@ export function compileConverged(f: CompiledFunction): ConvergedRun | undefined 
   const chained = f.blocks.filter((b) => b.term.kind === 'jump' || b.term.kind === 'branch');
   const size = chained.reduce((n, b) => n + b.steps.length, 0);
   if (chained.length === 0 || size > CONVERGED_MAX_STEPS) return undefined;
+  const { text, constants } = withinLimit((inline) => convergedSource(f, chained, inline));
+  return factory<ConvergedRun>(text)(
+    f.blocks.map((b) => b.steps),
+    constants,
+    atLane,
+  );
+}
+
+/** The converged run's text over the function's chained blocks, and the values it refers to. */
+function convergedSource(f: CompiledFunction, chained: readonly Block[], inline: boolean): { text: string; constants: unknown[] } {
   const constants: unknown[] = [];
   const lit = (v: unknown): string => literal(v, constants);
   const loops = pureLoops(f);
@@ -180,7 +212,7 @@ M${k}++;
 }\n`;
   };
   const cases = chained.map((b) => {
-    const taken = `${laneByLane(b.id)}hot[${b.id}] += n;\n${stepsText(b.steps, constants, `S[${b.id}]`)}\ntally.steps += n * ${b.steps.length + 1};\ntally.blocks++;`;
+    const taken = `${laneByLane(b.id)}hot[${b.id}] += n;\n${stepsText(b.steps, constants, `S[${b.id}]`, inline)}\ntally.steps += n * ${b.steps.length + 1};\ntally.blocks++;`;
     // A block the scheduler does not count is free while the warp's turn has free blocks left.
     const free = `if (F[${b.id}] && free > 0) { free--; tally.free++; q--; }\n`;
     const t = b.term;
@@ -221,11 +253,7 @@ ${cases.join('\n')}
 for (i = 0; i < n; i++) pcs[g[i]] = pc;
 return -1;
 };`;
-  return factory<ConvergedRun>(text)(
-    f.blocks.map((b) => b.steps),
-    constants,
-    atLane,
-  );
+  return { text, constants };
 }
 
 /** Converged stretches a function runs block by block before its converged run is compiled. */

@@ -364,5 +364,21 @@ int main() {
     assert.equal(heard.match(/plainTarget\(p, 4/g)?.length, 2, 'inline with events too');
     assert.equal(heard.match(/L\(e\)/g)?.length, 2, 'each inline access gives its event to the listener');
   });
+
+  test('a block too long for V8 to optimise with its accesses written out calls them instead, and runs the same', () => {
+    const stores = Array.from({ length: 400 }, (_, i) => `p[(threadIdx.x + ${i}) % 64] += ${i};`).join('\n  ');
+    const source = `
+#include <cstdio>
+__global__ void k(int *p) {
+  ${stores}
+}
+int main() { int *p; cudaMallocManaged(&p, 64 * sizeof(int)); k<<<1, 32>>>(p); cudaDeviceSynchronize(); printf("%d %d\\n", p[0], p[63]); return 0; }`;
+    const text = lowerKernel(source).blocks.map((b) => blockSource(b.steps).text).join('\n');
+    assert.equal(text.match(/plainTarget/g), null, 'no access written out');
+    assert.ok(text.match(/S\[\d+\]\(w, l\)/g)!.length >= 800, 'every load and store called');
+    const c = runBothWays(source);
+    assert.deepEqual(c.findings, []);
+    assert.match(c.stdout, /^-?\d+ -?\d+\n$/);
+  });
 });
 
