@@ -1,8 +1,8 @@
-import { MAX_BLOCK_THREADS } from '../machine/executor';
-
 // Independent thread scheduling (ScoRD §VI): lanes of one warp are ordered by program order
 // while the warp is converged; once it diverges, two different lanes that access memory in
 // the same divergence (epoch, -1 while converged) are unordered until a barrier or __syncwarp.
+import { MAX_BLOCK_THREADS } from '../machine/executor';
+
 export function unorderedLanes(laneA: number, divergenceA: number, laneB: number, divergenceB: number): boolean {
   return laneA !== laneB && divergenceA >= 0 && divergenceA === divergenceB;
 }

@@ -294,9 +294,9 @@ export class Memory {
    * reading or writing its bytes (and marking them: Allocation.read, unwritten, firstAccess):
    * in bounds, aligned, memory the accessor may touch, for a write no watch to call, for a read
    * (a load, or the read of a read-modify-write: `write` and `read` both) no byte nothing has
-   * written. Undefined
-   * for anything else, which `resolve` and the full load and store handle (faults included).
-   * The compiled blocks' inline accesses (sims/ir/plainAccess.ts) ask this first.
+   * written. Undefined for anything else, which `resolve` and the full load and store handle
+   * (faults included). The compiled blocks' inline accesses (sims/ir/plainAccess.ts) ask this
+   * first.
    */
   plainTarget(p: number, size: number, accessor: Accessor, write: boolean, read = !write): Allocation | undefined {
     const id = Math.floor(p / TWO32);

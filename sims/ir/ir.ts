@@ -120,16 +120,16 @@ export interface Step {
   (w: Lanes, lane: number): void;
   /** Set when the step only computes a register (the block compiler inlines it). */
   readonly pure?: PureStep;
-  /** Set when the step is a load or store the block compiler may inline (sims/ir/plainAccess.ts). */
+  /** Set when the step is a load, store or atomic the block compiler may inline (sims/ir/plainAccess.ts). */
   readonly plain?: PlainAccess;
 }
 
 /**
  * A scalar load into register `reg`, or store of it, or an atomic read-modify-write, at the
  * address in register `ptr` plus `offset`, with no conversion of the value, and at most the
- * site's event for a listener after it. Through
- * the weak memory model when one runs, else straight to memory, which is what the block
- * compiler inlines for the common case; anything else goes through the step.
+ * site's event for a listener after it. Through the weak memory model when one runs, else
+ * straight to memory, which is what the block compiler inlines for the common case; anything
+ * else goes through the step.
  */
 export interface PlainAccess {
   write: boolean;

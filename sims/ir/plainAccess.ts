@@ -41,9 +41,7 @@ export function plainAccessText(access: PlainAccess, k: number, stepArray: strin
   if (access.rmw) return rmwText(access, access.rmw, k, stepArray, lit);
   const { size } = kind;
   const head = headText(access, size, `${access.write}`, k, stepArray);
-  // The launch's first touch of each byte, while a launch whose result may be reused runs.
-  const first = `u = a.firstAccess;
-    if (u !== undefined) for (x2 = o; x2 < o + ${size}; x2++) if (u[x2] === 0) u[x2] = ${access.write ? FIRST_WRITTEN : FIRST_READ};`;
+  const first = firstTouch(size, access.write ? FIRST_WRITTEN : FIRST_READ);
   const body = access.write
     ? `${first}
     x = a.view.${LOW[size]};
@@ -62,6 +60,12 @@ for (i = 0; i < n; i++) {
     ${high}${body}${heard(access, lit)}
   }
 }`;
+}
+
+/** The launch's first touch of each byte (`how`), while a launch whose result may be reused runs (Allocation.firstAccess). */
+function firstTouch(size: number, how: number): string {
+  return `u = a.firstAccess;
+    if (u !== undefined) for (x2 = o; x2 < o + ${size}; x2++) if (u[x2] === 0) u[x2] = ${how};`;
 }
 
 /** The address, the allocation when the inline form applies (else the step, for the lane), and the offset in it. */
@@ -120,8 +124,7 @@ for (i = 0; i < n; i++) {
   l = g[i];
   ${headText(access, 4, 'true, true', k, stepArray)}
     a.read = true;
-    u = a.firstAccess;
-    if (u !== undefined) for (x2 = o; x2 < o + 4; x2++) if (u[x2] === 0) u[x2] = ${FIRST_READ};
+    ${firstTouch(4, FIRST_READ)}
     x = a.view.getUint32(o, true);
     y = a.view.${kind.get}(o, true);
     z = ${value};

@@ -131,7 +131,7 @@ export function runTool(args: string[], tree: FileTree, wantFiles = false): Prom
 /**
  * V8 compiles clang's functions lazily, with its baseline compiler, as they first run, and
  * moves the ones that keep running to its optimising compiler in background threads. On the
- * first compiles of a process (clang's version, then a unit's two passes side by side) that
+ * first compiles of a process (a unit's two passes side by side, then its link) that
  * optimising work competes with the baseline compiling that the compiles wait for, on a
  * machine whose cores both run clang: a budget fifty times the default before a function is
  * optimised, and validation as each function is first compiled rather than of the whole
@@ -142,7 +142,7 @@ export function runTool(args: string[], tree: FileTree, wantFiles = false): Prom
  */
 const COLD_TIERING_BUDGET = 100_000_000;
 const DEFAULT_TIERING_BUDGET = 1_800_000;
-/** Tool runs (clang's version, a unit's device and host passes) before the default budget holds again. */
+/** Tool runs (a unit's device and host passes and its link) before the default budget holds again. */
 const COLD_RUNS = 3;
 let finished = 0;
 let tuned: boolean | undefined;
@@ -151,8 +151,9 @@ function coldStart(): void {
   if (tuned !== undefined) return;
   const own = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => a.startsWith('--wasm-tiering-budget') || a.startsWith('--wasm-lazy-validation'));
   tuned = !own;
-  if (tuned) v8.setFlagsFromString(`--wasm-tiering-budget=${COLD_TIERING_BUDGET}`);
-  if (tuned) v8.setFlagsFromString('--wasm-lazy-validation');
+  if (!tuned) return;
+  v8.setFlagsFromString(`--wasm-tiering-budget=${COLD_TIERING_BUDGET}`);
+  v8.setFlagsFromString('--wasm-lazy-validation');
 }
 
 function warmStart(): void {
