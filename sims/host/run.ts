@@ -298,7 +298,7 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
     for (;;) {
       const block = compiled.blocks[pc];
       // Host code is one lane: a hot block runs compiled as a kernel's does.
-      const body = blockBody(block, execution);
+      const body = blockBody(compiled, block, execution);
       if (body) body(lanes, HOST_LANE, 1);
       else for (const step of block.steps) step(lanes, 0);
       launcher.steps += block.steps.length + 1;

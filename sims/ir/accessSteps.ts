@@ -4,7 +4,7 @@
 import type { Range } from '../frontend/source';
 import { load, store } from '../gpu/access';
 import { pointerAllocation, pointerOffset, type ScalarKind } from '../gpu/memory';
-import { WARP, type Lanes, type MemoryOrder, type Scope, type SimEvent, type Step } from './ir';
+import { readingStep, WARP, type Lanes, type MemoryOrder, type Scope, type SimEvent, type Step } from './ir';
 
 /** The event fields that name a thread: its block, its warp within the block, its lane. */
 export type AccessEvent = Extract<SimEvent, { kind: 'access' }>;
@@ -53,17 +53,20 @@ export function fill(e: AccessEvent, w: Lanes, l: number, address: number, atomi
  */
 export function fenceStep(scope: Scope, order: MemoryOrder, range: Range, events: boolean): Step {
   const fence: Extract<SimEvent, { kind: 'fence' }> = { kind: 'fence', scope, order, block: 0, warp: 0, lane: 0, range };
-  return events
-    ? (w, l) => {
-        w.ctx.weak?.fence(w, l, scope, range);
-        const listener = w.ctx.events;
-        if (!listener) return;
-        fence.block = w.ctx.blockLinear;
-        fence.warp = w.warp;
-        fence.lane = l;
-        listener(fence);
-      }
-    : (w, l) => w.ctx.weak?.fence(w, l, scope, range);
+  return readingStep(
+    events
+      ? (w, l) => {
+          w.ctx.weak?.fence(w, l, scope, range);
+          const listener = w.ctx.events;
+          if (!listener) return;
+          fence.block = w.ctx.blockLinear;
+          fence.warp = w.warp;
+          fence.lane = l;
+          listener(fence);
+        }
+      : (w, l) => w.ctx.weak?.fence(w, l, scope, range),
+    [],
+  );
 }
 
 /** Where a copy or a fill goes, and what sees it. */

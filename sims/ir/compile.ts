@@ -15,6 +15,7 @@ import { DeviceFault } from '../gpu/access';
 import { WARP, type Block, type BlockBody, type CompiledFunction, type ConvergedRun, type PureStep, type Step } from './ir';
 import { PLAIN_ACCESS_SCOPE, plainAccessText } from './plainAccess';
 import { loopSource, pureLoops } from './pureLoops';
+import { runLocal } from './runLocal';
 
 /** Literal text for numbers that round-trip through their decimal form; anything else is a constant. */
 function literal(value: unknown, constants: unknown[]): string {
@@ -24,9 +25,12 @@ function literal(value: unknown, constants: unknown[]): string {
   return `K[${constants.length - 1}]`;
 }
 
-/** The loop over the lanes for a run of pure steps: registers in locals, written back once. */
-function fusedRun(run: readonly PureStep[], constants: unknown[]): string {
-  const local = (offset: number): string => `v${offset}`;
+/**
+ * The loop over the lanes for a run of pure steps: registers in locals, written back once,
+ * except the run-local ones (`local`, by register index), which nothing else reads.
+ */
+function fusedRun(run: readonly PureStep[], constants: unknown[], runLocal: Uint8Array | undefined): string {
+  const name = (offset: number): string => `v${offset}`;
   const declared = new Set<number>();
   const written = new Set<number>();
   const body: string[] = [];
@@ -35,19 +39,19 @@ function fusedRun(run: readonly PureStep[], constants: unknown[]): string {
     const names = p.srcs.map((s) => {
       if (!declared.has(s)) {
         declared.add(s);
-        body.push(`let ${local(s)} = R[${s} + l];`);
+        body.push(`let ${name(s)} = R[${s} + l];`);
       }
-      return local(s);
+      return name(s);
     });
     const value = p.expr(names, lit);
-    if (declared.has(p.dst)) body.push(`${local(p.dst)} = ${value};`);
+    if (declared.has(p.dst)) body.push(`${name(p.dst)} = ${value};`);
     else {
       declared.add(p.dst);
-      body.push(`let ${local(p.dst)} = ${value};`);
+      body.push(`let ${name(p.dst)} = ${value};`);
     }
     written.add(p.dst);
   }
-  for (const d of written) body.push(`R[${d} + l] = ${local(d)};`);
+  for (const d of written) if (!runLocal?.[d / WARP]) body.push(`R[${d} + l] = ${name(d)};`);
   return `for (i = 0; i < n; i++) {\n  l = g[i];\n  ${body.join('\n  ')}\n}`;
 }
 
@@ -55,11 +59,11 @@ function fusedRun(run: readonly PureStep[], constants: unknown[]): string {
  * The statements that run a block's steps for the group `g` of `n` lanes (faults leave `l` at
  * the lane); `inline`: loads, stores and atomics written out (plainAccess.ts), else called.
  */
-function stepsText(steps: readonly Step[], constants: unknown[], stepArray: string, inline: boolean): string {
+function stepsText(steps: readonly Step[], constants: unknown[], stepArray: string, inline: boolean, local: Uint8Array | undefined): string {
   const parts: string[] = [];
   let run: PureStep[] = [];
   const flush = (): void => {
-    if (run.length) parts.push(fusedRun(run, constants));
+    if (run.length) parts.push(fusedRun(run, constants, local));
     run = [];
   };
   steps.forEach((step, k) => {
@@ -91,12 +95,15 @@ function withinLimit<T extends { text: string }>(make: (inline: boolean) => T): 
   return inline.text.length <= INLINE_MAX_TEXT ? inline : make(false);
 }
 
-/** The JS text of a block's body, and the values it refers to (`S` the steps, `K` constants). */
-export function blockSource(steps: readonly Step[]): { text: string; constants: unknown[] } {
+/**
+ * The JS text of a block's body, and the values it refers to (`S` the steps, `K` constants);
+ * `local`: its function's run-local registers (runLocal.ts), which it need not write back.
+ */
+export function blockSource(steps: readonly Step[], local?: Uint8Array): { text: string; constants: unknown[] } {
   return withinLimit((inline) => {
     const constants: unknown[] = [];
     // A pure step never throws, so `l` names the lane of any fault.
-    const text = `const R = w.regs;\n${PLAIN_ACCESS_SCOPE}\nlet i = 0, l = 0;\ntry {\n${stepsText(steps, constants, 'S', inline)}\n} catch (e) {\n  throw atLane(e, l);\n}`;
+    const text = `const R = w.regs;\n${PLAIN_ACCESS_SCOPE}\nlet i = 0, l = 0;\ntry {\n${stepsText(steps, constants, 'S', inline, local)}\n} catch (e) {\n  throw atLane(e, l);\n}`;
     return { text, constants };
   });
 }
@@ -129,9 +136,9 @@ function factory<F>(text: string): (S: unknown, K: unknown[], f: typeof atLane) 
   return make as (S: unknown, K: unknown[], f: typeof atLane) => F;
 }
 
-/** Compiles a block's steps into one function. */
-export function compileBlock(block: Block): BlockBody {
-  const { text, constants } = blockSource(block.steps);
+/** Compiles a block's steps into one function (`local`: as blockSource). */
+export function compileBlock(block: Block, local?: Uint8Array): BlockBody {
+  const { text, constants } = blockSource(block.steps, local);
   return factory<BlockBody>(`"use strict";\nreturn function block(w, g, n) {\n${text}\n};`)(block.steps, constants, atLane);
 }
 
@@ -148,13 +155,13 @@ const BLOCK_RUNS_BEFORE_COMPILING = 16;
  */
 export type BlockExecution = 'compiled' | 'eager' | 'interpreted';
 
-/** The block's compiled body once the block is hot (at once when eager); undefined while the closures should run it. */
-export function blockBody(block: Block, execution: BlockExecution = 'compiled'): BlockBody | undefined {
+/** The block of `f`'s compiled body once the block is hot (at once when eager); undefined while the closures should run it. */
+export function blockBody(f: CompiledFunction, block: Block, execution: BlockExecution = 'compiled'): BlockBody | undefined {
   if (execution === 'interpreted') return undefined;
   if (block.compiled) return block.compiled;
   block.runs = (block.runs ?? 0) + 1;
   if (block.runs <= BLOCK_RUNS_BEFORE_COMPILING && execution !== 'eager') return undefined;
-  return (block.compiled = compileBlock(block));
+  return (block.compiled = compileBlock(block, runLocal(f).local));
 }
 
 /** Steps of straight-line code above which a function is not compiled into one converged run (V8 stops optimising huge functions). */
@@ -184,6 +191,7 @@ function convergedSource(f: CompiledFunction, chained: readonly Block[], inline:
   const constants: unknown[] = [];
   const lit = (v: unknown): string => literal(v, constants);
   const loops = pureLoops(f);
+  const local = runLocal(f).local;
   const loopOfBlock = new Map<number, number>();
   loops.forEach((loop, k) => loop.blocks.forEach((b) => loopOfBlock.set(b.id, k)));
   // A loop whose lanes left lane 0's path more often than rarely is run block by block.
@@ -212,7 +220,7 @@ M${k}++;
 }\n`;
   };
   const cases = chained.map((b) => {
-    const taken = `${laneByLane(b.id)}hot[${b.id}] += n;\n${stepsText(b.steps, constants, `S[${b.id}]`, inline)}\ntally.steps += n * ${b.steps.length + 1};\ntally.blocks++;`;
+    const taken = `${laneByLane(b.id)}hot[${b.id}] += n;\n${stepsText(b.steps, constants, `S[${b.id}]`, inline, local)}\ntally.steps += n * ${b.steps.length + 1};\ntally.blocks++;`;
     // A block the scheduler does not count is free while the warp's turn has free blocks left.
     const free = `if (F[${b.id}] && free > 0) { free--; tally.free++; q--; }\n`;
     const t = b.term;
@@ -232,7 +240,7 @@ return ${b.id};
   const loopText = loops.length
     ? `let T = new Int32Array(64);
 const LEN = [${f.blocks.map((b) => b.steps.length + 1).join(', ')}];
-${loops.map((loop, k) => `let Y${k} = 0, M${k} = 0;\n${loopSource(loop, k, lit)}`).join('\n')}\n`
+${loops.map((loop, k) => `let Y${k} = 0, M${k} = 0;\n${loopSource(loop, k, lit, local)}`).join('\n')}\n`
     : '';
   const text = `"use strict";
 ${loopText}return function converged(w, g, n, pcs, pc, limit, hot, tally, free, F) {

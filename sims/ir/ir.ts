@@ -122,6 +122,17 @@ export interface Step {
   readonly pure?: PureStep;
   /** Set when the step is a load, store or atomic the block compiler may inline (sims/ir/plainAccess.ts). */
   readonly plain?: PlainAccess;
+  /**
+   * Offsets (register * WARP) of every register the step reads, where its emitter says so
+   * (readingStep); a step that says nothing may read any register. Pure steps and plain
+   * accesses say it in their own fields.
+   */
+  readonly reads?: readonly number[];
+}
+
+/** `step`, declared to read the registers at `reads` (offsets) and no other. */
+export function readingStep(step: (w: Lanes, lane: number) => void, reads: readonly number[]): Step {
+  return Object.assign(step, { reads });
 }
 
 /**
@@ -276,6 +287,18 @@ export function registerOnly(b: Block): boolean {
   return (b.term.kind === 'jump' || b.term.kind === 'branch') && b.steps.every((s) => s.pure);
 }
 
+/**
+ * The registers of a function that hold a value only within one run of pure steps: every read
+ * of one comes after a write of it in the same run, so the block compiler keeps it in a local
+ * and never writes it back, and what a warp's state is does not include it (sims/ir/runLocal.ts).
+ */
+export interface RunLocal {
+  /** 1 at the index of each run-local register. */
+  local: Uint8Array;
+  /** The indices of the other registers, ascending. */
+  kept: Int32Array;
+}
+
 export interface CompiledFunction {
   name: string;
   decl: A.FunctionDecl;
@@ -292,6 +315,8 @@ export interface CompiledFunction {
   sharedLayout: NamedRegion[];
   /** Where the function's return value is left (main's exit status). */
   returnReg?: number;
+  /** Its run-local registers (sims/ir/runLocal.ts), found when first asked for. */
+  runLocal?: RunLocal;
   /** Its blocks compiled into one converged run (sims/ir/compile.ts), made once hot; null: none. */
   converged?: ConvergedRun | null;
   /** Converged stretches it ran before its converged run was compiled. */

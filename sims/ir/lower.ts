@@ -18,7 +18,7 @@ import { cudaErrorString } from '../runtime/cudaErrors';
 import { deviceAttribute, deviceProperties } from '../runtime/deviceProperties';
 import { box, isBoxed, plain, unbox } from '../values/wide';
 import { formatPrintf, parseFormat, type PrintfArg } from '../printf/format';
-import { WARP, LowerError, pureStep, type Block, type CompiledFunction, type Lanes, type PureStep, type MemoryOrder, type Scope, type Step, type Terminator } from './ir';
+import { WARP, LowerError, pureStep, readingStep, type Block, type CompiledFunction, type Lanes, type PureStep, type MemoryOrder, type Scope, type Step, type Terminator } from './ir';
 import { ATOMIC_COMPOUND_OPS, ATOMIC_METHODS, casFailureOrder, constantArgument, methodShape, orderOf, threadScopeOf } from '../frontend/libcu';
 import { decodePtx, type PtxValue } from '../frontend/ptx';
 import { accessEvent, copyStep, fenceStep, fill, modelLoad, modelStore, setStep, type Ordered } from './accessSteps';
@@ -775,11 +775,14 @@ export class FunctionLowerer {
         return r;
       case 'global': {
         const decl = slot.decl;
-        this.emit((w, l) => {
-          const p = w.ctx.globals.get(decl);
-          if (p === undefined) throw new DeviceFault({ kind: 'invalid-pointer', message: `'${decl.name}' has no storage` }, range);
-          w.regs[ro + l] = p;
-        }, range);
+        this.emit(
+          readingStep((w, l) => {
+            const p = w.ctx.globals.get(decl);
+            if (p === undefined) throw new DeviceFault({ kind: 'invalid-pointer', message: `'${decl.name}' has no storage` }, range);
+            w.regs[ro + l] = p;
+          }, []),
+          range,
+        );
         return r;
       }
       case 'ref':
@@ -967,12 +970,12 @@ export class FunctionLowerer {
         const wide = t.kind === 'int' && t.bits === 64;
         this.emit(
           wide
-            ? (w, l) => {
+            ? readingStep((w, l) => {
                 w.regs[ro + l] = norm(box(~unbox(w.regs[vo + l])));
-              }
-            : (w, l) => {
+              }, [vo])
+            : readingStep((w, l) => {
                 w.regs[ro + l] = norm(~w.regs[vo + l]);
-              },
+              }, [vo]),
           e.range,
         );
         return r;
@@ -1082,9 +1085,12 @@ export class FunctionLowerer {
       return r;
     }
     const f = arithmetic(op, t, range);
-    this.emit((w, l) => {
-      w.regs[ro + l] = f(w.regs[ao + l], w.regs[bo + l], w);
-    }, range);
+    this.emit(
+      readingStep((w, l) => {
+        w.regs[ro + l] = f(w.regs[ao + l], w.regs[bo + l], w);
+      }, [ao, bo]),
+      range,
+    );
     return r;
   }
 

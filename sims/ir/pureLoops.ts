@@ -104,8 +104,13 @@ function loopOf(blocks: Block[]): PureLoop {
  * as machine integers instead of doubles, several times faster. Any other lane (a float, an
  * unsigned above 2^31, -0) runs the copy that reads them as they are.
  */
-export function loopSource(loop: PureLoop, k: number, lit: (value: unknown) => string): string {
+export function loopSource(loop: PureLoop, k: number, lit: (value: unknown) => string, local?: Uint8Array): string {
   const v = (offset: number): string => `v${offset}`;
+  // Run-local registers (runLocal.ts) live only in the lane's locals: each is written before it
+  // is read, and nothing reads it afterwards, so it is neither loaded nor written back.
+  const isLocal = (r: number): boolean => !!local?.[r / WARP];
+  const written = loop.written.filter((d) => !isLocal(d));
+  const loaded = loop.used.filter((r) => !isLocal(r));
   // A block whose successor is the next case falls through into it (one dispatch per trip
   // round a loop, not one per block); any other successor goes back through the switch.
   const cases = (after: (branch: boolean) => string): string =>
@@ -121,7 +126,7 @@ export function loopSource(loop: PureLoop, k: number, lit: (value: unknown) => s
       })
       .join('\n');
   const lane = (load: (r: number) => string, after: (branch: boolean) => string, end: string): string => `{
-  ${loop.used.map((r) => `let ${v(r)} = ${load(r)};`).join('\n  ')}
+  ${loop.used.map((r) => `let ${v(r)} = ${isLocal(r) ? '0' : load(r)};`).join('\n  ')}
   let pc = pc0, k = 0;
   run: while (k < limit) {
     switch (pc) {
@@ -130,14 +135,14 @@ ${cases(after)}
     }
   }
   ${end}
-  ${loop.written.map((d, j) => `D[${j * WARP} + l] = ${v(d)};`).join('\n  ')}
+  ${written.map((d, j) => `D[${j * WARP} + l] = ${v(d)};`).join('\n  ')}
 }`;
   const plain = (r: number): string => `R[${r} + l]`;
   const record = (): string => 'Tr[k] = pc;\n';
   const check = (branch: boolean): string => (branch ? 'if (Tr[k] !== pc) return 0;\n' : '');
-  const int32 = loop.used.map((r) => `(x = R[${r} + l], (x | 0) === x && (x !== 0 || 1 / x > 0))`).join(' && ');
+  const int32 = loaded.map((r) => `(x = R[${r} + l], (x | 0) === x && (x !== 0 || 1 / x > 0))`).join(' && ') || 'true';
   const checked = 'if (k !== blocks) return 0;';
-  return `const D${k} = new Float64Array(${Math.max(1, loop.written.length) * WARP});
+  return `const D${k} = new Float64Array(${Math.max(1, written.length) * WARP});
 function loop${k}(w, g, n, pc0, limit) {
 const R = w.regs;
 const D = D${k};
@@ -152,7 +157,7 @@ for (let i = 1; i < n; i++) {
 }
 for (let i = 0; i < n; i++) {
   l = g[i];
-  ${loop.written.map((d, j) => `R[${d} + l] = D[${j * WARP} + l];`).join('\n  ')}
+  ${written.map((d, j) => `R[${d} + l] = D[${j * WARP} + l];`).join('\n  ')}
 }
 return blocks;
 }`;

@@ -8,6 +8,7 @@ import { registerOnly, WARP, type Block, type CompiledFunction, type ConvergedRu
 import { DeviceFault } from '../gpu/access';
 import { immediatePostDominators } from '../ir/postdominators';
 import { blockBody, convergedRun, type BlockExecution } from '../ir/compile';
+import { runLocal } from '../ir/runLocal';
 import { occupancy, type DeviceConfig } from '../gpu/devices';
 import { pointerAllocation, type Memory } from '../gpu/memory';
 import { formatBytes, MemoryLimitExceeded } from '../gpu/memoryAccount';
@@ -139,19 +140,20 @@ function deadlockFinding(resident: BlockState[], req: LaunchRequest, unstarted =
 }
 
 /**
- * A digest of every resident warp's program counters, lane states and registers. It runs
+ * A digest of every resident warp's program counters, lane states and registers (`kept`: the
+ * kernel's registers other than its run-local ones, which hold nothing between runs). It runs
  * whenever nothing has changed memory for a while, which a long computation does too: a warp
  * whose lanes are all live is hashed in one pass over its register file (in memory order),
  * the others lane by lane.
  */
-function stateHash(resident: BlockState[]): number {
+function stateHash(resident: BlockState[], kept: Int32Array): number {
   let h = 0x811c9dc5;
   for (const b of resident) {
     for (const w of b.warps) {
       const status = w.status;
       for (let l = 0; l < WARP; l++) h = Math.imul(h ^ status[l], 0x01000193);
       if (w.live < WARP) {
-        mixLiveLanes(w, (x) => (h = Math.imul(h ^ x, 0x01000193)));
+        mixLiveLanes(w, kept, (x) => (h = Math.imul(h ^ x, 0x01000193)));
         continue;
       }
       const pcs = w.pc;
@@ -160,9 +162,12 @@ function stateHash(resident: BlockState[]): number {
       // multiply's latency, which bounds a single chain.
       const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
       let g = 0x9e3779b9;
-      for (let i = 0; i < words.length; i += 2) {
-        h = Math.imul(h ^ words[i], 0x01000193);
-        g = Math.imul(g ^ words[i + 1], 0x01000193);
+      for (let k = 0; k < kept.length; k++) {
+        const end = (kept[k] + 1) * WARP * 2;
+        for (let i = kept[k] * WARP * 2; i < end; i += 2) {
+          h = Math.imul(h ^ words[i], 0x01000193);
+          g = Math.imul(g ^ words[i + 1], 0x01000193);
+        }
       }
       h = Math.imul(h ^ g, 0x85ebca6b);
     }
@@ -170,23 +175,24 @@ function stateHash(resident: BlockState[]): number {
   return h >>> 0;
 }
 
-/** The pc and registers of each lane still to run (an exited lane's decide nothing). */
-function mixLiveLanes(w: WarpState, mix: (x: number) => void): void {
+/** The pc and registers (those `kept`) of each lane still to run (an exited lane's decide nothing). */
+function mixLiveLanes(w: WarpState, kept: Int32Array, mix: (x: number) => void): void {
   const words = new Int32Array(w.regs.buffer, w.regs.byteOffset, w.regs.length * 2);
   for (let l = 0; l < WARP; l++) {
     if (w.status[l] === EXITED || w.status[l] === 0) continue;
     mix(w.pc[l]);
-    for (let r = l * 2; r < words.length; r += WARP * 2) {
-      mix(words[r]);
-      mix(words[r + 1]);
+    for (let k = 0; k < kept.length; k++) {
+      const i = (kept[k] * WARP + l) * 2;
+      mix(words[i]);
+      mix(words[i + 1]);
     }
   }
 }
 
 /** Everything of a warp its future depends on: lane states, live lanes, scheduling rotation, reconvergence stack. */
-function digestWarp(w: WarpState, mix: (x: number) => void): void {
+function digestWarp(w: WarpState, kept: Int32Array, mix: (x: number) => void): void {
   for (let l = 0; l < WARP; l++) mix(w.status[l]);
-  mixLiveLanes(w, mix);
+  mixLiveLanes(w, kept, mix);
   mix(w.rot);
   for (const e of w.stack) {
     mix(e.pc);
@@ -196,7 +202,7 @@ function digestWarp(w: WarpState, mix: (x: number) => void): void {
 }
 
 /** Everything a launch's future depends on: warps, memory, weak-memory state, blocks to start. */
-function launchDigest(resident: BlockState[], env: GridEnvironment, nextBlock: number): number {
+function launchDigest(resident: BlockState[], kept: Int32Array, env: GridEnvironment, nextBlock: number): number {
   let h = 0x811c9dc5;
   const mix = (x: number): void => {
     h = Math.imul(h ^ (x | 0), 0x01000193);
@@ -205,7 +211,7 @@ function launchDigest(resident: BlockState[], env: GridEnvironment, nextBlock: n
   mix(nextBlock);
   for (const b of resident) {
     mix(b.ctx.blockLinear);
-    for (const w of b.warps) digestWarp(w, mix);
+    for (const w of b.warps) digestWarp(w, kept, mix);
   }
   env.memory.digest(mix);
   env.weak?.digest(mix);
@@ -465,7 +471,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   // `what` tells apart the decisions taken in one state (propagate or not; which warp; what).
   const decide = (n: number, resident: BlockState[], what: number): number => {
     if (n <= 1) return 0;
-    options.onDecision?.(() => (launchDigest(resident, env, queue.started) ^ Math.imul(what + 1, 0x9e3779b1)) >>> 0);
+    options.onDecision?.(() => (launchDigest(resident, runLocal(kernel).kept, env, queue.started) ^ Math.imul(what + 1, 0x9e3779b1)) >>> 0);
     return chooser.choose(n);
   };
   // Random scheduling switches warps after every block of the CFG, so interleavings vary.
@@ -653,7 +659,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
       // Nothing changed for a while. A long computation changes its registers; a spin loop
       // comes back to exactly a state it was in before (samples may fall at different points
       // of the loop, so remember several). Memory unchanged and a state repeated: a cycle.
-      const state = stateHash(resident);
+      const state = stateHash(resident, runLocal(kernel).kept);
       if (seenStates.has(state)) {
         findings.push(spinFinding(req, kernel, hot, steps - sinceSteps, { started: queue.started, blocks: queue.simulated, occ, device }));
         env.runtime.deviceFault('cudaErrorLaunchFailure');
@@ -960,7 +966,7 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
   const block: Block = kernel.blocks[w.pc[g[0]]];
   const steps = block.steps;
   let i = 0;
-  const body = blockBody(block, execution);
+  const body = blockBody(kernel, block, execution);
   if (body) body(w, g, n);
   else {
     try {
@@ -1354,7 +1360,7 @@ export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: P
     digest: (linear, mix) => {
       const b = states[linear];
       if (!b) return;
-      for (const w of b.warps) digestWarp(w, mix);
+      for (const w of b.warps) digestWarp(w, runLocal(kernel).kept, mix);
     },
   };
 }

@@ -5,7 +5,7 @@
 import { DeviceFault } from '../../gpu/access';
 import { decodePtx, type PtxInstruction, type PtxValue } from '../../frontend/ptx';
 import type * as T from '../../frontend/types';
-import { WARP } from '../../ir/ir';
+import { readingStep, WARP } from '../../ir/ir';
 import { unbox } from '../../values/wide';
 import type { LInstruction, LType, LValue } from '../llvm/module';
 import { emitSpecialRegister } from './intrinsics';
@@ -168,9 +168,9 @@ export function lowerAsm(L: Lowering, i: LInstruction, callee: Extract<LValue, {
     const norm = t.kind === 'int' ? intNormalizer(t.bits) : (x: number) => x;
     const from = regs[k] * WARP;
     const to = outReg(k) * WARP;
-    L.emit((w, l) => {
+    L.emit(readingStep((w, l) => {
       w.regs[to + l] = norm(w.regs[from + l]);
-    });
+    }, [from]));
   }
 }
 

@@ -3,7 +3,7 @@
 // lifetime and aliasing markers run nothing.
 import { DeviceFault } from '../../gpu/access';
 import { pointerAllocation, pointerOffset } from '../../gpu/memory';
-import { WARP, type Scope } from '../../ir/ir';
+import { readingStep, WARP, type Scope } from '../../ir/ir';
 import { box, isBoxed, unbox } from '../../values/wide';
 import type { LInstruction, LType } from '../llvm/module';
 import { LLVM_MATH, nvvmConversion } from './libdevice';
@@ -276,24 +276,24 @@ export function emitSpecialRegister(L: Lowering, dst: number, reg: string): bool
     const d = DIMS.indexOf(m[2]);
     switch (m[1]) {
       case 'tid':
-        L.emit((w, l) => {
+        L.emit(readingStep((w, l) => {
           w.regs[ro + l] = w.tid[d][l];
-        });
+        }, []));
         return true;
       case 'ntid':
-        L.emit((w, l) => {
+        L.emit(readingStep((w, l) => {
           w.regs[ro + l] = w.ctx.blockDim[d];
-        });
+        }, []));
         return true;
       case 'ctaid':
-        L.emit((w, l) => {
+        L.emit(readingStep((w, l) => {
           w.regs[ro + l] = w.ctx.blockIdx[d];
-        });
+        }, []));
         return true;
       default:
-        L.emit((w, l) => {
+        L.emit(readingStep((w, l) => {
           w.regs[ro + l] = w.ctx.gridDim[d];
-        });
+        }, []));
         return true;
     }
   }

@@ -17,7 +17,7 @@ import type { Range } from '../../frontend/source';
 import { DeviceFault } from '../../gpu/access';
 import type { FlatAddresses } from '../../gpu/flat';
 import type { Memory, NamedRegion } from '../../gpu/memory';
-import { WARP, LowerError, pureStep, type Block, type CompiledFunction, type Step, type Terminator } from '../../ir/ir';
+import { WARP, LowerError, pureStep, readingStep, type Block, type CompiledFunction, type Step, type Terminator } from '../../ir/ir';
 import type { DebugLocation, LFunction, LInstruction, LModule, LType, LValue } from '../llvm/module';
 import { ABSOLUTE, ConstantError, constLeaves, DYNAMIC_SHARED, intConstant, SHARED, type ConstEnv, type ConstScalar } from './constants';
 import { functionName, variableName } from './demangle';
@@ -177,7 +177,7 @@ export class KernelLowering implements Lowering {
     const shared = this.prologueShared;
     const dynamic = this.prologueDynamic;
     const frame = this.prologueFrame;
-    this.prologue.steps.push((w, l) => {
+    this.prologue.steps.push(readingStep((w, l) => {
       const regs = w.regs;
       for (let k = 0; k < params.length; k++) regs[params[k].o + l] = params[k].norm(regs[params[k].o + l]);
       for (let k = 0; k < values.length; k++) regs[values[k].o + l] = values[k].v;
@@ -193,7 +193,7 @@ export class KernelLowering implements Lowering {
         const base = w.frame[l];
         for (let k = 0; k < frame.length; k++) regs[frame[k].o + l] = base + frame[k].v;
       }
-    });
+    }, params.map((p) => p.o)));
     this.prologue.ranges.push(this.prologueRange);
   }
   private prologueRange!: Range;
@@ -672,9 +672,9 @@ export class KernelLowering implements Lowering {
       const value = c.value.kind === 'int' ? intConstant(c.value.value, bits) : 0;
       const t = this.regs(1);
       const to = t * WARP;
-      this.emit((w, l) => {
+      this.emit(readingStep((w, l) => {
         w.regs[to + l] = w.regs[vo + l] === value ? 1 : 0;
-      });
+      }, [vo]));
       const hit = this.edge(label, c.block);
       const next = this.newBlock();
       this.terminate({ kind: 'branch', cond: t, then: hit.id, else: next.id }, next);
@@ -734,9 +734,9 @@ export class KernelLowering implements Lowering {
       const address = this.options.globals.functionAddress(f)!;
       const t = this.regs(1);
       const to = t * WARP;
-      this.emit((w, l) => {
+      this.emit(readingStep((w, l) => {
         w.regs[to + l] = w.regs[p + l] === address ? 1 : 0;
-      });
+      }, [p]));
       const body = this.newBlock();
       const next = this.newBlock();
       this.terminate({ kind: 'branch', cond: t, then: body.id, else: next.id }, body);

@@ -16,7 +16,7 @@ import { scalarSize, type ScalarKind } from '../../gpu/memory';
 import { accessEvent, copyStep, fenceStep, fill, modelLoad, modelStore, setStep, type Ordered } from '../../ir/accessSteps';
 import { plainAccessStep } from '../../ir/plainAccess';
 import { bigAtomic, narrowAtomic } from '../../ir/atomicOps';
-import { WARP, type Lanes, type MemoryOrder, type Scope } from '../../ir/ir';
+import { readingStep, WARP, type Lanes, type MemoryOrder, type Scope } from '../../ir/ir';
 import { unbox } from '../../values/wide';
 import type { LInstruction, LType } from '../llvm/module';
 import { pointerFlat } from './arith';
@@ -75,9 +75,9 @@ export function emitLoad(L: Lowering, dst: number, ptr: number, offset: number, 
   const ro = dst * WARP;
   const po = ptr * WARP;
   if (local) {
-    L.emit(fromMemory
+    L.emit(readingStep(fromMemory
       ? (w, l) => { w.regs[ro + l] = fromMemory(load(w.ctx, w.regs[po + l] + offset, kind, range)); }
-      : (w, l) => { w.regs[ro + l] = load(w.ctx, w.regs[po + l] + offset, kind, range); });
+      : (w, l) => { w.regs[ro + l] = load(w.ctx, w.regs[po + l] + offset, kind, range); }, [po]));
     return;
   }
   if (L.events) {
@@ -93,7 +93,7 @@ export function emitLoad(L: Lowering, dst: number, ptr: number, offset: number, 
     return;
   }
   L.emitMemory(fromMemory
-    ? (w, l) => { w.regs[ro + l] = fromMemory(modelLoad(w, l, w.regs[po + l] + offset, kind, strong, range, ordered)); }
+    ? readingStep((w, l) => { w.regs[ro + l] = fromMemory(modelLoad(w, l, w.regs[po + l] + offset, kind, strong, range, ordered)); }, [po])
     : plainAccessStep((w, l) => { w.regs[ro + l] = modelLoad(w, l, w.regs[po + l] + offset, kind, strong, range, ordered); }, { write: false, reg: ro, ptr: po, offset, kind }));
 }
 
@@ -105,9 +105,9 @@ export function emitStore(L: Lowering, src: number, ptr: number, offset: number,
   const vo = src * WARP;
   const po = ptr * WARP;
   if (local) {
-    L.emit(toMemory
+    L.emit(readingStep(toMemory
       ? (w, l) => store(w.ctx, w.regs[po + l] + offset, kind, toMemory(w.regs[vo + l]), range)
-      : (w, l) => store(w.ctx, w.regs[po + l] + offset, kind, w.regs[vo + l], range));
+      : (w, l) => store(w.ctx, w.regs[po + l] + offset, kind, w.regs[vo + l], range), [po, vo]));
     return;
   }
   if (L.events) {
@@ -122,7 +122,7 @@ export function emitStore(L: Lowering, src: number, ptr: number, offset: number,
     return;
   }
   L.emitMemory(toMemory
-    ? (w, l) => modelStore(w, l, w.regs[po + l] + offset, kind, toMemory(w.regs[vo + l]), strong, range, ordered)
+    ? readingStep((w, l) => modelStore(w, l, w.regs[po + l] + offset, kind, toMemory(w.regs[vo + l]), strong, range, ordered), [po, vo])
     : plainAccessStep((w, l) => modelStore(w, l, w.regs[po + l] + offset, kind, w.regs[vo + l], strong, range, ordered), { write: true, reg: vo, ptr: po, offset, kind }));
 }
 

@@ -1,7 +1,7 @@
 // The value instructions of the IR: arithmetic and comparisons (scalars and vectors, element by
 // element), conversions, getelementptr, select and vector element operations. Each result goes
 // to the registers the lowering assigned it; constants come from the prologue's registers.
-import { pureStep, WARP, type Step } from '../../ir/ir';
+import { pureStep, readingStep, WARP, type Step } from '../../ir/ir';
 import type { LInstruction } from '../llvm/module';
 import { conversion, fastBinary, fcmp, floatBinary, icmp, intBinary, pointerCompare, reinterpret, type Binary } from './arith';
 import { ConstantError, gepOffsets } from './constants';
@@ -38,10 +38,10 @@ export function emitBinary(L: Lowering, r: Val, a: Val, b: Val, f: Binary, fast?
     const step = fast?.(ro, ao, bo);
     L.emit(
       step ??
-        ((w, l) => {
+        readingStep((w, l) => {
           const regs = w.regs;
           regs[ro + l] = f(regs[ao + l], regs[bo + l], w);
-        }),
+        }, [ao, bo]),
     );
   }
 }

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockBody, blockSource, compileBlock } from '../../../sims/ir/compile';
-import { pureStep, WARP, type Block, type BlockBody, type Lanes, type Step } from '../../../sims/ir/ir';
+import { pureStep, WARP, type Block, type BlockBody, type CompiledFunction, type Lanes, type Step } from '../../../sims/ir/ir';
 import { runProgram, type RunOptions } from '../../../sims/host/run';
 import type { BlockExecution } from '../../../sims/machine/executor';
 import { box } from '../../../sims/values/wide';
@@ -32,17 +32,23 @@ function bothWays(steps: Step[], regs: number, n: number, init: (w: Lanes) => vo
   return { compiled: a.regs, interpreted: b.regs };
 }
 
+/** A function of the given blocks and nothing else, for blockBody. */
+function functionOf(blocks: Block[], numRegs = 8): CompiledFunction {
+  return { name: 'f', decl: undefined as never, blocks, numRegs, paramRegs: [], paramTypes: [], frameSize: 0, sharedSize: 0, sharedLayout: [] };
+}
+
 describe('generated code', () => {
   test('a block is compiled once it is hot, or on its first run when eager; the same text is generated once', () => {
     const steps = [pureStep(R(1), [R(0)], ([x]) => `${x} + 1`)];
     const cold: Block = { id: 0, steps, ranges: [], term: { kind: 'exit' } };
-    const runs: (BlockBody | undefined)[] = Array.from({ length: 40 }, () => blockBody(cold));
+    const runs: (BlockBody | undefined)[] = Array.from({ length: 40 }, () => blockBody(functionOf([cold]), cold));
     const first = runs.findIndex((b) => b !== undefined);
     assert.ok(first > 0 && first < 40, `compiled after ${first} runs`);
     assert.ok(runs.slice(first).every((b) => b === runs[first]), 'compiled once, then kept');
     const eager: Block = { id: 1, steps, ranges: [], term: { kind: 'exit' } };
-    assert.ok(blockBody(eager, 'eager'));
-    assert.equal(blockBody(eager, 'eager')!.toString(), runs[first]!.toString(), 'one generated function for one text');
+    const f = functionOf([eager]);
+    assert.ok(blockBody(f, eager, 'eager'));
+    assert.equal(blockBody(f, eager, 'eager')!.toString(), runs[first]!.toString(), 'one generated function for one text');
   });
 
   test('consecutive pure steps become one loop over the lanes, each register written back once', () => {
