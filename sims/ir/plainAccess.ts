@@ -117,7 +117,6 @@ function rmwText(access: PlainAccess, rmw: NonNullable<PlainAccess['rmw']>, k: n
   if (access.kind !== 'i32' && access.kind !== 'u32' && access.kind !== 'f32') return undefined;
   const next = narrowAtomicText(rmw.op, access.kind);
   if (!next || (rmw.op === 'CAS' && rmw.compare === undefined)) return undefined;
-  const kind = INLINE[access.kind]!;
   const value = next('y', `R[${rmw.operand} + l]`, rmw.compare === undefined ? '0' : `R[${rmw.compare} + l]`);
   return `c = undefined;
 for (i = 0; i < n; i++) {
@@ -125,11 +124,20 @@ for (i = 0; i < n; i++) {
   ${headText(access, 4, 'true, true', k, stepArray)}
     a.read = true;
     ${firstTouch(4, FIRST_READ)}
-    x = a.view.getUint32(o, true);
-    y = a.view.${kind.get}(o, true);
+    ${
+      access.kind === 'f32'
+        ? `x = a.view.getUint32(o, true);
+    y = a.view.getFloat32(o, true);
     z = ${value};
-    a.view.${kind.set}(o, ${kind.toMemory ? `z ${kind.toMemory}` : 'z'}, true);
-    if (a.view.getUint32(o, true) !== x) M.version++;
+    a.view.setFloat32(o, z, true);
+    if (a.view.getUint32(o, true) !== x) M.version++;`
+        : // An integer's bits are its value (>>> 0): one read, and the change seen without reading back.
+          `x = a.view.getUint32(o, true);
+    y = ${access.kind === 'i32' ? 'x | 0' : 'x'};
+    z = ${value};
+    a.view.setUint32(o, z >>> 0, true);
+    if (z >>> 0 !== x) M.version++;`
+    }
     R[${access.reg} + l] = y;${heard(access, lit, `z === y ? ${lit(rmw.unchanged)} : ${lit(rmw.changed)}`)}
   }
 }`;
