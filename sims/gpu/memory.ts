@@ -87,6 +87,8 @@ export interface Allocation extends AllocationInfo {
    * (then the launch's result depends on all of the allocation, or none of it).
    */
   firstAccess: Uint8Array | undefined;
+  /** Bytes of `firstAccess` still untouched: at 0 an access has nothing left to mark. */
+  firstUntouched: number;
 }
 
 /** What keeps an allocation's bytes from before a launch wrote them (Allocation.watch). */
@@ -98,18 +100,22 @@ export interface WriteWatch {
 /** Notes a read of `size` bytes at `off` (Allocation.read and firstAccess). */
 export function markRead(a: Allocation, off: number, size: number): void {
   a.read = true;
-  if (a.firstAccess !== undefined) touch(a.firstAccess, off, size, FIRST_READ);
+  if (a.firstAccess !== undefined && a.firstUntouched !== 0) touch(a, a.firstAccess, off, size, FIRST_READ);
 }
 
 /** Notes a write of `size` bytes at `off`, before it happens (Allocation.watch and firstAccess). */
 export function markWritten(a: Allocation, off: number, size: number): void {
   if (a.watch !== undefined) a.watch.firstWrite(a);
-  if (a.firstAccess !== undefined) touch(a.firstAccess, off, size, FIRST_WRITTEN);
+  if (a.firstAccess !== undefined && a.firstUntouched !== 0) touch(a, a.firstAccess, off, size, FIRST_WRITTEN);
 }
 
 /** Marks the bytes an access touches first (Allocation.firstAccess); later accesses change nothing. */
-function touch(first: Uint8Array, off: number, size: number, how: number): void {
-  for (let i = off; i < off + size; i++) if (first[i] === 0) first[i] = how;
+function touch(a: Allocation, first: Uint8Array, off: number, size: number, how: number): void {
+  for (let i = off; i < off + size; i++) {
+    if (first[i] !== 0) continue;
+    first[i] = how;
+    a.firstUntouched--;
+  }
 }
 
 /** Global, managed and constant memory: what device code reaches and a launch leaves behind (not its shared or local memory). */
@@ -199,7 +205,7 @@ export class Memory {
     // access reads them, and a site that sees objects of several shapes looks each field up.
     this.allocations.push({
       id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, unwritten: undefined, read: false, watch: undefined, firstAccess: undefined,
+      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, unwritten: undefined, read: false, watch: undefined, firstAccess: undefined, firstUntouched: 0,
     });
     return makePointer(id, 0);
   }

@@ -93,7 +93,10 @@ class LaunchWatch implements WriteWatch {
     if (!this.charge(bytes, this.total())) return this.abandon();
     this.charged.push(bytes);
     this.before.set(a, a.bytes.slice());
-    if (marks) this.firstAccess.set(a, (a.firstAccess = new Uint8Array(a.size)));
+    if (marks) {
+      this.firstAccess.set(a, (a.firstAccess = new Uint8Array(a.size)));
+      a.firstUntouched = a.size;
+    }
   }
 
   /** Bytes of copies it holds. */

@@ -27,9 +27,10 @@ function literal(value: unknown, constants: unknown[]): string {
 
 /**
  * The loop over the lanes for a run of pure steps: registers in locals, written back once,
- * except the run-local ones (`local`, by register index), which nothing else reads.
+ * except the run-local ones (`local`, by register index), which nothing else reads. `count`:
+ * a register the run writes whose true lanes the loop counts in `t` as well.
  */
-function fusedRun(run: readonly PureStep[], constants: unknown[], runLocal: Uint8Array | undefined): string {
+function fusedRun(run: readonly PureStep[], constants: unknown[], runLocal: Uint8Array | undefined, count?: number): string {
   const name = (offset: number): string => `v${offset}`;
   const declared = new Set<number>();
   const written = new Set<number>();
@@ -52,18 +53,21 @@ function fusedRun(run: readonly PureStep[], constants: unknown[], runLocal: Uint
     written.add(p.dst);
   }
   for (const d of written) if (!runLocal?.[d / WARP]) body.push(`R[${d} + l] = ${name(d)};`);
+  if (count !== undefined) body.push(`if (${name(count)}) t++;`);
   return `for (i = 0; i < n; i++) {\n  l = g[i];\n  ${body.join('\n  ')}\n}`;
 }
 
 /**
  * The statements that run a block's steps for the group `g` of `n` lanes (faults leave `l` at
  * the lane); `inline`: loads, stores and atomics written out (plainAccess.ts), else called.
+ * `count`: a register the block's last run of pure steps writes (countedInLastRun), whose true
+ * lanes that run counts in `t`.
  */
-function stepsText(steps: readonly Step[], constants: unknown[], stepArray: string, inline: boolean, local: Uint8Array | undefined): string {
+function stepsText(steps: readonly Step[], constants: unknown[], stepArray: string, inline: boolean, local: Uint8Array | undefined, count?: number): string {
   const parts: string[] = [];
   let run: PureStep[] = [];
-  const flush = (): void => {
-    if (run.length) parts.push(fusedRun(run, constants, local));
+  const flush = (last = false): void => {
+    if (run.length) parts.push(fusedRun(run, constants, local, last ? count : undefined));
     run = [];
   };
   steps.forEach((step, k) => {
@@ -74,8 +78,14 @@ function stepsText(steps: readonly Step[], constants: unknown[], stepArray: stri
     flush();
     parts.push((inline && step.plain && plainAccessText(step.plain, k, stepArray, (v) => literal(v, constants))) || `for (i = 0; i < n; i++) { l = g[i]; ${stepArray}[${k}](w, l); }`);
   });
-  flush();
+  flush(true);
   return parts.join('\n');
+}
+
+/** Whether the block's steps end with a run of pure steps that writes register `offset` (the run can count a branch's lanes). */
+function countedInLastRun(steps: readonly Step[], offset: number): boolean {
+  for (let k = steps.length - 1; k >= 0 && steps[k].pure; k--) if (steps[k].pure!.dst === offset) return true;
+  return false;
 }
 
 /**
@@ -220,17 +230,18 @@ M${k}++;
 }\n`;
   };
   const cases = chained.map((b) => {
-    const taken = `${laneByLane(b.id)}hot[${b.id}] += n;\n${stepsText(b.steps, constants, `S[${b.id}]`, inline, local)}\ntally.steps += n * ${b.steps.length + 1};\ntally.blocks++;`;
+    const t = b.term;
+    // A branch whose condition the block's last pure steps compute counts its lanes in their loop.
+    const c = t.kind === 'branch' ? t.cond * WARP : -1;
+    const counted = c >= 0 && countedInLastRun(b.steps, c);
+    const steps = stepsText(b.steps, constants, `S[${b.id}]`, inline, local, counted ? c : undefined);
+    const taken = `${laneByLane(b.id)}hot[${b.id}] += n;\n${counted ? 't = 0;\n' : ''}${steps}\ntally.steps += n * ${b.steps.length + 1};\ntally.blocks++;`;
     // A block the scheduler does not count is free while the warp's turn has free blocks left.
     const free = `if (F[${b.id}] && free > 0) { free--; tally.free++; q--; }\n`;
-    const t = b.term;
     if (t.kind === 'jump') return `case ${b.id}: {\n${taken}\n${free}pc = ${t.to};\ncontinue;\n}`;
     if (t.kind !== 'branch') throw new Error('unreachable');
-    const c = t.cond * WARP;
     return `case ${b.id}: {\n${taken}
-${free}t = 0;
-for (i = 0; i < n; i++) if (R[${c} + g[i]]) t++;
-if (t === n) { pc = ${t.then}; continue; }
+${free}${counted ? '' : `t = 0;\nfor (i = 0; i < n; i++) if (R[${c} + g[i]]) t++;\n`}if (t === n) { pc = ${t.then}; continue; }
 if (t === 0) { pc = ${t.else}; continue; }
 for (i = 0; i < n; i++) { l = g[i]; pcs[l] = R[${c} + l] ? ${t.then} : ${t.else}; }
 return ${b.id};

@@ -42,16 +42,25 @@ export function plainAccessText(access: PlainAccess, k: number, stepArray: strin
   const { size } = kind;
   const head = headText(access, size, `${access.write}`, k, stepArray);
   const first = firstTouch(size, access.write ? FIRST_WRITTEN : FIRST_READ);
-  const body = access.write
-    ? `${first}
-    x = a.view.${LOW[size]};
-    a.view.${kind.set}(o, ${kind.toMemory ? `R[${access.reg} + l] ${kind.toMemory}` : `R[${access.reg} + l]`}${size > 1 ? ', true' : ''});
-    u = a.unwritten;
-    if (u !== undefined) for (x2 = o; x2 < o + ${size}; x2++) u[x2] = 0;
-    if (a.view.${LOW[size]} !== x${size === 8 ? ' || a.view.getUint32(o + 4, true) !== h' : ''}) M.version++;`
-    : `a.read = true;
+  const unwritten = `u = a.unwritten;
+    if (u !== undefined) for (x2 = o; x2 < o + ${size}; x2++) u[x2] = 0;`;
+  const body = !access.write
+    ? `a.read = true;
     ${first}
-    R[${access.reg} + l] = a.view.${kind.get}(o${size > 1 ? ', true' : ''});`;
+    R[${access.reg} + l] = a.view.${kind.get}(o${size > 1 ? ', true' : ''});`
+    : kind.toMemory
+      ? // An integer's bits are what is stored: the change is seen without reading it back.
+        `${first}
+    x = a.view.${LOW[size]};
+    z = R[${access.reg} + l] ${kind.toMemory};
+    a.view.${kind.set}(o, z${size > 1 ? ', true' : ''});
+    ${unwritten}
+    if (z !== x) M.version++;`
+      : `${first}
+    x = a.view.${LOW[size]};
+    a.view.${kind.set}(o, R[${access.reg} + l]${size > 1 ? ', true' : ''});
+    ${unwritten}
+    if (a.view.${LOW[size]} !== x${size === 8 ? ' || a.view.getUint32(o + 4, true) !== h' : ''}) M.version++;`;
   const high = access.write && size === 8 ? 'h = a.view.getUint32(o + 4, true);\n    ' : '';
   return `c = undefined;
 for (i = 0; i < n; i++) {
@@ -65,7 +74,7 @@ for (i = 0; i < n; i++) {
 /** The launch's first touch of each byte (`how`), while a launch whose result may be reused runs (Allocation.firstAccess). */
 function firstTouch(size: number, how: number): string {
   return `u = a.firstAccess;
-    if (u !== undefined) for (x2 = o; x2 < o + ${size}; x2++) if (u[x2] === 0) u[x2] = ${how};`;
+    if (u !== undefined && a.firstUntouched !== 0) for (x2 = o; x2 < o + ${size}; x2++) if (u[x2] === 0) { u[x2] = ${how}; a.firstUntouched--; }`;
 }
 
 /** The address, the allocation when the inline form applies (else the step, for the lane), and the offset in it. */

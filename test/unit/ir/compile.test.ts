@@ -5,7 +5,7 @@
 // own cases.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockBody, blockSource, compileBlock } from '../../../sims/ir/compile';
+import { blockBody, blockSource, compileBlock, compileConverged } from '../../../sims/ir/compile';
 import { pureStep, WARP, type Block, type BlockBody, type CompiledFunction, type Lanes, type Step } from '../../../sims/ir/ir';
 import { runProgram, type RunOptions } from '../../../sims/host/run';
 import type { BlockExecution } from '../../../sims/machine/executor';
@@ -369,6 +369,21 @@ int main() {
     const heard = lowerKernel(source, 'k', true).blocks.map((b) => blockSource(b.steps).text).join('\n');
     assert.equal(heard.match(/plainTarget\(p, 4/g)?.length, 2, 'inline with events too');
     assert.equal(heard.match(/L\(e\)/g)?.length, 2, 'each inline access gives its event to the listener');
+  });
+
+  test("a loop's branch is counted in the loop over the lanes that computes its condition; an integer store sees its change without reading back", () => {
+    const kernel = lowerKernel(`__global__ void k(int *out, float *f) {
+  int a = threadIdx.x;
+  for (int i = 0; i < 40; i++) a = a * 3 + (a >> 4);
+  out[threadIdx.x] = a;
+  f[threadIdx.x] = a;
+}`);
+    const text = compileConverged(kernel)!.toString();
+    assert.match(text, /if \(v\d+\) t\+\+;/, 'the condition counted where it is computed');
+    assert.doesNotMatch(text, /if \(R\[\d+ \+ g\[i\]\]\) t\+\+/, 'no second loop to count it');
+    const stores = kernel.blocks.map((b) => blockSource(b.steps).text).join('\n');
+    assert.match(stores, /z = R\[\d+ \+ l\] >>> 0;[\s\S]*if \(z !== x\) M\.version\+\+/, 'the int store compares what it stored');
+    assert.match(stores, /setFloat32[\s\S]*if \(a\.view\.getUint32\(o, true\) !== x\) M\.version\+\+/, 'a float store reads its bits back');
   });
 
   test('a block too long for V8 to optimise with its accesses written out calls them instead, and runs the same', () => {
