@@ -498,7 +498,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
   const resident: BlockState[] = [];
   // Under a weak model, values still held for a block's memory and threads drain at the
   // launch's end: nothing of a block is freed or handed on before then.
-  const pool = weak ? undefined : new BlockPool(env.memory, kernel.frameSize);
+  const pool = weak ? undefined : new BlockPool(env.memory, kernel.frameSize, kernel.numRegs);
   const events = env.events;
   const stats = { exited: 0 };
   const admit = (): void => {
@@ -729,6 +729,7 @@ class BlockPool {
   constructor(
     private readonly memory: Memory,
     private readonly frameSize: number,
+    private readonly numRegs: number,
   ) {}
 
   frame(label: string, owner: number): number {
@@ -743,8 +744,12 @@ class BlockPool {
 
   /** A finished warp's arrays, reset, or undefined when none is left. */
   warp(ctx: RunContext, index: number): WarpState | undefined {
-    const w = this.warps.pop();
-    if (!w) return undefined;
+    let w = this.warps.pop();
+    if (!w) {
+      w = spareWarps.get(this.numRegs)?.pop();
+      if (!w) return undefined;
+      spareBytes -= w.regs.buffer.byteLength;
+    }
     w.regs.fill(0);
     w.frame.fill(0);
     for (const t of w.tid) t.fill(0);
@@ -777,15 +782,39 @@ class BlockPool {
     }
   }
 
-  /** The launch ends: the frames no thread holds are freed. */
+  /** The launch ends: the frames no thread holds are freed, the warps kept for later launches. */
   retire(): void {
     for (const p of this.frames) {
       const a = this.memory.allocation(pointerAllocation(p));
       if (a) this.memory.retire(a);
     }
     this.frames.length = 0;
+    let spare = spareWarps.get(this.numRegs);
+    if (!spare) spareWarps.set(this.numRegs, (spare = []));
+    for (const w of this.warps) {
+      const bytes = w.regs.buffer.byteLength;
+      if (spareBytes + bytes > SPARE_WARP_BYTES) break;
+      spareBytes += bytes;
+      // A kept warp holds nothing of this run (its memory, its kernel) until it is taken again.
+      w.ctx = DETACHED;
+      w.waitingAt.fill(undefined);
+      w.inCollective.fill(undefined);
+      w.stack = [];
+      spare.push(w);
+    }
+    this.warps.length = 0;
   }
 }
+
+/**
+ * Warps of finished launches by register count, for the launches after them: a program
+ * launches the same kernels again and again, and the editor runs it again on every edit, so the
+ * same warps would be made anew each time. What is kept stays under SPARE_WARP_BYTES.
+ */
+const spareWarps = new Map<number, WarpState[]>();
+const DETACHED = Object.freeze({}) as RunContext;
+let spareBytes = 0;
+const SPARE_WARP_BYTES = 8 << 20;
 
 function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, kernel: CompiledFunction, threads: number, stats: { exited: number }, pool?: BlockPool): BlockState {
   const [gx, gy] = req.grid;
@@ -1139,8 +1168,9 @@ function pathsChanged(w: WarpState, b: BlockState, ran: Block, paths: number): v
  */
 function completeCollectives(w: WarpState): void {
   for (let l = 0; l < WARP; l++) {
+    if (w.status[l] !== AT_COLLECTIVE) continue;
     const t = w.inCollective[l];
-    if (!t || w.status[l] !== AT_COLLECTIVE) continue;
+    if (!t) continue;
     const mask = w.regs[t.mask! * WARP + l] >>> 0;
     const lanes: number[] = [];
     let complete = true;
