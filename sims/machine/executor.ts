@@ -27,9 +27,11 @@ const QUANTUM = 16;
 const NO_FREE_BLOCKS = new Uint8Array(0);
 /**
  * Blocks no other thread can see that a warp runs in one turn beyond its quantum: random
- * scheduling's blocks without memory accesses, round-robin's register-only blocks.
+ * scheduling's blocks without memory accesses, round-robin's register-only blocks. Enough for
+ * a loop of a few hundred iterations of arithmetic to run in one turn (a diverged warp whose
+ * turn ends inside one goes on block by block, group by group).
  */
-const INVISIBLE_RUN = 256;
+const INVISIBLE_RUN = 1024;
 /** Greedy-then-oldest keeps a warp until it stalls (or for this many blocks). */
 const GTO_QUANTUM = 1024;
 /**

@@ -222,7 +222,7 @@ int main() { int *o; cudaMalloc(&o, 64 * 4); gridBarrier<<<15, 1024>>>(o); retur
     assert.deepEqual(ok.findings, []);
   });
 
-  test('round-robin: a warp that only computes keeps the SM for up to 256 blocks beyond its turn, compiled or interpreted', () => {
+  test('round-robin: a warp that only computes keeps the SM for up to 1024 blocks beyond its turn, compiled or interpreted', () => {
     // Warp 0 computes, then raises the flag; warp 1 reads it at once. A loop of n iterations
     // is about 3n register-only blocks: within the free blocks warp 0 raises the flag in its
     // first turn, so warp 1 sees it; a longer loop gives the SM up and warp 1 reads first.
@@ -253,8 +253,8 @@ int main() {
         { execution },
       ).stdout;
     for (const execution of ['interpreted', 'compiled', 'eager'] as const) {
-      assert.equal(seen(60, execution), '1', `${execution}: 180 blocks of arithmetic fit in the turn`);
-      assert.equal(seen(300, execution), '0', `${execution}: 900 do not`);
+      assert.equal(seen(300, execution), '1', `${execution}: 900 blocks of arithmetic fit in the turn`);
+      assert.equal(seen(400, execution), '0', `${execution}: 1200 do not`);
     }
   });
 
