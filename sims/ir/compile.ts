@@ -30,7 +30,7 @@ function literal(value: unknown, constants: unknown[]): string {
  * except the run-local ones (`local`, by register index), which nothing else reads. `count`:
  * a register the run writes whose true lanes the loop counts in `t` as well.
  */
-function fusedRun(run: readonly PureStep[], constants: unknown[], runLocal: Uint8Array | undefined, count?: number): string {
+function fusedRun(run: readonly PureStep[], constants: unknown[], local: Uint8Array | undefined, count?: number): string {
   const name = (offset: number): string => `v${offset}`;
   const declared = new Set<number>();
   const written = new Set<number>();
@@ -52,7 +52,7 @@ function fusedRun(run: readonly PureStep[], constants: unknown[], runLocal: Uint
     }
     written.add(p.dst);
   }
-  for (const d of written) if (!runLocal?.[d / WARP]) body.push(`R[${d} + l] = ${name(d)};`);
+  for (const d of written) if (!local?.[d / WARP]) body.push(`R[${d} + l] = ${name(d)};`);
   if (count !== undefined) body.push(`if (${name(count)}) t++;`);
   return `for (i = 0; i < n; i++) {\n  l = g[i];\n  ${body.join('\n  ')}\n}`;
 }
@@ -165,7 +165,7 @@ const BLOCK_RUNS_BEFORE_COMPILING = 16;
  */
 export type BlockExecution = 'compiled' | 'eager' | 'interpreted';
 
-/** The block of `f`'s compiled body once the block is hot (at once when eager); undefined while the closures should run it. */
+/** The compiled body of `block`, a block of `f`, once it is hot (at once when eager); undefined while the closures should run it. */
 export function blockBody(f: CompiledFunction, block: Block, execution: BlockExecution = 'compiled'): BlockBody | undefined {
   if (execution === 'interpreted') return undefined;
   if (block.compiled) return block.compiled;
