@@ -18,6 +18,17 @@ export function runLocal(f: CompiledFunction): RunLocal {
   return (f.runLocal ??= findRunLocal(f));
 }
 
+/**
+ * Makes every register of `f` kept (none run-local) for the rest of its life, unless its
+ * registers were already decided. A run that explores schedules by their states' digests
+ * (litmus exhaustion, the fairness search) does this before anything is compiled: its
+ * digests then see every register, as generated code writes them all, which is how its
+ * exploration was designed and measured (see docs/architecture.md).
+ */
+export function keepEveryRegister(f: CompiledFunction): void {
+  f.runLocal ??= { local: new Uint8Array(f.numRegs), kept: Int32Array.from({ length: f.numRegs }, (_, r) => r) };
+}
+
 function findRunLocal(f: CompiledFunction): RunLocal {
   const n = f.numRegs;
   const local = new Uint8Array(n);

@@ -8,7 +8,7 @@ import { registerOnly, WARP, type Block, type CompiledFunction, type ConvergedRu
 import { DeviceFault } from '../gpu/access';
 import { immediatePostDominators } from '../ir/postdominators';
 import { blockBody, convergedRun, type BlockExecution } from '../ir/compile';
-import { runLocal } from '../ir/runLocal';
+import { keepEveryRegister, runLocal } from '../ir/runLocal';
 import { occupancy, type DeviceConfig } from '../gpu/devices';
 import { pointerAllocation, type Memory } from '../gpu/memory';
 import { formatBytes, MemoryLimitExceeded } from '../gpu/memoryAccount';
@@ -443,6 +443,7 @@ function blockShapeProblem(device: DeviceConfig, block: [number, number, number]
 export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridOptions): GridOutcome {
   const findings: GridFinding[] = [];
   const { kernel, grid, block } = req;
+  if (options.onDecision) keepEveryRegister(kernel);
   const device = options.device;
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
@@ -1340,6 +1341,8 @@ export interface GridControl {
 /** A GridControl for the launch, or undefined when runGrid would refuse its configuration. */
 export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: Pick<GridOptions, 'device' | 'model' | 'maxThreads' | 'execution'>): GridControl | undefined {
   const { kernel, grid, block } = req;
+  // Its searches tell states apart by their digests (keepEveryRegister).
+  keepEveryRegister(kernel);
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
   if (typeof launchProblem(req, options.device, options.maxThreads) === 'string') return undefined;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { compileBlock } from '../../../sims/ir/compile';
 import { plainAccessStep } from '../../../sims/ir/plainAccess';
 import { pureStep, readingStep, WARP, type CompiledFunction, type Lanes, type Step, type Terminator } from '../../../sims/ir/ir';
-import { runLocal } from '../../../sims/ir/runLocal';
+import { keepEveryRegister, runLocal } from '../../../sims/ir/runLocal';
 import { lowerKernel } from '../../support/lowerKernel';
 
 const R = (r: number): number => r * WARP;
@@ -92,6 +92,18 @@ describe('run-local registers', () => {
     for (const r of [0, 3, 4]) assert.deepEqual(lane(compiled, r), lane(interpreted, r), `register ${r}`);
     for (const r of [1, 2]) assert.ok(lane(compiled, r).every((x) => x === 0), `run-local register ${r} stays unwritten`);
     assert.ok(lane(interpreted, 2).some((x) => x !== 0), 'the interpreter writes it');
+  });
+
+  test('a function made to keep every register has none run-local; one whose registers were decided keeps them', () => {
+    const f = functionOf([{ steps: arithmetic(), term: { kind: 'exit' } }]);
+    keepEveryRegister(f);
+    assert.deepEqual(localOf(f), []);
+    assert.deepEqual([...runLocal(f).kept], [0, 1, 2, 3, 4, 5, 6, 7]);
+    const decided = functionOf([{ steps: arithmetic(), term: { kind: 'exit' } }]);
+    const before = localOf(decided);
+    keepEveryRegister(decided);
+    assert.deepEqual(localOf(decided), before);
+    assert.ok(before.length > 0);
   });
 
   test('in a lowered kernel the temporaries of an expression are run-local and its variables are not', () => {
