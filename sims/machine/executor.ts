@@ -380,6 +380,8 @@ interface WarpState extends Lanes {
   together: boolean;
   /** The last group's lanes all went on to one block (a jump, or a branch every lane took one way). */
   oneWay: boolean;
+  /** Lanes waiting at a warp operation for the rest of its mask (completeCollectives has none to look at when 0). */
+  atCollective: number;
 }
 
 interface BlockState {
@@ -772,6 +774,7 @@ class BlockPool {
     w.live = 0;
     w.together = false;
     w.oneWay = false;
+    w.atCollective = 0;
     return w;
   }
 
@@ -923,6 +926,7 @@ function newWarp(numRegs: number, ctx: RunContext, index: number): WarpState {
     live: 0,
     together: false,
     oneWay: false,
+    atCollective: 0,
   };
 }
 
@@ -1072,6 +1076,7 @@ function runGroup(kernel: CompiledFunction, w: WarpState, n: number, findings: G
           w.status[l] = AT_COLLECTIVE;
           w.inCollective[l] = t;
         }
+        w.atCollective += lanes.length;
       }
       completeCollectives(w);
       break;
@@ -1170,6 +1175,7 @@ function pathsChanged(w: WarpState, b: BlockState, ran: Block, paths: number): v
  * runs once for all of them and they go on together (the warp has reconverged there).
  */
 function completeCollectives(w: WarpState): void {
+  if (w.atCollective === 0) return;
   for (let l = 0; l < WARP; l++) {
     if (w.status[l] !== AT_COLLECTIVE) continue;
     const t = w.inCollective[l];
@@ -1198,6 +1204,7 @@ function completeCollectives(w: WarpState): void {
       w.pc[k] = t.to;
       w.inCollective[k] = undefined;
     }
+    w.atCollective -= lanes.length;
   }
 }
 
