@@ -9,8 +9,8 @@
 // steps where their emitter declared them (readingStep). A function with a step or terminator
 // whose reads are unknown (a warp operation's closure, a call into the runtime that did not
 // say) has none. The interpreter still writes these registers; nothing reads them, and the
-// digests of a warp's state (livelock, schedule exploration) leave them out, so both ways of
-// running see the same states.
+// digests of a warp's state leave them out, so both ways of running see the same states —
+// except in litmus exhaustion, which keeps every register (keepEveryRegister).
 import { WARP, type CompiledFunction, type RunLocal, type Step, type Terminator } from './ir';
 
 /** The function's run-local registers (found once, kept on the function). */
@@ -20,13 +20,20 @@ export function runLocal(f: CompiledFunction): RunLocal {
 
 /**
  * Makes every register of `f` kept (none run-local) for the rest of its life, unless its
- * registers were already decided. A run that explores schedules by their states' digests
- * (litmus exhaustion, the fairness search) does this before anything is compiled: its
- * digests then see every register, as generated code writes them all, which is how its
- * exploration was designed and measured (see docs/architecture.md).
+ * registers were already decided. A run that prunes schedules by their states' digests
+ * (litmus exhaustion: each execution lowers its kernels afresh) does this before anything is
+ * compiled: its digests then see every register, as generated code writes them all, which is
+ * how its exploration was designed and measured (see docs/architecture.md).
  */
 export function keepEveryRegister(f: CompiledFunction): void {
-  f.runLocal ??= { local: new Uint8Array(f.numRegs), kept: Int32Array.from({ length: f.numRegs }, (_, r) => r) };
+  f.runLocal ??= withKept(new Uint8Array(f.numRegs));
+}
+
+/** `local` with the indices of the other registers. */
+function withKept(local: Uint8Array): RunLocal {
+  const kept: number[] = [];
+  for (let r = 0; r < local.length; r++) if (!local[r]) kept.push(r);
+  return { local, kept: Int32Array.from(kept) };
 }
 
 function findRunLocal(f: CompiledFunction): RunLocal {
@@ -57,9 +64,7 @@ function findRunLocal(f: CompiledFunction): RunLocal {
   }
   if (f.returnReg !== undefined) readElsewhere[f.returnReg] = 1;
   if (known) for (let r = 0; r < n; r++) local[r] = written[r] & (readElsewhere[r] ^ 1);
-  const kept: number[] = [];
-  for (let r = 0; r < n; r++) if (!local[r]) kept.push(r);
-  return { local, kept: Int32Array.from(kept) };
+  return withKept(local);
 }
 
 /** Offsets of the registers a step other than a pure one reads; undefined when unknown. */

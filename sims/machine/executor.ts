@@ -1348,8 +1348,6 @@ export interface GridControl {
 /** A GridControl for the launch, or undefined when runGrid would refuse its configuration. */
 export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: Pick<GridOptions, 'device' | 'model' | 'maxThreads' | 'execution'>): GridControl | undefined {
   const { kernel, grid, block } = req;
-  // Its searches tell states apart by their digests (keepEveryRegister).
-  keepEveryRegister(kernel);
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
   if (typeof launchProblem(req, options.device, options.maxThreads) === 'string') return undefined;
