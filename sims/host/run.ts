@@ -254,7 +254,6 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
   try {
     layOutGlobals(parsed, memory, globals);
     const ctx: RunContext = {
-      ...(events ? { events } : {}),
       device,
       blockLinear: 0,
       memory,
@@ -270,6 +269,8 @@ export function runProgram(parsed: ParseResult, options: RunOptions = {}): RunRe
         if (launcher.launch(asked).last) throw new ProgramExit(0);
       },
     };
+    // Added, not spread first into the literal (V8 builds that one on its slow path).
+    if (events) ctx.events = events;
     if (options.entry) {
       // A kernel-only file: launch the kernel as main would, with arguments made up here.
       const request = entryLaunch(parsed, options.entry, program, memory);
