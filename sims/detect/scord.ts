@@ -985,8 +985,8 @@ export class ScordDetector implements Detector {
       // `if (atomicCAS(&started, 0, 1) == 0) init();`, then a fence): the fence rules decide.
       if (meantLock || this.lockInUse(prev.locks) || this.lockInUse(held)) {
         if (!write && !modified) return;
-        const sameWord = sameBlock ? undefined : this.sameLockWord(prev.locks, held);
-        if (sameWord) this.reporter.report('lock-scope', 'device', prev, rec, e, sameWord);
+        // The places a lock-scope race names are gathered only for a race reported anew.
+        if (!sameBlock && sharesLockWord(prev.locks, held)) this.reporter.report('lock-scope', 'device', prev, rec, e, () => this.lockScopeSites(prev.locks as Set<string>, held as Set<string>));
         else this.reporter.report('missing-lock', scope, prev, rec, e);
         return;
       }
@@ -1087,30 +1087,23 @@ export class ScordDetector implements Detector {
    */
   private lockInUse(locks: Set<string> | number): boolean {
     if (typeof locks === 'number') return locks !== 0;
-    for (const key of locks) if (this.releasedLockWords.has(Number(lockWord(key)))) return true;
+    for (const key of locks) if (this.releasedLockWords.has(lockWord(key))) return true;
     return false;
   }
 
   /**
-   * Both sides hold a lock on the same word, taken at block scope in different blocks: where it
-   * is taken, and released, at block scope.
+   * Locksets that hold locks on the same words, taken at block scope in different blocks: where
+   * those are taken, and released, at block scope.
    */
-  private sameLockWord(a: Set<string> | number, b: Set<string> | number): LockSites | undefined {
-    if (typeof a === 'number' || typeof b === 'number') return undefined;
-    // Every racing access of a lock-scope race comes here: no sets built, no lock table walked.
-    let sites: LockSites | undefined;
+  private lockScopeSites(a: Set<string>, b: Set<string>): LockSites {
+    const sites: LockSites = { acquires: [], releases: [] };
     for (const ka of a) {
       const word = lockWord(ka);
       let shared = false;
-      for (const kb of b) {
-        if (lockWord(kb) !== word) continue;
-        shared = true;
-        break;
-      }
+      for (const kb of b) if (lockWord(kb) === word) shared = true;
       if (!shared) continue;
-      sites ??= { acquires: [], releases: [] };
-      for (const r of this.blockLockSites.get(Number(word)) ?? []) if (!sites.acquires.includes(r)) sites.acquires.push(r);
-      for (const r of this.blockUnlockSites.get(Number(word)) ?? []) if (!sites.releases.includes(r)) sites.releases.push(r);
+      for (const r of this.blockLockSites.get(word) ?? []) if (!sites.acquires.includes(r)) sites.acquires.push(r);
+      for (const r of this.blockUnlockSites.get(word) ?? []) if (!sites.releases.includes(r)) sites.releases.push(r);
     }
     return sites;
   }
@@ -1285,19 +1278,37 @@ function hasCommonLock(a: Set<string> | number, b: Set<string> | number, sameBlo
   if (a === b) return a.size > 0;
   for (const l of a) if (b.has(l)) return true;
   if (!sameBlock || !a.size || !b.size) return false;
-  const words = new Set([...a].map(lockWord));
-  for (const l of b) if (words.has(lockWord(l))) return true;
+  return sharesLockWord(a, b);
+}
+
+/** Two exact locksets hold locks on one word (at any scopes). Every racing access of a lock-scope race asks: no set is built. */
+function sharesLockWord(a: Set<string> | number, b: Set<string> | number): boolean {
+  if (typeof a === 'number' || typeof b === 'number') return false;
+  for (const ka of a) {
+    const word = lockWord(ka);
+    for (const kb of b) if (lockWord(kb) === word) return true;
+  }
   return false;
 }
 
-/** The lock word of a lock key (`12` of `12@3`). */
-function lockWord(key: string): string {
-  const at = key.indexOf('@');
-  return at < 0 ? key : key.slice(0, at);
+/** Lock words by key, parsed once (race checks ask again and again). */
+const LOCK_WORDS = new Map<string, number>();
+const LOCK_WORDS_LIMIT = 1 << 16;
+
+/** The lock word of a lock key (12 of `12@3`). */
+function lockWord(key: string): number {
+  let word = LOCK_WORDS.get(key);
+  if (word === undefined) {
+    if (LOCK_WORDS.size >= LOCK_WORDS_LIMIT) LOCK_WORDS.clear();
+    const at = key.indexOf('@');
+    word = Number(at < 0 ? key : key.slice(0, at));
+    LOCK_WORDS.set(key, word);
+  }
+  return word;
 }
 
 /** A lock's bits in a hardware-faithful lockset: its word's (low half) and its key's (high half). */
 function lockBits(key: string): number {
-  return ((1 << (hash(lockWord(key)) & 15)) | (1 << (16 + (hash(key) & 15)))) >>> 0;
+  return ((1 << (hash(String(lockWord(key))) & 15)) | (1 << (16 + (hash(key) & 15)))) >>> 0;
 }
 

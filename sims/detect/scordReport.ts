@@ -36,7 +36,7 @@ export class ScordReporter {
     private readonly barrierId: (block: number) => number,
   ) {}
 
-  report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, rec: AccessRecord, e: Access, blockLock?: LockSites, narrowFence?: Range, orderHint?: OrderHint): void {
+  report(category: RaceCategory, scope: 'block' | 'device', md: AccessRecord, rec: AccessRecord, e: Access, lockPlaces?: LockSites | (() => LockSites), narrowFence?: Range, orderHint?: OrderHint): void {
     if (BENIGN_CAN_REPLACE.has(category) && !md.isAtom && !rec.isAtom && sameValue(md, rec)) category = 'benign-same-value';
     // Both sides take one lock, but a fence it needs is missing or too narrow on one of them:
     // the fault is that fence (or its absence), not the data access.
@@ -48,6 +48,7 @@ export class ScordReporter {
       }
     }
     if (this.found.recount(category, e.range, md.range, e, md)) return;
+    const blockLock = typeof lockPlaces === 'function' ? lockPlaces() : lockPlaces;
     const write = rec.write;
     const earlier: AccessSummary = {
       range: md.range, write: md.write, strong: md.strong,
