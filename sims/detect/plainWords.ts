@@ -118,7 +118,7 @@ export class PlainWords {
   }
 
   /**
-   * Finds the row of `word` of an allocation of `words` words (making its page when `make`):
+   * Finds the row of `word` of an allocation of `words` words (making its page when `make`; only then is `words` read):
    * true when it holds an entry of this generation, which the accessors below then read and write.
    */
   find(allocation: number, word: number, words: number, make: boolean): boolean {

@@ -693,14 +693,19 @@ export class ScordDetector implements Detector {
     const word = this.granularity === 4 ? offset >> 2 : (offset / this.granularity) | 0;
     // One access, one decision whether it publishes a flag, whatever number of entries it covers.
     const fence = this.fenceFile(e.block, e.warp, e.lane);
-    const release = write && e.strong && fence.fencedLast;
-    fence.fencedLast = false;
-    fence.fencedLastDev = false;
+    let release = false;
+    // Nearly every access comes after no fence (a thread that never fenced shares its warp's file): nothing to clear.
+    if (fence.fencedLast || fence.fencedLastDev) {
+      release = write && e.strong && fence.fencedLast;
+      fence.fencedLast = false;
+      fence.fencedLastDev = false;
+    }
     const span = e.size <= this.granularity ? 1 : Math.ceil(e.size / this.granularity);
     // What a write stored (the simulator reports an access once it is done); only writes'
     // values are compared, and only a 4-byte entry is one word (NaN equals nothing).
     const view = write && this.granularity === 4 ? a.view : undefined;
-    const words = this.faithful ? 0 : Math.ceil(a.size / this.granularity);
+    // The allocation's size in entries, which only a write that makes an entry needs.
+    const words = write && !this.faithful ? Math.ceil(a.size / this.granularity) : 0;
     for (let k = 0; k < span; k++) {
       this.touched?.add(allocation * TOUCHED_STRIDE + word + k);
       if (this.faithful) this.checkFaithful(table, word + k, e, write, fence, release, view);
