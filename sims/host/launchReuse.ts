@@ -265,19 +265,45 @@ function sameInRuns(now: Uint8Array, before: Uint8Array, runs: Int32Array): bool
 }
 
 /** Marks of a byte the launch touched, first reading or first writing it. */
-const TOUCHED = -1;
+export const TOUCHED = -1;
 
-/** The runs of bytes whose mark is `mark` (TOUCHED: any but 0), as [from, to) pairs. */
-function runsOf(marks: Uint8Array, mark: number): Int32Array {
+/**
+ * The runs of bytes whose mark is `mark` (TOUCHED: any but 0), as [from, to) pairs. A launch's
+ * marks cover every byte of the allocations it touched (50 MB arrays in NVIDIA's samples), and
+ * this is made at the end of every launch: the scan is the runtime's `indexOf` where it can be,
+ * and four bytes at a time where it cannot.
+ */
+export function runsOf(marks: Uint8Array, mark: number): Int32Array {
+  const n = marks.length;
+  const words = marks.byteOffset % 4 === 0 ? new Uint32Array(marks.buffer, marks.byteOffset, n >>> 2) : undefined;
   const runs: number[] = [];
-  let from = -1;
-  for (let i = 0; i <= marks.length; i++) {
-    const inRun = i < marks.length && (mark === TOUCHED ? marks[i] !== 0 : marks[i] === mark);
-    if (inRun && from < 0) from = i;
-    else if (!inRun && from >= 0) {
-      runs.push(from, i);
-      from = -1;
-    }
+  let i = 0;
+  while (i < n) {
+    const from = mark === TOUCHED ? skipWhile(marks, words, i, 0) : orEnd(marks.indexOf(mark, i), n);
+    if (from >= n) break;
+    const to = mark === TOUCHED ? orEnd(marks.indexOf(0, from), n) : skipWhile(marks, words, from, mark);
+    runs.push(from, to);
+    i = to;
   }
   return Int32Array.from(runs);
+}
+
+function orEnd(at: number, n: number): number {
+  return at < 0 ? n : at;
+}
+
+/** The first byte from `i` on that is not `value` (or the end); `words` is the same bytes, four at a time. */
+function skipWhile(marks: Uint8Array, words: Uint32Array | undefined, i: number, value: number): number {
+  const n = marks.length;
+  if (words !== undefined) {
+    while (i < n && (i & 3) !== 0 && marks[i] === value) i++;
+    if ((i & 3) === 0) {
+      const four = value * 0x01010101;
+      let k = i >>> 2;
+      while (k < words.length && words[k] === four) k++;
+      i = k << 2;
+    }
+  }
+  while (i < n && marks[i] === value) i++;
+  return i;
 }

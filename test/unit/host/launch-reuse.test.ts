@@ -11,7 +11,7 @@ import { Memory } from '../../../sims/gpu/memory';
 import { MemoryAccount } from '../../../sims/gpu/memoryAccount';
 import { load, store } from '../../../sims/gpu/access';
 import { CudaRuntime } from '../../../sims/runtime/runtime';
-import { LaunchReuse } from '../../../sims/host/launchReuse';
+import { LaunchReuse, runsOf, TOUCHED } from '../../../sims/host/launchReuse';
 import type { LaunchRequest } from '../../../sims/ir/ir';
 
 function both(source: string, options: RunOptions = {}): { reused: RunResult; simulated: RunResult } {
@@ -265,4 +265,41 @@ test('the copies are counted once: two launches that fit in the copies\' share o
   run(outputs[1], 1);
   assert.deepEqual(reuse.repeat(launch(outputs[0]), 2), { steps: 100, grid: 0 }, 'the first launch is still remembered');
   assert.deepEqual(reuse.repeat(launch(outputs[1]), 2), { steps: 100, grid: 1 });
+});
+
+test('the runs of first-access marks: the same runs as a byte-by-byte scan, for any lengths, values and alignment', () => {
+  // A byte-by-byte scan, the definition: maximal runs of bytes whose mark is `mark` (TOUCHED: not 0).
+  const naive = (marks: Uint8Array, mark: number): number[] => {
+    const runs: number[] = [];
+    let from = -1;
+    for (let i = 0; i <= marks.length; i++) {
+      const inRun = i < marks.length && (mark === TOUCHED ? marks[i] !== 0 : marks[i] === mark);
+      if (inRun && from < 0) from = i;
+      else if (!inRun && from >= 0) {
+        runs.push(from, i);
+        from = -1;
+      }
+    }
+    return runs;
+  };
+  let seed = 7;
+  const random = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  for (let trial = 0; trial < 400; trial++) {
+    const buffer = new Uint8Array(80);
+    // Runs of one value of random lengths, so that long runs cross several aligned words.
+    for (let i = 0; i < buffer.length; ) {
+      const value = random(3);
+      const length = 1 + random(trial % 2 ? 12 : 3);
+      buffer.fill(value, i, Math.min(buffer.length, i + length));
+      i += length;
+    }
+    const offset = random(4);
+    const marks = buffer.subarray(offset, offset + random(buffer.length - offset + 1));
+    for (const mark of [1, 2, TOUCHED]) assert.deepEqual([...runsOf(marks, mark)], naive(marks, mark), `marks ${[...marks].join('')} at offset ${offset}, mark ${mark}`);
+  }
+  assert.deepEqual([...runsOf(new Uint8Array([2, 2, 2, 2, 2, 2, 2, 2, 0, 1]), 2)], [0, 8]);
+  assert.deepEqual([...runsOf(new Uint8Array([0, 0, 0, 0, 0, 1, 2, 0]), TOUCHED)], [5, 7]);
 });
