@@ -14,8 +14,9 @@
 // allocation the last launch did not touch are given back when the next launch starts.
 import type { Range } from '../frontend/source';
 import type { MemoryAccount } from '../gpu/memoryAccount';
-import type { AccessRecord } from './scordRecords';
+import type { AccessRecord, FenceFile } from './scordRecords';
 import { BARRIER, BLK_FENCE, BLOCK, COUNTERS, DEV_FENCE, DIVERGENCE, loadCounters, REL, SYNC, WHO } from './accessNumbers';
+import { setDense } from './denseArray';
 
 const PAGE_BITS = 10;
 const PAGE_WORDS = 1 << PAGE_BITS;
@@ -88,6 +89,9 @@ export class PlainWords {
   /** The range last indexed: one instruction's accesses come in runs. */
   private lastRange: Range | undefined;
   private lastRangeId = 0;
+  /** The allocation `find` last looked in (consecutive accesses are mostly to one). */
+  private lastId = -1;
+  private last: AllocationPages | undefined;
   // The page `find` last found, and the row's offset in it.
   private page: Page | undefined;
   private at = 0;
@@ -110,6 +114,8 @@ export class PlainWords {
     this.generation++;
     this.plain = 0;
     this.page = undefined;
+    this.lastId = -1;
+    this.last = undefined;
   }
 
   /** Entries kept in numbers now. */
@@ -122,14 +128,19 @@ export class PlainWords {
    * true when it holds an entry of this generation, which the accessors below then read and write.
    */
   find(allocation: number, word: number, words: number, make: boolean): boolean {
-    const a = this.byAllocation[allocation] ?? (make ? (this.byAllocation[allocation] = { pages: [], words, touched: this.generation }) : undefined);
-    if (!a) return false;
+    let a = allocation === this.lastId ? this.last : this.byAllocation[allocation];
+    if (!a) {
+      if (!make) return false;
+      a = setDense(this.byAllocation, allocation, { pages: [], words, touched: this.generation });
+    }
+    this.lastId = allocation;
+    this.last = a;
     a.touched = this.generation;
     const key = word >> PAGE_BITS;
     let page = a.pages[key];
     if (!page) {
       if (!make) return false;
-      page = a.pages[key] = this.newPage(Math.max(1, Math.min(PAGE_WORDS, a.words - (key << PAGE_BITS))));
+      page = setDense(a.pages, key, this.newPage(Math.max(1, Math.min(PAGE_WORDS, a.words - (key << PAGE_BITS)))));
     }
     this.page = page;
     this.at = (word & (PAGE_WORDS - 1)) * ROW;
@@ -161,10 +172,15 @@ export class PlainWords {
     this.setState(PROMOTED);
   }
 
-  /** A new entry in the found row: `rec`, a write, is its last access and last write. */
-  create(rec: AccessRecord): void {
+  /**
+   * A new entry in the found row: a plain write (no atomic, order or lock) by `e`'s thread, made
+   * with these counters, leaving `value`. What `create` keeps of such a write's record, written
+   * without one: nearly every entry starts so, and most are never compared with anything.
+   */
+  createPlain(e: { block: number; warp: number; lane: number; strong: boolean; range: Range }, divergence: number, barrier: number, fence: FenceFile, release: boolean, value: number, bytes: number): void {
     this.setState(WRITE_LAST);
-    this.put(this.page!.rows, this.at + LAST, rec);
+    const flags = WRITE | (e.strong ? STRONG : 0) | (release ? RELEASE : 0) | (bytes << BYTES_SHIFT);
+    this.putAccess(this.page!.rows, this.at + LAST, e.block, e.warp * 32 + e.lane, divergence, barrier, fence.blk, fence.dev, fence.order.rel, fence.order.sync, value, flags, e.range);
     this.plain++;
   }
 
@@ -264,19 +280,24 @@ export class PlainWords {
   }
 
   private put(rows: Int32Array, at: number, rec: AccessRecord): void {
-    rows[at + BLOCK] = rec.block;
-    rows[at + WHO] = rec.warp * 32 + rec.lane;
-    rows[at + DIVERGENCE] = rec.divergence;
-    rows[at + BARRIER] = rec.barrier;
-    rows[at + BLK_FENCE] = rec.blkFence;
-    rows[at + DEV_FENCE] = rec.devFence;
-    rows[at + REL] = rec.rel;
-    rows[at + SYNC] = rec.sync;
-    const value = rec.value;
+    const flags = (rec.write ? WRITE : 0) | (rec.strong ? STRONG : 0) | (rec.release ? RELEASE : 0) | (rec.silent ? SILENT : 0) | (rec.bytes << BYTES_SHIFT);
+    this.putAccess(rows, at, rec.block, rec.warp * 32 + rec.lane, rec.divergence, rec.barrier, rec.blkFence, rec.devFence, rec.rel, rec.sync, rec.value, flags, rec.range);
+  }
+
+  /** An access's numbers into a row; `flags` without HAS_VALUE, which `value` decides. */
+  private putAccess(rows: Int32Array, at: number, block: number, who: number, divergence: number, barrier: number, blkFence: number, devFence: number, rel: number, sync: number, value: number, flags: number, range: Range): void {
+    rows[at + BLOCK] = block;
+    rows[at + WHO] = who;
+    rows[at + DIVERGENCE] = divergence;
+    rows[at + BARRIER] = barrier;
+    rows[at + BLK_FENCE] = blkFence;
+    rows[at + DEV_FENCE] = devFence;
+    rows[at + REL] = rel;
+    rows[at + SYNC] = sync;
     const hasValue = value === value;
     rows[at + VALUE] = hasValue ? value | 0 : 0;
-    rows[at + FLAGS] = (rec.write ? WRITE : 0) | (rec.strong ? STRONG : 0) | (rec.release ? RELEASE : 0) | (rec.silent ? SILENT : 0) | (hasValue ? HAS_VALUE : 0) | (rec.bytes << BYTES_SHIFT);
-    rows[at + RANGE] = this.rangeId(rec.range);
+    rows[at + FLAGS] = flags | (hasValue ? HAS_VALUE : 0);
+    rows[at + RANGE] = this.rangeId(range);
   }
 
   private rangeId(range: Range): number {

@@ -32,6 +32,7 @@ import type { AccessRecord, FenceFile, LockEntry, LockTable, Meta } from './scor
 import { ReleaseFile, scopeRank } from './releaseFile';
 import { ReadsBeforeWrite } from './readsBeforeWrite';
 import { PlainWords } from './plainWords';
+import { setDense } from './denseArray';
 
 export interface DetectorOptions {
   /** Bytes per metadata entry: 4 is one word (the paper's design); 8–64 for its Table VII. */
@@ -355,14 +356,14 @@ export class ScordDetector implements Detector {
 
   /** The fence file an access reads (exact: the thread's, or its warp's unfenced one; hardware-faithful: the warp's). */
   private fenceFile(block: number, warp: number, lane: number): FenceFile {
-    const files = this.fences[block] ?? (this.fences[block] = []);
+    const files = this.fences[block] ?? setDense(this.fences, block, []);
     if (this.faithful) return files[warp] ?? (files[warp] = this.newFenceFile(block, warp));
     const i = warp * 32 + lane;
     return files[i] ?? (files[i] = this.unfencedFile(block, warp));
   }
 
   private unfencedFile(block: number, warp: number): FenceFile {
-    const files = this.unfenced[block] ?? (this.unfenced[block] = []);
+    const files = this.unfenced[block] ?? setDense(this.unfenced, block, []);
     return files[warp] ?? (files[warp] = this.newFenceFile(block, warp));
   }
 
@@ -747,13 +748,10 @@ export class ScordDetector implements Detector {
         return;
       }
       this.entries++;
-      let rec: AccessRecord;
-      if (plainAccess) {
-        rec = this.record(this.scratch, e, write, fence, release);
-        rec.value = value;
-        rec.silent = false;
-        plain.create(rec);
-      } else {
+      // A plain write goes into its row as numbers; its record is made only to be compared.
+      let rec: AccessRecord | undefined;
+      if (plainAccess) plain.createPlain(e, this.anyDivergence ? this.epoch(e.block, e.warp) : -1, this.barrierId(e.block), fence, release, value, this.bytesOf(e));
+      else {
         // An earlier launch's entry lends its object and records.
         const old = table[word];
         const spare = old && old.lastWrite !== old.last ? old.lastWrite : old?.spare;
@@ -771,9 +769,18 @@ export class ScordDetector implements Detector {
       if (slot >= 0) {
         // Reads made before the word's first write, another thread's checked against it.
         const last = reads!.last(slot);
-        if (!reads!.byThread(last, e.block, e.warp, e.lane)) this.compare(reads!.load(last, this.readScratch, this.noLocks()), rec, e);
         const other = reads!.other(slot);
-        if (other >= 0 && !reads!.byThread(other, e.block, e.warp, e.lane)) this.compare(reads!.load(other, this.readScratch, this.noLocks()), rec, e);
+        const againstLast = !reads!.byThread(last, e.block, e.warp, e.lane);
+        const againstOther = other >= 0 && !reads!.byThread(other, e.block, e.warp, e.lane);
+        if (againstLast || againstOther) {
+          if (rec === undefined) {
+            rec = this.record(this.scratch, e, write, fence, release);
+            rec.value = value;
+            rec.silent = false;
+          }
+          if (againstLast) this.compare(reads!.load(last, this.readScratch, this.noLocks()), rec, e);
+          if (againstOther) this.compare(reads!.load(other, this.readScratch, this.noLocks()), rec, e);
+        }
       }
       return;
     }
@@ -1139,7 +1146,7 @@ class MetaTable {
   of(allocation: number): MetaRow {
     if (allocation === this.lastId) return this.last;
     let row = this.rows[allocation];
-    if (!row) this.rows[allocation] = row = [];
+    if (!row) row = setDense(this.rows, allocation, []);
     this.lastId = allocation;
     this.last = row;
     return row;

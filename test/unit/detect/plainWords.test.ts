@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PlainWords } from '../../../sims/detect/plainWords';
-import type { AccessRecord } from '../../../sims/detect/scordRecords';
+import type { AccessRecord, FenceFile } from '../../../sims/detect/scordRecords';
 import type { Range } from '../../../sims/frontend/source';
 import { MemoryAccount } from '../../../sims/gpu/memoryAccount';
 import { parse } from '../../../sims/frontend/index';
@@ -20,6 +20,11 @@ const blank = (): AccessRecord => ({
   rel: 0, order: undefined, orderScope: undefined, lostLock: undefined, pendingLock: undefined, heldBy: undefined, sync: 0, value: 9, silent: true, bytes: 0,
 });
 const access = (fields: Partial<AccessRecord>): AccessRecord => ({ ...blank(), block: 0, warp: 0, lane: 0, isAtom: false, locks: NO_LOCKS, ...fields });
+/** A new entry made by a plain write with `w`'s thread, counters and value (a new entry is never silent). */
+const create = (t: PlainWords, w: AccessRecord): void => {
+  const fence: FenceFile = { blk: w.blkFence, dev: w.devFence, fencedLast: false, fencedLastDev: false, lastLane: -1, order: { rel: w.rel, sync: w.sync } } as FenceFile;
+  t.createPlain(w, w.divergence, w.barrier, fence, w.release, w.value, w.bytes);
+};
 const fields = (r: AccessRecord) => ({
   block: r.block, warp: r.warp, lane: r.lane, divergence: r.divergence, barrier: r.barrier, blkFence: r.blkFence, devFence: r.devFence, rel: r.rel, sync: r.sync,
   strong: r.strong, release: r.release, write: r.write, silent: r.silent, bytes: r.bytes, value: r.value, isAtom: r.isAtom, line: r.range.start.line,
@@ -30,7 +35,7 @@ describe('entries in numbers', () => {
     const t = new PlainWords(new MemoryAccount(1 << 30));
     assert.equal(t.find(2, 5000, 8000, true), false, 'no entry yet');
     const write = access({ block: 70000, warp: 31, lane: 17, divergence: 3, barrier: 4, blkFence: 1, devFence: 2, rel: 6, sync: 7, strong: true, release: true, write: true, silent: false, bytes: 0b1111, value: 0xfffffffe, range: range(11) });
-    t.create(write);
+    create(t, write);
     assert.equal(t.find(2, 5000, 8000, false), true);
     assert.equal(t.lastBy(70000, 31, 17), true);
     assert.equal(t.lastBy(70000, 31, 16), false);
@@ -66,8 +71,8 @@ describe('entries in numbers', () => {
     const t = new PlainWords(account);
     t.find(5, 7, 64, true);
     const counters = { block: 9, warp: 2, lane: 5, divergence: -1, barrier: 1, blkFence: 0, devFence: 0, rel: 0, sync: 0 };
-    const write = access({ ...counters, write: true, strong: true, value: 0x80000001, bytes: 0b1111, range: range(20) });
-    t.create(write);
+    const write = access({ ...counters, write: true, strong: true, silent: false, value: 0x80000001, bytes: 0b1111, range: range(20) });
+    create(t, write);
     const page = account.externalBytes;
     const read = access({ ...counters, write: false, value: NaN, bytes: 0b0011, range: range(21) });
     t.update(read);
@@ -95,7 +100,7 @@ describe('entries in numbers', () => {
   test('bytes of the last access carry over only with nothing between (same kind, fences, barrier)', () => {
     const t = new PlainWords(new MemoryAccount(1 << 30));
     t.find(0, 0, 1, true);
-    t.create(access({ block: 0, warp: 0, lane: 0, write: true, bytes: 0b0001, blkFence: 1, devFence: 1, barrier: 2 }));
+    create(t, access({ block: 0, warp: 0, lane: 0, write: true, bytes: 0b0001, blkFence: 1, devFence: 1, barrier: 2 }));
     assert.equal(t.carryBytes(0, 0, 0, true, 1, 1, 2), 0b0001);
     assert.equal(t.carryBytes(0, 0, 1, true, 1, 1, 2), 0, 'another thread');
     assert.equal(t.carryBytes(0, 0, 0, false, 1, 1, 2), 0, 'a read after a write');
@@ -106,7 +111,7 @@ describe('entries in numbers', () => {
   test('a promoted row holds no entry of its own; a reset forgets every row', () => {
     const t = new PlainWords(new MemoryAccount(1 << 30));
     t.find(1, 9, 10, true);
-    t.create(access({ write: true }));
+    create(t, access({ write: true }));
     assert.equal(t.size(), 1);
     t.promote();
     assert.equal(t.size(), 0);
@@ -121,20 +126,20 @@ describe('entries in numbers', () => {
     const account = new MemoryAccount(1 << 30);
     const t = new PlainWords(account);
     t.find(3, 0, 4096, true);
-    t.create(access({ write: true }));
+    create(t, access({ write: true }));
     const one = account.externalBytes;
     assert.ok(one > 0);
     t.find(3, 3000, 4096, true);
-    t.create(access({ write: true }));
+    create(t, access({ write: true }));
     assert.equal(account.externalBytes, 2 * one, 'another page of the same allocation');
     t.find(4, 0, 2, true);
-    t.create(access({ write: true }));
+    create(t, access({ write: true }));
     const small = account.externalBytes - 2 * one;
     assert.ok(small > 0 && small < one / 100, `a two-word allocation gets a page of its size (${small} bytes)`);
     // The next launch touches allocation 4 only: allocation 3's pages go when the one after starts.
     t.reset(true);
     t.find(4, 1, 2, true);
-    t.create(access({ write: true }));
+    create(t, access({ write: true }));
     t.reset(true);
     assert.equal(account.externalBytes, small);
   });
