@@ -224,7 +224,7 @@ export class ScordDetector implements Detector {
         this.readGeneration++;
         return;
       case 'barrier': {
-        this.barriers[e.block] = (this.barriers[e.block] ?? 0) + 1;
+        setDense(this.barriers, e.block, (this.barriers[e.block] ?? 0) + 1);
         if (this.ordering.ordering) this.ordering.publishAtBarrier(e.block);
         // A barrier reconverges every warp of the block.
         if (this.anyDivergence) for (let w = 0; w < WARPS_PER_BLOCK; w++) this.endDivergence(e.block, w);
@@ -242,7 +242,7 @@ export class ScordDetector implements Detector {
         {
           const k = warpKey(e.block, e.warp);
           const v = this.divergence[k] ?? 0;
-          if (v % 2 === 0) this.divergence[k] = v + 1;
+          if (v % 2 === 0) setDense(this.divergence, k, v + 1);
           this.anyDivergence = true;
         }
         return;
