@@ -174,8 +174,8 @@ export class PlainWords {
 
   /**
    * A new entry in the found row: a plain write (no atomic, order or lock) by `e`'s thread, made
-   * with these counters, leaving `value`. What `create` keeps of such a write's record, written
-   * without one: nearly every entry starts so, and most are never compared with anything.
+   * with these counters, leaving `value` — the numbers `put` keeps of a record, written without
+   * one: nearly every entry starts so, and most are never compared with anything.
    */
   createPlain(e: { block: number; warp: number; lane: number; strong: boolean; range: Range }, divergence: number, barrier: number, fence: FenceFile, release: boolean, value: number, bytes: number): void {
     this.setState(WRITE_LAST);

@@ -247,7 +247,7 @@ export class ScordDetector implements Detector {
         }
         return;
       case 'fence':
-        this.shared.fence(e, this.anyDivergence ? this.epoch(e.block, e.warp) : -1);
+        this.shared.fence(e, this.epoch(e.block, e.warp));
         this.fence(e);
         return;
     }
@@ -263,7 +263,7 @@ export class ScordDetector implements Detector {
       this.access(e, a);
     } else if (space === 'shared') {
       if (this.trace) this.traceAccess(e);
-      this.shared.access(e, this.anyDivergence ? this.epoch(e.block, e.warp) : -1, a);
+      this.shared.access(e, this.epoch(e.block, e.warp), a);
     }
   }
 
@@ -350,6 +350,8 @@ export class ScordDetector implements Detector {
 
   /** The warp's divergence epoch while it is diverged, -1 while converged. */
   private epoch(block: number, warp: number): number {
+    // Until some warp diverges in the launch (most launches), every access is of a converged warp: no lookup.
+    if (!this.anyDivergence) return -1;
     const v = this.divergence[warpKey(block, warp)];
     return v !== undefined && v % 2 === 1 ? v : -1;
   }
@@ -750,7 +752,7 @@ export class ScordDetector implements Detector {
       this.entries++;
       // A plain write goes into its row as numbers; its record is made only to be compared.
       let rec: AccessRecord | undefined;
-      if (plainAccess) plain.createPlain(e, this.anyDivergence ? this.epoch(e.block, e.warp) : -1, this.barrierId(e.block), fence, release, value, this.bytesOf(e));
+      if (plainAccess) plain.createPlain(e, this.epoch(e.block, e.warp), this.barrierId(e.block), fence, release, value, this.bytesOf(e));
       else {
         // An earlier launch's entry lends its object and records.
         const old = table[word];
@@ -882,7 +884,7 @@ export class ScordDetector implements Detector {
     const half = t.note(allocation, word, this.readGeneration, e.block, e.warp, e.lane);
     // Nearly every read: its numbers, no object. One that is synchronisation or made under a lock keeps its record.
     if (e.atomic === undefined && e.order === undefined && this.locks.size === 0 && this.warpLocks.size === 0) {
-      t.putPlain(half, e, this.anyDivergence ? this.epoch(e.block, e.warp) : -1, this.barrierId(e.block), fence, release, this.bytesOf(e));
+      t.putPlain(half, e, this.epoch(e.block, e.warp), this.barrierId(e.block), fence, release, this.bytesOf(e));
     } else t.putRecord(half, this.record(t.spareRecord(half), e, false, fence, release));
   }
 
@@ -929,7 +931,7 @@ export class ScordDetector implements Detector {
     const locks = this.warpLocks.size === 0 ? this.heldLocks(table) : this.withWarpLocks(e, this.heldLocks(table));
     const pendingLock = table?.pending;
     const heldBy = table?.heldEntries;
-    const divergence = this.anyDivergence ? this.epoch(e.block, e.warp) : -1;
+    const divergence = this.epoch(e.block, e.warp);
     const order = e.order;
     const orderScope = order === undefined ? undefined : (e.orderScope ?? e.atomic?.scope ?? 'device');
     if (!into) {
@@ -1112,7 +1114,11 @@ export class ScordDetector implements Detector {
     for (const ka of a) {
       const word = lockWord(ka);
       let shared = false;
-      for (const kb of b) if (lockWord(kb) === word) shared = true;
+      for (const kb of b) {
+        if (lockWord(kb) !== word) continue;
+        shared = true;
+        break;
+      }
       if (!shared) continue;
       for (const r of this.blockLockSites.get(word) ?? []) if (!sites.acquires.includes(r)) sites.acquires.push(r);
       for (const r of this.blockUnlockSites.get(word) ?? []) if (!sites.releases.includes(r)) sites.releases.push(r);
