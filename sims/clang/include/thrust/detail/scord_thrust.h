@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <iostream>
 #include <iterator>
@@ -21,6 +23,7 @@
 #include <random>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -79,6 +82,39 @@ template <class T> __host__ __device__ device_ptr<T> device_pointer_cast(T *p) {
 template <class T> __host__ __device__ T *raw_pointer_cast(T *p) { return p; }
 template <class T> __host__ __device__ T *raw_pointer_cast(const device_ptr<T> &p) { return p.get(); }
 
+/* Where an iterator's elements lie, when they lie next to each other in memory (pointers, device
+ * pointers, iterators of std::vector): copies and sorts through such iterators work on the memory
+ * itself. The host program is compiled without optimisation, where every layer of a library
+ * iterator is a function call per element. */
+namespace __detail {
+template <class T> T *__address(T *p) { return p; }
+template <class T> T *__address(device_ptr<T> p) { return p.get(); }
+template <class It, class = void> struct __vector_iterator : std::false_type {};
+template <class It>
+struct __vector_iterator<It, typename std::enable_if<std::is_same<It, typename std::vector<typename std::iterator_traits<It>::value_type>::iterator>::value &&
+                                                     !std::is_same<typename std::iterator_traits<It>::value_type, bool>::value>::type>
+    : std::true_type {};
+template <class It> typename std::enable_if<__vector_iterator<It>::value, typename std::iterator_traits<It>::value_type *>::type __address(It it) {
+  return &*it;
+}
+template <class It, class = void> struct __contiguous : std::false_type {};
+template <class It> struct __contiguous<It, decltype((void)__address(std::declval<It>()))> : std::true_type {};
+
+/* Copies n elements to out: one memcpy when the source is contiguous memory of the same trivially copyable type. */
+template <class It, class T> void __copy_to(It first, std::size_t n, T *out, std::true_type) {
+  if (n) std::memcpy(out, __address(first), n * sizeof(T));
+}
+template <class It, class T> void __copy_to(It first, std::size_t n, T *out, std::false_type) {
+  for (std::size_t i = 0; i < n; ++i, ++first) out[i] = *first;
+}
+template <class It, class T> void __copy_to(It first, std::size_t n, T *out) {
+  typedef std::integral_constant<bool, __contiguous<It>::value && std::is_trivially_copyable<T>::value &&
+                                           std::is_same<typename std::remove_cv<typename std::iterator_traits<It>::value_type>::type, T>::value>
+      __memcpy_able;
+  __copy_to(first, n, out, __memcpy_able());
+}
+} // namespace __detail
+
 template <class T> device_ptr<T> device_malloc(std::size_t n) {
   void *p = nullptr;
   cudaMallocManaged(&p, n * sizeof(T));
@@ -95,7 +131,7 @@ template <class T> class device_vector {
     void *p = nullptr;
     cudaMallocManaged(&p, (n ? n : 1) * sizeof(T));
     T *fresh = static_cast<T *>(p);
-    for (std::size_t i = 0; i < __size; ++i) fresh[i] = __data[i];
+    __detail::__copy_to(__data, __size, fresh);
     if (__data) cudaFree(__data);
     __data = fresh;
     __capacity = n;
@@ -133,8 +169,7 @@ public:
   template <class It> void assign(It first, It last) {
     std::size_t n = (std::size_t)std::distance(first, last);
     __reserve(n);
-    std::size_t i = 0;
-    for (; first != last; ++first) __data[i++] = *first;
+    __detail::__copy_to(first, n, __data);
     __size = n;
   }
   void resize(std::size_t n, const T &value = T()) {
@@ -346,11 +381,120 @@ template <class It, class F> It for_each(It first, It last, F f) {
   for (; first != last; ++first) f(*first);
   return first;
 }
-template <class It> void sort(It first, It last) { std::sort(first, last); }
-template <class It, class Cmp> void sort(It first, It last, Cmp cmp) { std::sort(first, last, cmp); }
-template <class It> void stable_sort(It first, It last) { std::stable_sort(first, last); }
-template <class It, class Cmp> void stable_sort(It first, It last, Cmp cmp) { std::stable_sort(first, last, cmp); }
+/* Sorting as Thrust dispatches it: arithmetic keys in contiguous memory compared with less or
+ * greater go through a radix sort (stable, linear in the number of keys), anything else through
+ * the standard library's stable sort. Both give the order a stable comparison sort gives. */
+namespace __detail {
+template <class Cmp, class K> struct __radix_order : std::integral_constant<int, 0> {};
+template <class K> struct __radix_order<std::less<K>, K> : std::integral_constant<int, 1> {};
+template <class K> struct __radix_order<std::less<void>, K> : std::integral_constant<int, 1> {};
+template <class K> struct __radix_order<thrust::less<K>, K> : std::integral_constant<int, 1> {};
+template <class K> struct __radix_order<thrust::less<void>, K> : std::integral_constant<int, 1> {};
+template <class K> struct __radix_order<std::greater<K>, K> : std::integral_constant<int, 2> {};
+template <class K> struct __radix_order<std::greater<void>, K> : std::integral_constant<int, 2> {};
+template <class K> struct __radix_order<thrust::greater<K>, K> : std::integral_constant<int, 2> {};
+template <class K> struct __radix_order<thrust::greater<void>, K> : std::integral_constant<int, 2> {};
+
+template <class K>
+struct __radix_key_type
+    : std::integral_constant<bool, (std::is_integral<K>::value || std::is_floating_point<K>::value) &&
+                                       (sizeof(K) == 1 || sizeof(K) == 2 || sizeof(K) == 4 || sizeof(K) == 8)> {};
+template <class K>
+using __radix_bits = typename std::conditional<
+    sizeof(K) == 1, std::uint8_t,
+    typename std::conditional<sizeof(K) == 2, std::uint16_t, typename std::conditional<sizeof(K) == 4, std::uint32_t, std::uint64_t>::type>::type>::type;
+
+/* The key as an unsigned number in the same order: the sign bit flipped for signed integers, and
+ * for floating point all bits of a negative number, the sign bit of a positive one (-0.0 counts as
+ * +0.0: they compare equal); complemented for a descending sort. */
+template <class K> __radix_bits<K> __radix_key(K k, bool descending) {
+  typedef __radix_bits<K> U;
+  const U top = (U)((U)1 << (sizeof(K) * 8 - 1));
+  if (std::is_floating_point<K>::value && k == 0) k = 0;
+  U u;
+  std::memcpy(&u, &k, sizeof u);
+  if (std::is_floating_point<K>::value) u = (u & top) ? (U)~u : (U)(u | top);
+  else if (std::is_signed<K>::value) u = (U)(u ^ top);
+  return descending ? (U)~u : u;
+}
+
+struct __no_values {};
+
+/* Least significant byte first; a pass whose byte is the same in every key is skipped. Keys and
+ * values are moved once, at the end, by the sorted positions. */
+template <class K, class V> void __radix_sort(K *keys, V *values, std::size_t n, bool descending) {
+  typedef __radix_bits<K> U;
+  if (n < 2) return;
+  U *const digits = new U[2 * n];
+  std::size_t *const positions = new std::size_t[2 * n];
+  U *key = digits, *keyOut = digits + n;
+  std::size_t *at = positions, *atOut = positions + n;
+  for (std::size_t i = 0; i < n; ++i) {
+    key[i] = __radix_key(keys[i], descending);
+    at[i] = i;
+  }
+  for (unsigned shift = 0; shift < sizeof(U) * 8; shift += 8) {
+    std::size_t start[256] = {};
+    for (std::size_t i = 0; i < n; ++i) ++start[(key[i] >> shift) & 255];
+    if (start[(key[0] >> shift) & 255] == n) continue;
+    std::size_t sum = 0;
+    for (unsigned d = 0; d < 256; ++d) {
+      std::size_t c = start[d];
+      start[d] = sum;
+      sum += c;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      std::size_t p = start[(key[i] >> shift) & 255]++;
+      keyOut[p] = key[i];
+      atOut[p] = at[i];
+    }
+    std::swap(key, keyOut);
+    std::swap(at, atOut);
+  }
+  K *const keysBefore = new K[n];
+  std::memcpy(keysBefore, keys, n * sizeof(K));
+  for (std::size_t i = 0; i < n; ++i) keys[i] = keysBefore[at[i]];
+  delete[] keysBefore;
+  if (values) {
+    V *const valuesBefore = static_cast<V *>(::operator new(n * sizeof(V)));
+    std::memcpy(valuesBefore, values, n * sizeof(V));
+    for (std::size_t i = 0; i < n; ++i) std::memcpy(values + i, valuesBefore + at[i], sizeof(V));
+    ::operator delete(valuesBefore);
+  }
+  delete[] digits;
+  delete[] positions;
+}
+
+template <class Keys, class Values, class Cmp>
+struct __radix_sortable
+    : std::integral_constant<bool, __radix_order<Cmp, typename std::iterator_traits<Keys>::value_type>::value != 0 &&
+                                       __radix_key_type<typename std::iterator_traits<Keys>::value_type>::value && __contiguous<Keys>::value &&
+                                       __contiguous<Values>::value &&
+                                       std::is_trivially_copyable<typename std::iterator_traits<Values>::value_type>::value> {};
+
+/* True when the radix sort did the sort. */
+template <class Keys, class Values, class Cmp> bool __radix_sort_by_key(Keys kf, Keys kl, Values vf, Cmp, std::true_type) {
+  __radix_sort(__address(kf), __address(vf), (std::size_t)(__address(kl) - __address(kf)),
+               __radix_order<Cmp, typename std::iterator_traits<Keys>::value_type>::value == 2);
+  return true;
+}
+template <class Keys, class Values, class Cmp> bool __radix_sort_by_key(Keys, Keys, Values, Cmp, std::false_type) { return false; }
+template <class Keys, class Values, class Cmp> bool __radix_sort_by_key(Keys kf, Keys kl, Values vf, Cmp cmp) {
+  return __radix_sort_by_key(kf, kl, vf, cmp, __radix_sortable<Keys, Values, Cmp>());
+}
+template <class Keys, class Cmp> bool __radix_sort_keys(Keys kf, Keys kl, Cmp cmp) {
+  return __radix_sort_by_key(kf, kl, static_cast<__no_values *>(nullptr), cmp);
+}
+} // namespace __detail
+
+template <class It, class Cmp> void stable_sort(It first, It last, Cmp cmp) {
+  if (!__detail::__radix_sort_keys(first, last, cmp)) std::stable_sort(first, last, cmp);
+}
+template <class It> void stable_sort(It first, It last) { thrust::stable_sort(first, last, thrust::less<typename std::iterator_traits<It>::value_type>()); }
+template <class It, class Cmp> void sort(It first, It last, Cmp cmp) { thrust::stable_sort(first, last, cmp); }
+template <class It> void sort(It first, It last) { thrust::stable_sort(first, last); }
 template <class Keys, class Values, class Cmp> void stable_sort_by_key(Keys kf, Keys kl, Values vf, Cmp cmp) {
+  if (__detail::__radix_sort_by_key(kf, kl, vf, cmp)) return;
   typedef typename std::iterator_traits<Keys>::value_type K;
   typedef typename std::decay<decltype(*vf)>::type V;
   const std::ptrdiff_t n = kl - kf;

@@ -1,0 +1,17 @@
+// The Thrust subset of sims/clang/include/thrust, run as a host program: its sorts give the order
+// a stable comparison sort gives (the fixture checks each case against std::stable_sort of the
+// positions, keys bit for bit), whichever of its two ways (radix or comparison) a case takes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compiledFixture } from '../support/clangProgram';
+
+const fixture = compiledFixture('thrust-sort.cu', { hostProgram: true });
+
+test('sorts and sorts by key agree with a stable comparison sort, for every key type, order and iterator', () => {
+  const r = fixture.run([]);
+  assert.equal(r.exitCode, 0, r.stdout);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 17, r.stdout);
+  assert.deepEqual(lines.filter((l) => !l.endsWith(' ok')), []);
+  assert.deepEqual(r.findings, []);
+});
