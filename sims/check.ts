@@ -8,6 +8,7 @@ import type { Range } from './frontend/source';
 import { DEFAULT_DEVICE, warpSchedulingOf } from './gpu/devices';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { headerDefines, headerLockstep, readKernelHeader, type KernelHeader } from './host/kernelHeader';
+import { AccessTrail, collidingStep, valuationAt } from './host/collidingValuation';
 import { preconditionValuations, requiredFunctions, type Valuations } from './host/preconditions';
 import type { BlockExecution, SchedulerKind } from './machine/executor';
 import type { BlockSampling } from './machine/blockSample';
@@ -375,7 +376,22 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   // of a second run with those integers at 1 join the report. Only its races: what else it meets
   // (a fault past a buffer made up for the run) says nothing about the program.
   const other = detect && given && options.exploreUnsetScalars ? otherValuation(options.exploreUnsetScalars, given, required?.second ?? {}) : undefined;
-  if (other) runOnce({ ...runOptions, ...withDetector, entry: other });
+  if (other && entry) {
+    // And a third at the scalars where the two runs' addresses say two threads would meet
+    // (collidingValuation.ts): its races join too, on the same terms.
+    const firstTrail = new AccessTrail();
+    const secondTrail = new AccessTrail();
+    runOnce({ ...runOptions, listen: () => firstTrail.listener });
+    runOnce({ ...runOptions, entry: other, listen: (memory) => {
+      const detectorsHear = listenAll(engines(memory));
+      return (e) => {
+        detectorsHear(e);
+        secondTrail.listener(e);
+      };
+    } });
+    const step = collidingStep(firstTrail, secondTrail);
+    if (step !== undefined) runOnce({ ...runOptions, ...withDetector, entry: { ...other, args: valuationAt(entry.args, other.args, step) } });
+  }
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;
   if (run.repeatedLaunches) stats.repeatedLaunches = run.repeatedLaunches;

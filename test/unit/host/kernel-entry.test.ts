@@ -304,6 +304,22 @@ test('a kernel run on its own is also run with its unset integer scalars at 1: a
   assert.deepEqual(given.findings, []);
 });
 
+test('a kernel run on its own is run a third time at the scalar where two threads would meet: a race only one value shows is found', () => {
+  // Thread 3 writes A[3 + offset], thread 40 writes A[40]: they meet at offset 37 only, which
+  // neither 0 nor 1 shows; the first two runs' addresses give it.
+  const text = '//--blockDim=64 --gridDim=1\n__global__ void meet(float *A, int offset) {\n  if (threadIdx.x == 3) A[threadIdx.x + offset] = 1.0f;\n  if (threadIdx.x == 40) A[threadIdx.x] = 2.0f;\n}\n';
+  const parsed = parseVirtual({ 'main.cu': text });
+  const header = readKernelHeader(text).header;
+  const report = checkParsedEntry(parsed, { fileName: 'main.cu', text }, header) as CheckReport;
+  assert.equal(report.analysed, true);
+  assert.deepEqual(report.findings.map((f) => [f.category, f.location.line, f.related[0]?.location.line]), [['missing-block-fence', 4, 3]]);
+  // Ordered by a barrier, the same meeting is no race.
+  const ordered = text.replace('  if (threadIdx.x == 40)', '  __syncthreads();\n  if (threadIdx.x == 40)');
+  const clean = checkParsedEntry(parseVirtual({ 'main.cu': ordered }), { fileName: 'main.cu', text: ordered }, readKernelHeader(ordered).header) as CheckReport;
+  assert.equal(clean.analysed, true);
+  assert.deepEqual(clean.findings, []);
+});
+
 test('a struct argument made up for a kernel holds pointers to fresh allocations, so its accesses are checked, not null dereferences', () => {
   const check = (store: string): CheckReport => {
     const text = `//--blockDim=32 --gridDim=2\nstruct Inner { float *q; };\nstruct S { int *p; struct Inner in[2]; };\n__global__ void k(struct S s) {\n  ${store}\n}\n`;
