@@ -17,6 +17,7 @@ import type { Fairness } from './idioms/schedulers';
 import { ScordDetector, type DetectorOptions } from './detect/scord';
 import { listenAll, type Detector, type DetectorState } from './detect/detector';
 import type { Memory } from './gpu/memory';
+import type { EventListener } from './ir/ir';
 import { PairIndex, type Accessor, type MetadataSnapshot, type RaceFinding } from './detect/findings';
 import { PreciseDetector, scordOnlyNote } from './detect/precise';
 import { fixesFor, type Fix } from './fixes/fixes';
@@ -355,7 +356,22 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     }
     return made;
   };
-  const withDetector: Partial<RunOptions> = detect ? { listen: (memory) => listenAll(engines(memory)) } : {};
+  // A kernel run on its own runs at a second valuation of its unset scalars (below); that run and
+  // the first also record their accesses, from which a third valuation may follow.
+  const exploring = detect && !!given && !!options.exploreUnsetScalars;
+  const firstTrail = exploring ? new AccessTrail() : undefined;
+  /** The detectors' listener for a run, also recording into `trail` when it has no run yet. */
+  const hearing = (trail: AccessTrail | undefined) => (memory: Memory): EventListener => {
+    const detectorsHear = listenAll(engines(memory));
+    const record = trail?.take();
+    return record
+      ? (e) => {
+          detectorsHear(e);
+          record(e);
+        }
+      : detectorsHear;
+  };
+  const withDetector: Partial<RunOptions> = detect ? { listen: hearing(firstTrail) } : {};
   // Sampling when over budget decides once a block has finished; a grid whose first resident
   // blocks alone use up the budget never gets there. Such a run is run again with its big
   // grids sampled from the start, and the stopped run's detectors are dropped.
@@ -375,20 +391,12 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   // them all): 0 hides what any other offset or count shows (`A[tid + offset]`), so the races
   // of a second run with those integers at 1 join the report. Only its races: what else it meets
   // (a fault past a buffer made up for the run) says nothing about the program.
-  const other = detect && given && options.exploreUnsetScalars ? otherValuation(options.exploreUnsetScalars, given, required?.second ?? {}) : undefined;
-  if (other && entry) {
+  const other = exploring ? otherValuation(options.exploreUnsetScalars!, given!, required?.second ?? {}) : undefined;
+  if (other && entry && firstTrail) {
+    const secondTrail = new AccessTrail();
+    runOnce({ ...runOptions, entry: other, listen: hearing(secondTrail) });
     // And a third at the scalars where the two runs' addresses say two threads would meet
     // (collidingValuation.ts): its races join too, on the same terms.
-    const firstTrail = new AccessTrail();
-    const secondTrail = new AccessTrail();
-    runOnce({ ...runOptions, listen: () => firstTrail.listener });
-    runOnce({ ...runOptions, entry: other, listen: (memory) => {
-      const detectorsHear = listenAll(engines(memory));
-      return (e) => {
-        detectorsHear(e);
-        secondTrail.listener(e);
-      };
-    } });
     const step = collidingStep(firstTrail, secondTrail);
     if (step !== undefined) runOnce({ ...runOptions, ...withDetector, entry: { ...other, args: valuationAt(entry.args, other.args, step) } });
   }

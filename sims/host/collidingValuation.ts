@@ -35,6 +35,14 @@ export class AccessTrail {
   private readonly occurrences = new Map<string, number>();
   /** More accesses than MAX_ACCESSES: the trail is incomplete and proposes nothing. */
   overflowed = false;
+  private taken = false;
+
+  /** The listener, for the first run that asks (of several schedules, the first); undefined after. */
+  take(): EventListener | undefined {
+    if (this.taken) return undefined;
+    this.taken = true;
+    return this.listener;
+  }
 
   readonly listener: EventListener = (e) => {
     if (e.kind === 'access' && e.space === 'device') this.record(e);
