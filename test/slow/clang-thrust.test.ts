@@ -1,6 +1,8 @@
-// The Thrust subset of sims/clang/include/thrust, run as a host program: its sorts give the order
+// The Thrust subset of sims/clang/include/thrust, run as host programs: its sorts give the order
 // a stable comparison sort gives (the fixture checks each case against std::stable_sort of the
-// positions, keys bit for bit), whichever of its two ways (radix or comparison) a case takes.
+// positions, keys bit for bit), whichever of its two ways (radix or comparison) a case takes; its
+// segmented (by-key) scans and reductions, unique, transform iterators and sorts through zip
+// iterators give what plain loops give.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compiledFixture } from '../support/clangProgram';
@@ -12,6 +14,17 @@ test('sorts and sorts by key agree with a stable comparison sort, for every key 
   assert.equal(r.exitCode, 0, r.stdout);
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, 17, r.stdout);
+  assert.deepEqual(lines.filter((l) => !l.endsWith(' ok')), []);
+  assert.deepEqual(r.findings, []);
+});
+
+const keyed = compiledFixture('thrust-keyed.cu', { hostProgram: true });
+
+test('segmented scans and reductions, unique, transform iterators and sorts through zip iterators agree with plain loops', () => {
+  const r = keyed.run([]);
+  assert.equal(r.exitCode, 0, r.stdout);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 10, r.stdout);
   assert.deepEqual(lines.filter((l) => !l.endsWith(' ok')), []);
   assert.deepEqual(r.findings, []);
 });

@@ -4,9 +4,10 @@
  * through raw_pointer_cast and the host program's algorithms through ordinary pointers. The
  * simulator thus sees the program's own kernels and none of Thrust's, which is what it checks.
  * What is here: host_vector, device_vector, device_ptr, device_malloc/device_free, tuples and
- * zip/counting/discard iterators, copy, copy_if, fill, sequence, generate, transform, for_each,
- * sort, stable_sort, sort_by_key, is_sorted, reduce, inclusive/exclusive scans, adjacent
- * difference, find_if, count, the functional objects, and the random engines and
+ * zip/counting/discard/transform iterators, copy, copy_if, fill, sequence, generate, transform,
+ * for_each, sort, stable_sort, sort_by_key, is_sorted, reduce, reduce_by_key, inclusive/exclusive
+ * scans and their by-key forms, unique and its copy and by-key forms, adjacent difference,
+ * find_if, count, the functional objects, and the random engines and
  * distributions. Everything else of Thrust is absent. Like Thrust's own headers, this brings in
  * <iostream>, which programs using Thrust often rely on without including it. */
 #ifndef __SCORD_THRUST_H__
@@ -46,6 +47,7 @@ static const device_t par = {};
 /* Containers. */
 template <class T, class Alloc = std::allocator<T>> using host_vector = std::vector<T, Alloc>;
 
+/* device_ptr<void> is an untyped device address (reference is void: nothing to dereference). */
 template <class T> class device_ptr {
   T *__p;
 
@@ -54,14 +56,16 @@ public:
   typedef T value_type;
   typedef std::ptrdiff_t difference_type;
   typedef T *pointer;
-  typedef T &reference;
+  typedef typename std::add_lvalue_reference<T>::type reference;
   typedef std::random_access_iterator_tag iterator_category;
   __host__ __device__ device_ptr() : __p(nullptr) {}
   __host__ __device__ explicit device_ptr(T *p) : __p(p) {}
+  template <class U, class = typename std::enable_if<std::is_convertible<U *, T *>::value>::type>
+  __host__ __device__ device_ptr(const device_ptr<U> &o) : __p(o.get()) {}
   __host__ __device__ T *get() const { return __p; }
-  __host__ __device__ T &operator*() const { return *__p; }
+  __host__ __device__ reference operator*() const { return *__p; }
   __host__ __device__ T *operator->() const { return __p; }
-  __host__ __device__ T &operator[](std::ptrdiff_t i) const { return __p[i]; }
+  __host__ __device__ reference operator[](std::ptrdiff_t i) const { return __p[i]; }
   __host__ __device__ device_ptr &operator++() { ++__p; return *this; }
   __host__ __device__ device_ptr &operator--() { --__p; return *this; }
   __host__ __device__ device_ptr operator++(int) { device_ptr r = *this; ++__p; return r; }
@@ -119,6 +123,20 @@ template <class T> device_ptr<T> device_malloc(std::size_t n) {
   void *p = nullptr;
   cudaMallocManaged(&p, n * sizeof(T));
   return device_ptr<T>(static_cast<T *>(p));
+}
+/* Found by argument-dependent lookup for Thrust's types; std::swap, more specialised, wins where
+ * both are visible. */
+template <class A, class B> __host__ __device__ void swap(A &a, B &b) {
+  A t = a;
+  a = b;
+  b = t;
+}
+
+/* device_malloc(n) without a type: n bytes. */
+inline device_ptr<void> device_malloc(std::size_t n) {
+  void *p = nullptr;
+  cudaMallocManaged(&p, n);
+  return device_ptr<void>(p);
 }
 template <class T> void device_free(device_ptr<T> p) { cudaFree((void *)p.get()); }
 
@@ -208,7 +226,9 @@ public:
 
 /* Tuples. */
 using std::get;
+using std::make_pair;
 using std::make_tuple;
+using std::pair;
 using std::tie;
 using std::tuple;
 using std::tuple_element;
@@ -268,6 +288,7 @@ inline discard_iterator make_discard_iterator(std::ptrdiff_t i = 0) { return dis
 template <class IteratorTuple> struct __zip_reference;
 template <class... Its> struct __zip_reference<std::tuple<Its...>> {
   typedef std::tuple<typename std::iterator_traits<Its>::reference...> type;
+  typedef std::tuple<typename std::iterator_traits<Its>::value_type...> value;
 };
 template <class IteratorTuple> class zip_iterator {
   IteratorTuple __its;
@@ -284,14 +305,20 @@ public:
   typedef std::ptrdiff_t difference_type;
   typedef std::random_access_iterator_tag iterator_category;
   typedef typename __zip_reference<IteratorTuple>::type reference;
-  typedef reference value_type;
+  typedef typename __zip_reference<IteratorTuple>::value value_type;
   typedef void pointer;
   explicit zip_iterator(IteratorTuple its) : __its(its) {}
   reference operator*() const { return __deref(std::make_index_sequence<__n>()); }
   zip_iterator &operator++() { __advance(1, std::make_index_sequence<__n>()); return *this; }
   zip_iterator operator++(int) { zip_iterator r = *this; ++*this; return r; }
+  zip_iterator &operator--() { __advance(-1, std::make_index_sequence<__n>()); return *this; }
+  zip_iterator operator--(int) { zip_iterator r = *this; --*this; return r; }
   zip_iterator &operator+=(difference_type n) { __advance(n, std::make_index_sequence<__n>()); return *this; }
+  zip_iterator &operator-=(difference_type n) { __advance(-n, std::make_index_sequence<__n>()); return *this; }
   zip_iterator operator+(difference_type n) const { zip_iterator r = *this; r += n; return r; }
+  zip_iterator operator-(difference_type n) const { zip_iterator r = *this; r -= n; return r; }
+  reference operator[](difference_type n) const { return *(*this + n); }
+  bool operator<(const zip_iterator &o) const { return std::get<0>(__its) < std::get<0>(o.__its); }
   difference_type operator-(const zip_iterator &o) const { return std::get<0>(__its) - std::get<0>(o.__its); }
   bool operator==(const zip_iterator &o) const { return std::get<0>(__its) == std::get<0>(o.__its); }
   bool operator!=(const zip_iterator &o) const { return !(*this == o); }
@@ -303,6 +330,34 @@ template <class IteratorTuple> zip_iterator<IteratorTuple> make_zip_iterator(Ite
 template <class... Its> zip_iterator<std::tuple<Its...>> make_zip_iterator(Its... its) {
   return zip_iterator<std::tuple<Its...>>(std::make_tuple(its...));
 }
+
+/* Dereferences to f(*it): the elements of a sequence as a function makes them. */
+template <class F, class It> class transform_iterator {
+  It __it;
+  F __f;
+
+public:
+  typedef typename std::decay<decltype(std::declval<const F &>()(*std::declval<It>()))>::type value_type;
+  typedef value_type reference;
+  typedef void pointer;
+  typedef std::ptrdiff_t difference_type;
+  typedef std::random_access_iterator_tag iterator_category;
+  transform_iterator(It it, F f) : __it(it), __f(f) {}
+  reference operator*() const { return __f(*__it); }
+  reference operator[](difference_type n) const { return __f(__it[n]); }
+  transform_iterator &operator++() { ++__it; return *this; }
+  transform_iterator operator++(int) { transform_iterator r = *this; ++__it; return r; }
+  transform_iterator &operator--() { --__it; return *this; }
+  transform_iterator &operator+=(difference_type n) { __it += n; return *this; }
+  transform_iterator operator+(difference_type n) const { return transform_iterator(__it + n, __f); }
+  transform_iterator operator-(difference_type n) const { return transform_iterator(__it - n, __f); }
+  difference_type operator-(const transform_iterator &o) const { return __it - o.__it; }
+  bool operator==(const transform_iterator &o) const { return __it == o.__it; }
+  bool operator!=(const transform_iterator &o) const { return __it != o.__it; }
+  bool operator<(const transform_iterator &o) const { return __it < o.__it; }
+  const It &base() const { return __it; }
+};
+template <class F, class It> transform_iterator<F, It> make_transform_iterator(It it, F f) { return transform_iterator<F, It>(it, f); }
 
 /* Functional objects. */
 template <class T = void> struct plus : std::plus<T> {};
@@ -487,8 +542,23 @@ template <class Keys, class Cmp> bool __radix_sort_keys(Keys kf, Keys kl, Cmp cm
 }
 } // namespace __detail
 
+namespace __detail {
+/* Iterators whose elements are real objects (pointers, std::vector's) are sorted in place; others
+ * (a zip iterator's element is a tuple of references) through a copy of their values. */
+template <class It>
+struct __proxy_reference
+    : std::integral_constant<bool, !std::is_same<typename std::iterator_traits<It>::reference, typename std::iterator_traits<It>::value_type &>::value> {};
+template <class It, class Cmp> void __comparison_sort(It first, It last, Cmp cmp, std::false_type) { std::stable_sort(first, last, cmp); }
+template <class It, class Cmp> void __comparison_sort(It first, It last, Cmp cmp, std::true_type) {
+  std::vector<typename std::iterator_traits<It>::value_type> values;
+  for (It i = first; i != last; ++i) values.push_back(*i);
+  std::stable_sort(values.begin(), values.end(), cmp);
+  for (std::size_t i = 0; i < values.size(); ++i, ++first) *first = values[i];
+}
+} // namespace __detail
+
 template <class It, class Cmp> void stable_sort(It first, It last, Cmp cmp) {
-  if (!__detail::__radix_sort_keys(first, last, cmp)) std::stable_sort(first, last, cmp);
+  if (!__detail::__radix_sort_keys(first, last, cmp)) __detail::__comparison_sort(first, last, cmp, __detail::__proxy_reference<It>());
 }
 template <class It> void stable_sort(It first, It last) { thrust::stable_sort(first, last, thrust::less<typename std::iterator_traits<It>::value_type>()); }
 template <class It, class Cmp> void sort(It first, It last, Cmp cmp) { thrust::stable_sort(first, last, cmp); }
@@ -557,6 +627,146 @@ template <class In, class Out> Out adjacent_difference(In first, In last, Out ou
 template <class In, class Out, class Op> Out adjacent_difference(In first, In last, Out out, Op op) {
   return std::adjacent_difference(first, last, out, op);
 }
+/* Segmented algorithms: consecutive keys for which pred(previous, next) holds form one segment
+ * (equal_to by default), as Thrust defines them. */
+template <class Keys, class Values, class Out, class Pred, class Op>
+Out inclusive_scan_by_key(Keys kf, Keys kl, Values vf, Out out, Pred pred, Op op) {
+  typedef typename std::iterator_traits<Values>::value_type V;
+  if (kf == kl) return out;
+  typename std::iterator_traits<Keys>::value_type key = *kf;
+  V sum = *vf;
+  *out = sum;
+  for (++kf, ++vf, ++out; kf != kl; ++kf, ++vf, ++out) {
+    typename std::iterator_traits<Keys>::value_type next = *kf;
+    V v = *vf;
+    sum = pred(key, next) ? V(op(sum, v)) : v;
+    key = next;
+    *out = sum;
+  }
+  return out;
+}
+template <class Keys, class Values, class Out, class Pred> Out inclusive_scan_by_key(Keys kf, Keys kl, Values vf, Out out, Pred pred) {
+  return thrust::inclusive_scan_by_key(kf, kl, vf, out, pred, std::plus<typename std::iterator_traits<Values>::value_type>());
+}
+template <class Keys, class Values, class Out> Out inclusive_scan_by_key(Keys kf, Keys kl, Values vf, Out out) {
+  return thrust::inclusive_scan_by_key(kf, kl, vf, out, std::equal_to<typename std::iterator_traits<Keys>::value_type>());
+}
+template <class Keys, class Values, class Out, class T, class Pred, class Op>
+Out exclusive_scan_by_key(Keys kf, Keys kl, Values vf, Out out, T init, Pred pred, Op op) {
+  if (kf == kl) return out;
+  typename std::iterator_traits<Keys>::value_type key = *kf;
+  T sum = init;
+  for (bool first = true; kf != kl; ++kf, ++vf, ++out, first = false) {
+    typename std::iterator_traits<Keys>::value_type next = *kf;
+    typename std::iterator_traits<Values>::value_type v = *vf;
+    if (!first && !pred(key, next)) sum = init;
+    key = next;
+    *out = sum;
+    sum = op(sum, v);
+  }
+  return out;
+}
+template <class Keys, class Values, class Out, class T, class Pred> Out exclusive_scan_by_key(Keys kf, Keys kl, Values vf, Out out, T init, Pred pred) {
+  return thrust::exclusive_scan_by_key(kf, kl, vf, out, init, pred, std::plus<T>());
+}
+template <class Keys, class Values, class Out, class T> Out exclusive_scan_by_key(Keys kf, Keys kl, Values vf, Out out, T init) {
+  return thrust::exclusive_scan_by_key(kf, kl, vf, out, init, std::equal_to<typename std::iterator_traits<Keys>::value_type>());
+}
+template <class Keys, class Values, class Out> Out exclusive_scan_by_key(Keys kf, Keys kl, Values vf, Out out) {
+  return thrust::exclusive_scan_by_key(kf, kl, vf, out, typename std::iterator_traits<Values>::value_type());
+}
+template <class Keys, class Values, class KeysOut, class ValuesOut, class Pred, class Op>
+std::pair<KeysOut, ValuesOut> reduce_by_key(Keys kf, Keys kl, Values vf, KeysOut ko, ValuesOut vo, Pred pred, Op op) {
+  typedef typename std::iterator_traits<Values>::value_type V;
+  if (kf == kl) return std::make_pair(ko, vo);
+  typename std::iterator_traits<Keys>::value_type key = *kf;
+  V sum = *vf;
+  for (++kf, ++vf; kf != kl; ++kf, ++vf) {
+    typename std::iterator_traits<Keys>::value_type next = *kf;
+    V v = *vf;
+    if (pred(key, next)) sum = op(sum, v);
+    else {
+      *ko = key;
+      *vo = sum;
+      ++ko;
+      ++vo;
+      sum = v;
+    }
+    key = next;
+  }
+  *ko = key;
+  *vo = sum;
+  return std::make_pair(++ko, ++vo);
+}
+template <class Keys, class Values, class KeysOut, class ValuesOut, class Pred>
+std::pair<KeysOut, ValuesOut> reduce_by_key(Keys kf, Keys kl, Values vf, KeysOut ko, ValuesOut vo, Pred pred) {
+  return thrust::reduce_by_key(kf, kl, vf, ko, vo, pred, std::plus<typename std::iterator_traits<Values>::value_type>());
+}
+template <class Keys, class Values, class KeysOut, class ValuesOut>
+std::pair<KeysOut, ValuesOut> reduce_by_key(Keys kf, Keys kl, Values vf, KeysOut ko, ValuesOut vo) {
+  return thrust::reduce_by_key(kf, kl, vf, ko, vo, std::equal_to<typename std::iterator_traits<Keys>::value_type>());
+}
+/* The first element of each run of equal elements (pred(previous kept, next) says equal). */
+template <class In, class Out, class Pred> Out unique_copy(In first, In last, Out out, Pred pred) {
+  if (first == last) return out;
+  typename std::iterator_traits<In>::value_type kept = *first;
+  *out = kept;
+  ++out;
+  for (++first; first != last; ++first) {
+    typename std::iterator_traits<In>::value_type next = *first;
+    if (pred(kept, next)) continue;
+    kept = next;
+    *out = kept;
+    ++out;
+  }
+  return out;
+}
+template <class In, class Out> Out unique_copy(In first, In last, Out out) {
+  return thrust::unique_copy(first, last, out, std::equal_to<typename std::iterator_traits<In>::value_type>());
+}
+template <class It, class Pred> It unique(It first, It last, Pred pred) {
+  std::vector<typename std::iterator_traits<It>::value_type> kept;
+  thrust::unique_copy(first, last, std::back_inserter(kept), pred);
+  for (std::size_t i = 0; i < kept.size(); ++i, ++first) *first = kept[i];
+  return first;
+}
+template <class It> It unique(It first, It last) { return thrust::unique(first, last, std::equal_to<typename std::iterator_traits<It>::value_type>()); }
+template <class Keys, class Values, class KeysOut, class ValuesOut, class Pred>
+std::pair<KeysOut, ValuesOut> unique_by_key_copy(Keys kf, Keys kl, Values vf, KeysOut ko, ValuesOut vo, Pred pred) {
+  if (kf == kl) return std::make_pair(ko, vo);
+  typename std::iterator_traits<Keys>::value_type kept = *kf;
+  *ko = kept;
+  *vo = *vf;
+  ++ko;
+  ++vo;
+  for (++kf, ++vf; kf != kl; ++kf, ++vf) {
+    typename std::iterator_traits<Keys>::value_type next = *kf;
+    if (pred(kept, next)) continue;
+    kept = next;
+    *ko = kept;
+    *vo = *vf;
+    ++ko;
+    ++vo;
+  }
+  return std::make_pair(ko, vo);
+}
+template <class Keys, class Values, class KeysOut, class ValuesOut>
+std::pair<KeysOut, ValuesOut> unique_by_key_copy(Keys kf, Keys kl, Values vf, KeysOut ko, ValuesOut vo) {
+  return thrust::unique_by_key_copy(kf, kl, vf, ko, vo, std::equal_to<typename std::iterator_traits<Keys>::value_type>());
+}
+template <class Keys, class Values, class Pred> std::pair<Keys, Values> unique_by_key(Keys kf, Keys kl, Values vf, Pred pred) {
+  std::vector<typename std::iterator_traits<Keys>::value_type> keys;
+  std::vector<typename std::iterator_traits<Values>::value_type> values;
+  thrust::unique_by_key_copy(kf, kl, vf, std::back_inserter(keys), std::back_inserter(values), pred);
+  for (std::size_t i = 0; i < keys.size(); ++i, ++kf, ++vf) {
+    *kf = keys[i];
+    *vf = values[i];
+  }
+  return std::make_pair(kf, vf);
+}
+template <class Keys, class Values> std::pair<Keys, Values> unique_by_key(Keys kf, Keys kl, Values vf) {
+  return thrust::unique_by_key(kf, kl, vf, std::equal_to<typename std::iterator_traits<Keys>::value_type>());
+}
 template <class It, class Pred> It find_if(It first, It last, Pred pred) { return std::find_if(first, last, pred); }
 template <class It, class T> It find(It first, It last, const T &v) { return std::find(first, last, v); }
 template <class It, class T> std::ptrdiff_t count(It first, It last, const T &v) { return std::count(first, last, v); }
@@ -583,6 +793,13 @@ __SCORD_THRUST_POLICY(inclusive_scan)
 __SCORD_THRUST_POLICY(exclusive_scan)
 __SCORD_THRUST_POLICY(adjacent_difference)
 __SCORD_THRUST_POLICY(find_if)
+__SCORD_THRUST_POLICY(inclusive_scan_by_key)
+__SCORD_THRUST_POLICY(exclusive_scan_by_key)
+__SCORD_THRUST_POLICY(reduce_by_key)
+__SCORD_THRUST_POLICY(unique)
+__SCORD_THRUST_POLICY(unique_copy)
+__SCORD_THRUST_POLICY(unique_by_key)
+__SCORD_THRUST_POLICY(unique_by_key_copy)
 __SCORD_THRUST_POLICY(find)
 __SCORD_THRUST_POLICY(count)
 __SCORD_THRUST_POLICY(count_if)

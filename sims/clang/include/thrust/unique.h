@@ -1,0 +1,2 @@
+/* Part of thrust/detail/scord_thrust.h (a small part of Thrust). */
+#include <thrust/detail/scord_thrust.h>
