@@ -20,6 +20,13 @@
 // Copies are made only of what a launch touched, when it touches it, and charged to the run's
 // memory account, within a quarter of its limit (the oldest launches are forgotten first): the
 // rest is the program's and the detector's.
+//
+// A kernel that never repeats (launched with other arguments each time, or over data each launch
+// changes: an iterative algorithm's levels) would pay for the copies at every launch and never
+// gain from them; over a program's 50 MB arrays they cost a tenth of its run. So a kernel none of
+// whose launches has been reused yet is watched on its first launches and then on ever rarer
+// ones (its 1st, 2nd, 3rd, 4th, 8th, 16th, … simulated launch), and every launch once one of
+// its launches has been reused: a timing loop is still caught, at most twice as late.
 import { Buffer } from 'node:buffer';
 import { FIRST_READ, isDeviceVisible, type Allocation, type Memory, type WriteWatch } from '../gpu/memory';
 import type { MemoryAccount } from '../gpu/memoryAccount';
@@ -28,6 +35,8 @@ import type { CudaRuntime } from '../runtime/runtime';
 
 /** Distinct launches remembered: a timing loop runs a few kernels in turn. */
 const REMEMBERED_LAUNCHES = 8;
+/** Simulated launches of a kernel that are all watched before any has been reused (then the 2^k-th ones). */
+const WATCHED_BEFORE_BACKING_OFF = 4;
 const WHAT = 'the copy of device memory kept to recognise a repeated launch';
 /** The share of the run's memory limit the copies may take: the rest is the program's and the detector's. */
 const SHARE_OF_LIMIT = 1 / 4;
@@ -129,6 +138,8 @@ export class LaunchReuse {
   private readonly records: LaunchRecord[] = [];
   /** The launch now running, when it may be remembered. */
   private running?: LaunchWatch;
+  /** By kernel: its launches simulated so far, and whether one of its launches has been reused. */
+  private readonly kernels = new Map<LaunchRequest['kernel'], { simulated: number; reused: boolean }>();
 
   constructor(
     private readonly memory: Memory,
@@ -153,7 +164,21 @@ export class LaunchReuse {
     if (r.after.size) this.memory.version++;
     this.records.splice(at, 1);
     this.records.unshift(r);
+    this.kernelOf(req).reused = true;
     return { steps: r.steps, grid: r.grid };
+  }
+
+  private kernelOf(req: LaunchRequest): { simulated: number; reused: boolean } {
+    let k = this.kernels.get(req.kernel);
+    if (!k) this.kernels.set(req.kernel, (k = { simulated: 0, reused: false }));
+    return k;
+  }
+
+  /** Whether the launch about to be simulated is worth watching (see the top of this file). */
+  private worthWatching(req: LaunchRequest): boolean {
+    const k = this.kernelOf(req);
+    const n = ++k.simulated;
+    return k.reused || n <= WATCHED_BEFORE_BACKING_OFF || (n & (n - 1)) === 0;
   }
 
   /** Before running a launch that `repeat` did not answer, the run's grid number `grid`: starts watching memory. */
@@ -163,6 +188,8 @@ export class LaunchReuse {
     // A remembered launch of the same kind did not hold: this one takes its place.
     const same = this.records.findIndex((r) => sameLaunch(r.key, req));
     if (same >= 0) this.forget(this.records.splice(same, 1)[0]);
+    this.running = undefined;
+    if (!this.worthWatching(req)) return;
     // Copies: a caller may fill the same arrays for its next launch.
     const key = { kernel: req.kernel, grid: [...req.grid], block: [...req.block], dynamicShared: req.dynamicShared, args: [...req.args] } as LaunchKey;
     const charge = (bytes: number, running: number) => this.charge(bytes, running);
