@@ -540,9 +540,7 @@ template <class Keys, class Values, class Cmp> bool __radix_sort_by_key(Keys kf,
 template <class Keys, class Cmp> bool __radix_sort_keys(Keys kf, Keys kl, Cmp cmp) {
   return __radix_sort_by_key(kf, kl, static_cast<__no_values *>(nullptr), cmp);
 }
-} // namespace __detail
 
-namespace __detail {
 /* Iterators whose elements are real objects (pointers, std::vector's) are sorted in place; others
  * (a zip iterator's element is a tuple of references) through a copy of their values. */
 template <class It>
@@ -706,31 +704,6 @@ template <class Keys, class Values, class KeysOut, class ValuesOut>
 std::pair<KeysOut, ValuesOut> reduce_by_key(Keys kf, Keys kl, Values vf, KeysOut ko, ValuesOut vo) {
   return thrust::reduce_by_key(kf, kl, vf, ko, vo, std::equal_to<typename std::iterator_traits<Keys>::value_type>());
 }
-/* The first element of each run of equal elements (pred(previous kept, next) says equal). */
-template <class In, class Out, class Pred> Out unique_copy(In first, In last, Out out, Pred pred) {
-  if (first == last) return out;
-  typename std::iterator_traits<In>::value_type kept = *first;
-  *out = kept;
-  ++out;
-  for (++first; first != last; ++first) {
-    typename std::iterator_traits<In>::value_type next = *first;
-    if (pred(kept, next)) continue;
-    kept = next;
-    *out = kept;
-    ++out;
-  }
-  return out;
-}
-template <class In, class Out> Out unique_copy(In first, In last, Out out) {
-  return thrust::unique_copy(first, last, out, std::equal_to<typename std::iterator_traits<In>::value_type>());
-}
-template <class It, class Pred> It unique(It first, It last, Pred pred) {
-  std::vector<typename std::iterator_traits<It>::value_type> kept;
-  thrust::unique_copy(first, last, std::back_inserter(kept), pred);
-  for (std::size_t i = 0; i < kept.size(); ++i, ++first) *first = kept[i];
-  return first;
-}
-template <class It> It unique(It first, It last) { return thrust::unique(first, last, std::equal_to<typename std::iterator_traits<It>::value_type>()); }
 template <class Keys, class Values, class KeysOut, class ValuesOut, class Pred>
 std::pair<KeysOut, ValuesOut> unique_by_key_copy(Keys kf, Keys kl, Values vf, KeysOut ko, ValuesOut vo, Pred pred) {
   if (kf == kl) return std::make_pair(ko, vo);
@@ -750,6 +723,20 @@ std::pair<KeysOut, ValuesOut> unique_by_key_copy(Keys kf, Keys kl, Values vf, Ke
   }
   return std::make_pair(ko, vo);
 }
+/* The first element of each run of equal elements: unique_by_key_copy with the elements as their own keys. */
+template <class In, class Out, class Pred> Out unique_copy(In first, In last, Out out, Pred pred) {
+  return thrust::unique_by_key_copy(first, last, first, out, discard_iterator(), pred).first;
+}
+template <class In, class Out> Out unique_copy(In first, In last, Out out) {
+  return thrust::unique_copy(first, last, out, std::equal_to<typename std::iterator_traits<In>::value_type>());
+}
+template <class It, class Pred> It unique(It first, It last, Pred pred) {
+  std::vector<typename std::iterator_traits<It>::value_type> kept;
+  thrust::unique_copy(first, last, std::back_inserter(kept), pred);
+  for (std::size_t i = 0; i < kept.size(); ++i, ++first) *first = kept[i];
+  return first;
+}
+template <class It> It unique(It first, It last) { return thrust::unique(first, last, std::equal_to<typename std::iterator_traits<It>::value_type>()); }
 template <class Keys, class Values, class KeysOut, class ValuesOut>
 std::pair<KeysOut, ValuesOut> unique_by_key_copy(Keys kf, Keys kl, Values vf, KeysOut ko, ValuesOut vo) {
   return thrust::unique_by_key_copy(kf, kl, vf, ko, vo, std::equal_to<typename std::iterator_traits<Keys>::value_type>());
