@@ -39,6 +39,11 @@ export function chooseClangEntry(modules: LModule[], request: EntryRequest, head
     if (names.length > 1) return { kind: 'problem', message: `the program has ${names.length} kernels (${names.join(', ')}); choose one with --kernel` };
     name = names[0];
   } else if (!kernels.has(name)) {
+    // A template kernel named without its arguments (`fill` for `fill<int>`): its one instance.
+    const instances = [...kernels.keys()].filter((k) => k.startsWith(`${name}<`));
+    if (instances.length === 1) name = instances[0];
+  }
+  if (!kernels.has(name)) {
     const known = kernels.size ? ` (its kernels: ${[...kernels.keys()].join(', ')})` : '';
     return { kind: 'problem', message: `the program has no kernel named '${name}'${known}` };
   }

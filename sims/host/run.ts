@@ -381,6 +381,19 @@ function argumentVector(memory: Memory, programName: string): number {
 }
 
 /**
+ * The dynamic shared memory of a kernel run on its own: none unless its code uses an `extern
+ * __shared__` array, then the most a launch gets without opting in to more (48 KB with the
+ * static part): a verifier takes such an array as unbounded, and the launch that would size it
+ * is not in the file.
+ */
+export function entryDynamicShared(kernel: CompiledFunction): number {
+  return kernel.usesDynamicShared ? Math.max(0, DEFAULT_SHARED_PER_BLOCK - kernel.sharedSize) : 0;
+}
+
+/** Shared memory a block may use without cudaFuncSetAttribute, on every device since Fermi. */
+const DEFAULT_SHARED_PER_BLOCK = 48 * 1024;
+
+/**
  * Bytes of a made-up array for a launch of `threads`; `sharing`: how many arrays of one struct
  * argument share the cap (a struct of 42 pointers must not ask for 42 × 64 MiB).
  */
@@ -469,7 +482,7 @@ function entryLaunch(parsed: ParseResult, entry: KernelEntry, program: ProgramIn
     }
     return normalizer(t)(entry.args[name] ?? 0);
   });
-  return { kernel, grid: entry.grid, block: entry.block, dynamicShared: 0, args, range: decl.nameRange, entry: true };
+  return { kernel, grid: entry.grid, block: entry.block, dynamicShared: entryDynamicShared(kernel), args, range: decl.nameRange, entry: true };
 }
 
 /** Allocates every file-scope variable in its memory space and writes its initializer. */

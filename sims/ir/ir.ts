@@ -313,6 +313,8 @@ export interface CompiledFunction {
   sharedSize: number;
   /** The kernel's __shared__ variables; the dynamic (extern) part has offset -1. */
   sharedLayout: NamedRegion[];
+  /** Its code addresses the dynamic (extern __shared__) part of shared memory. */
+  usesDynamicShared?: boolean;
   /** Where the function's return value is left (main's exit status). */
   returnReg?: number;
   /** Its run-local registers (sims/ir/runLocal.ts), found when first asked for. */

@@ -179,6 +179,7 @@ export class FunctionLowerer {
   private nregs = 0;
   private frameSize = 0;
   private sharedSize = 0;
+  private usesDynamicShared = false;
   /**
    * Device code reports its memory accesses when a detector listens. Host code does not:
    * kernels run to completion between host steps, so no host access can race with the GPU.
@@ -305,6 +306,7 @@ export class FunctionLowerer {
       frameSize: this.frameSize,
       sharedSize: this.sharedSize,
       sharedLayout: this.sharedLayout,
+      ...(this.usesDynamicShared ? { usesDynamicShared: true } : {}),
       ...(frame.returnReg !== undefined ? { returnReg: frame.returnReg } : {}),
     };
   }
@@ -470,6 +472,7 @@ export class FunctionLowerer {
     if (words.has('__shared__')) {
       if (words.has('extern')) {
         this.frame.vars.set(d, { kind: 'dynamic-shared', type: t });
+        this.usesDynamicShared = true;
         this.sharedLayout.push({ name: d.name, offset: -1, type: t.kind === 'array' ? t.of : t, unbounded: true });
       } else {
         const align = T.alignOf(t);

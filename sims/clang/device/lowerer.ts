@@ -79,6 +79,7 @@ export class KernelLowering implements Lowering {
   private nregs = 0;
   private frameSize = 0;
   private sharedSize = 0;
+  private usesDynamicShared = false;
   private readonly sharedLayout: NamedRegion[] = [];
   private readonly sharedOffsets = new Map<object, ConstScalar>();
   private readonly constRegs = new Map<string, number>();
@@ -346,6 +347,7 @@ export class KernelLowering implements Lowering {
       frameSize: this.frameSize,
       sharedSize,
       sharedLayout: this.sharedLayout,
+      ...(this.usesDynamicShared ? { usesDynamicShared: true } : {}),
     };
   }
 
@@ -358,6 +360,7 @@ export class KernelLowering implements Lowering {
     if (g.linkage === 'external' || (t.kind === 'array' && t.length === 0 && g.linkage === 'extern_weak')) {
       // extern __shared__: the dynamic part, sized by the launch.
       c = { base: DYNAMIC_SHARED, value: 0 };
+      this.usesDynamicShared = true;
       const elem = namingType(t.kind === 'array' ? t.of : t);
       if (elem && !this.sharedLayout.some((r) => r.offset < 0 && r.name === name)) this.sharedLayout.push({ name, offset: -1, type: elem, unbounded: true });
     } else {

@@ -7,7 +7,7 @@
 import { Memory, pointerAllocation } from '../../gpu/memory';
 import type { FlatAddresses } from '../../gpu/flat';
 import type { LaunchRequest } from '../../ir/ir';
-import { entryAllocationSize, type KernelEntry } from '../../host/run';
+import { entryAllocationSize, entryDynamicShared, type KernelEntry } from '../../host/run';
 import type { DeviceProgram } from '../device/program';
 import { leavesOf, namingType, sizeOf } from '../device/layout';
 import { functionName } from '../device/demangle';
@@ -15,12 +15,15 @@ import { normalizerOf } from '../device/numbers';
 import type { LModule } from '../llvm/module';
 import type { Finding } from './hostContext';
 import { calledWith, pointeeOf } from './pointee';
+import { definedKernels } from '../entry';
 
 /** The launch of `entry`, or the finding that says why there is none. */
 export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules: LModule[], memory: Memory, flat: FlatAddresses): LaunchRequest | Finding {
-  const names = [...program.kernels.keys()].filter((k) => k === entry.kernel || functionName(k) === entry.kernel);
+  // By the name the entry was chosen by (sims/clang/entry.ts: a template's instance is `fill<int>`), else by its mangled or plain name.
+  const chosen = definedKernels(modules).get(entry.kernel) ?? [];
+  const names = [...program.kernels.keys()].filter((k) => chosen.includes(k) || k === entry.kernel || functionName(k) === entry.kernel);
   if (names.length === 0) {
-    const known = [...program.kernels.keys()].map(functionName);
+    const known = [...definedKernels(modules).keys()];
     return { kind: 'no-kernel', message: `the program has no kernel named '${entry.kernel}'${known.length ? ` (its kernels: ${[...new Set(known)].join(', ')})` : ''}` };
   }
   const kernel = program.kernels.get(names[0])!;
@@ -57,5 +60,5 @@ export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules:
     }
     return normalizerOf(param.type)(entry.args[name] ?? 0);
   });
-  return { kernel: kernel.compiled, grid: entry.grid, block: entry.block, dynamicShared: 0, args, range: kernel.compiled.decl.nameRange, entry: true };
+  return { kernel: kernel.compiled, grid: entry.grid, block: entry.block, dynamicShared: entryDynamicShared(kernel.compiled), args, range: kernel.compiled.decl.nameRange, entry: true };
 }
