@@ -71,10 +71,11 @@ interface Line {
 
 /**
  * The step s (see the top of this file) at which the most pairs of accesses of different
- * threads, one a write, meet, other than 0 and 1; ties go to the smallest |s|. Undefined when
+ * threads, one a write, meet, other than 0 and 1 and the steps `allowed` refuses (whose scalars
+ * break the kernel's preconditions); ties go to the smallest |s|. Undefined when
  * none do, or when a trail is incomplete.
  */
-export function collidingStep(first: AccessTrail, second: AccessTrail): number | undefined {
+export function collidingStep(first: AccessTrail, second: AccessTrail, allowed: (s: number) => boolean = () => true): number | undefined {
   if (first.overflowed || second.overflowed) return undefined;
   const lines: Line[] = [];
   for (const [key, a] of first.accesses) {
@@ -98,6 +99,7 @@ export function collidingStep(first: AccessTrail, second: AccessTrail): number |
   }
   let best: number | undefined;
   for (const [s, n] of votes) {
+    if (!allowed(s)) continue;
     const bestVotes = best === undefined ? 0 : votes.get(best)!;
     if (n > bestVotes || (n === bestVotes && Math.abs(s) < Math.abs(best!))) best = s;
   }

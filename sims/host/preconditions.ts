@@ -56,6 +56,16 @@ export function preconditionValuations(kernel: A.FunctionDecl, integers: readonl
 }
 
 /**
+ * Whether `values` of the integer parameters `integers` meet every top-level precondition that
+ * names only them and constants (those preconditionValuations reads); the others are left to the run.
+ */
+export function meetsPreconditions(kernel: A.FunctionDecl, integers: readonly string[], launch: LaunchShape, values: Record<string, number>): boolean {
+  return requiredClauses(kernel)
+    .filter((c) => namesOnly(c, integers, launch))
+    .every((c) => evaluate(c, values, launch) !== 0);
+}
+
+/**
  * The device function each function-pointer parameter is, by the kernel's top-level
  * `__requires(f == divideByTwo)` clauses (either side, within `&&`; of a disjunction,
  * `f == a | f == b`, its first alternative): parameter name → function name. Which parameters

@@ -61,6 +61,10 @@ test('the step most pairs agree on wins; on a tie, the smaller one', () => {
   assert.equal(collidingStep(trail(many(0)), trail(many(1))), 10);
   const tie = (x: number): Access[] => [{ line: 5, lane: 3, address: 1000 + 4 * (3 + x), write: true }, { line: 6, lane: 50, address: 1000 + 4 * 50 }, { line: 6, lane: 10, address: 1000 + 4 * 10 }];
   assert.equal(collidingStep(trail(tie(0)), trail(tie(1))), 7);
+  // A step the kernel's preconditions refuse is passed over, however many pairs meet there.
+  assert.equal(collidingStep(trail(many(0)), trail(many(1)), (s) => s !== 10), 9, "the next most agreed on (9 and 11, two pairs each)");
+  assert.equal(collidingStep(trail(tie(0)), trail(tie(1)), (s) => s > 7), 47);
+  assert.equal(collidingStep(trail(tie(0)), trail(tie(1)), () => false), undefined);
 });
 
 test('an access the other run did not make, or a trail over its limit, proposes nothing', () => {
