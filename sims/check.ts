@@ -9,7 +9,7 @@ import { DEFAULT_DEVICE, warpSchedulingOf } from './gpu/devices';
 import { chooseEntry, type EntryRequest } from './host/entry';
 import { headerDefines, headerLockstep, readKernelHeader, type KernelHeader } from './host/kernelHeader';
 import { AccessTrail, collidingStep, valuationAt } from './host/collidingValuation';
-import { preconditionValuations, requiredFunctions, type Valuations } from './host/preconditions';
+import { meetsPreconditions, preconditionValuations, requiredFunctions, type Valuations } from './host/preconditions';
 import type { BlockExecution, SchedulerKind } from './machine/executor';
 import type { BlockSampling } from './machine/blockSample';
 import { fairnessLaunchCheck } from './fairness/fairness';
@@ -152,8 +152,10 @@ export interface CheckOptions {
   hardwareFaithful?: boolean;
   granularity?: number;
   /**
-   * Assume a warp's lanes run in lockstep (pre-Volta; GPUVerify's --warp-sync): a warp is one
-   * accessor, diverged or not, so no races between its lanes. Lockstep scheduling implies it.
+   * Assume a warp's lanes run in lockstep (pre-Volta; GPUVerify's --warp-sync): the run
+   * schedules warps in lockstep unless `model` says otherwise, and a warp is one accessor,
+   * diverged or not, whose only races between lanes are lanes of one store writing one word.
+   * Lockstep scheduling implies it.
    */
   warpSync?: boolean;
   /** False: leave out benign same-value races (`--no-benign`). */
@@ -307,7 +309,8 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
   const detect = options.detect !== false;
   const granularity = options.granularity ?? 4;
   const stats = initialStats(options);
-  const model = options.model ?? (options.arch !== undefined ? warpSchedulingOf(options.arch) : undefined);
+  // --warp-sync: the program is written for pre-Volta warps, which run in lockstep.
+  const model = options.model ?? (options.arch !== undefined ? warpSchedulingOf(options.arch) : options.warpSync ? 'lockstep' : undefined);
   if (model === 'lockstep') stats.warps = 'lockstep';
   // --warp-sync assumes pre-Volta lockstep warps, as lockstep scheduling runs them.
   const lockstepLanes = model === 'lockstep' || !!options.warpSync;
@@ -397,7 +400,9 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     runOnce({ ...runOptions, entry: other, listen: hearing(secondTrail) });
     // And a third at the scalars where the two runs' addresses say two threads would meet
     // (collidingValuation.ts): its races join too, on the same terms.
-    const step = collidingStep(firstTrail, secondTrail);
+    const decl = kernelsOf(parsed).get(entry.kernel)?.[0];
+    const meets = (s: number): boolean => !decl || meetsPreconditions(decl, options.exploreUnsetScalars!, entry, valuationAt(entry.args, other.args, s));
+    const step = collidingStep(firstTrail, secondTrail, meets);
     if (step !== undefined) runOnce({ ...runOptions, ...withDetector, entry: { ...other, args: valuationAt(entry.args, other.args, step) } });
   }
   stats.exitCode = run.exitCode;

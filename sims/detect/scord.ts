@@ -25,7 +25,7 @@ import { isRelease, type EventListener, type SimEvent } from '../ir/ir';
 import { sameThread, unorderedLanes, warpKey, WARPS_PER_BLOCK } from './lanes';
 import { nameAddress } from '../gpu/lvalue';
 import { ShadowSharedMemory } from './sharedMemory';
-import { accessName, type LockSites, type RaceCategory, type RaceFinding } from './findings';
+import { accessName, type AccessSummary, type LockSites, type RaceCategory, type RaceFinding } from './findings';
 import { detectorListener, type AccessView, type ControlEvent, type Detector, type DetectorState } from './detector';
 import { ScordReporter } from './scordReport';
 import type { AccessRecord, FenceFile, LockEntry, LockTable, Meta } from './scordRecords';
@@ -33,6 +33,7 @@ import { ReleaseFile, scopeRank } from './releaseFile';
 import { ReadsBeforeWrite } from './readsBeforeWrite';
 import { PlainWords } from './plainWords';
 import { setDense } from './denseArray';
+import { LockstepStores } from './lockstepStores';
 
 export interface DetectorOptions {
   /** Bytes per metadata entry: 4 is one word (the paper's design); 8–64 for its Table VII. */
@@ -46,7 +47,8 @@ export interface DetectorOptions {
   trace?: string;
   /**
    * Assume the lanes of a warp that has not diverged run in lockstep (pre-Volta, GPUVerify's
-   * --warp-sync): they are one accessor, and conflicts between them are not reported.
+   * --warp-sync): they are one accessor, and the only conflicts between them reported are
+   * lanes of one store writing one word (lockstepStores.ts).
    */
   warpSync?: boolean;
 }
@@ -156,6 +158,8 @@ export class ScordDetector implements Detector {
   private readonly faithful: boolean;
   private readonly perThread: boolean;
   private readonly warpSync: boolean;
+  /** Lockstep warps only: the lanes of each warp's current store, which nothing orders (lockstepStores.ts). */
+  private lockstepStores?: LockstepStores;
   /** Words of global memory accessed, counted only for the metadata-size benchmark. */
   private readonly touched?: Set<number>;
   private entries = 0;
@@ -174,6 +178,7 @@ export class ScordDetector implements Detector {
     this.perThread = options.perThreadWhenDiverged ?? true;
     // Lockstep scheduling (pre-Volta) runs an undiverged warp's lanes together.
     this.warpSync = !!options.warpSync || !this.perThread;
+    if (this.warpSync) this.lockstepStores = new LockstepStores();
     if (options.measureMetadata) this.touched = new Set();
     if (options.trace) this.trace = options.trace;
     this.reporter = new ScordReporter(memory, this.granularity, (block, warp, lane) => this.fenceFile(block, warp, lane), (block) => this.barrierId(block));
@@ -193,6 +198,7 @@ export class ScordDetector implements Detector {
         // Kernels run to completion one after another: nothing races across launches. The
         // entries' objects are reused by the next launch (no lock section refers to them now).
         this.reporter.found.beginLaunch();
+        if (this.lockstepStores) this.lockstepStores = new LockstepStores();
         this.meta.reset();
         this.plain?.reset(true);
         this.fences = [];
@@ -224,6 +230,7 @@ export class ScordDetector implements Detector {
         this.readGeneration++;
         return;
       case 'barrier': {
+        this.lockstepStores?.endBlock(e.block);
         setDense(this.barriers, e.block, (this.barriers[e.block] ?? 0) + 1);
         if (this.ordering.ordering) this.ordering.publishAtBarrier(e.block);
         // A barrier reconverges every warp of the block.
@@ -232,12 +239,17 @@ export class ScordDetector implements Detector {
         return;
       }
       case 'warp-sync':
+        this.lockstepStores?.end(e.block, e.warp);
         if (this.locks.size > 0) this.shareWarpLocks(e.block, e.warp);
         this.endDivergence(e.block, e.warp);
         this.ordering.warpOrder(e.block, e.warp).sync++;
         this.shared.syncWarp(e.block, e.warp);
         return;
+      case 'reconverge':
+        this.lockstepStores?.end(e.block, e.warp);
+        return;
       case 'diverge':
+        this.lockstepStores?.end(e.block, e.warp);
         if (!this.perThread) return;
         {
           const k = warpKey(e.block, e.warp);
@@ -260,10 +272,34 @@ export class ScordDetector implements Detector {
     const space = a.space;
     if (space === 'global' || space === 'managed') {
       if (this.trace) this.traceAccess(e);
+      if (this.lockstepStores?.access(e)) this.lanesOfOneStore(e, a);
       this.access(e, a);
     } else if (space === 'shared') {
       if (this.trace) this.traceAccess(e);
+      if (this.lockstepStores?.access(e)) this.lanesOfOneStore(e, a);
       this.shared.access(e, this.epoch(e.block, e.warp), a);
+    }
+  }
+
+  /**
+   * A plain store of a lockstep warp: a word an earlier lane of the same store wrote is an
+   * intra-warp race (benign when both left one value), which lockstep does not order.
+   */
+  private lanesOfOneStore(e: Access, a: Allocation): void {
+    const stores = this.lockstepStores!;
+    const offset = offsetIn(e.address, a.id);
+    const end = offset + Math.max(1, e.size);
+    for (let w = offset >> 2; w << 2 < end; w++) {
+      const from = Math.max(offset, w << 2) - (w << 2);
+      const to = Math.min(end, (w << 2) + 4) - (w << 2);
+      const bytes = (((1 << (to - from)) - 1) << from) & 0b1111;
+      const value = (w << 2) + 4 <= a.size ? a.view.getInt32(w << 2, true) : NaN;
+      const earlier = stores.written(e.lane, a.id * 2 ** 32 + w, bytes, value);
+      if (!earlier) continue;
+      const summary: AccessSummary = { range: e.range, write: true, strong: e.strong };
+      const category = earlier.value === value ? 'benign-same-value' : 'intra-warp';
+      this.reporter.reportPair(e, true, { summary, who: { block: e.block, warp: e.warp, lane: earlier.lane } }, category, value, a.space === 'shared' ? 'shared' : 'global');
+      return;
     }
   }
 
@@ -1127,7 +1163,7 @@ export class ScordDetector implements Detector {
   }
 
   private newShadow(): ShadowSharedMemory {
-    return new ShadowSharedMemory((e, write, earlier, category, value) => this.reporter.reportShared(e, write, earlier, category, value), this.warpSync);
+    return new ShadowSharedMemory((e, write, earlier, category, value) => this.reporter.reportPair(e, write, earlier, category, value, 'shared'), this.warpSync);
   }
 
 

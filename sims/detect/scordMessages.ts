@@ -52,7 +52,17 @@ export function raceMessage(category: RaceCategory, current: AccessSummary, earl
     'benign-same-value': `both leave ${address ? `\`${address}\`` : 'the word'} holding ${current.value === undefined ? 'the same value' : current.value > 0xffff ? `0x${current.value.toString(16)}` : current.value}, which is harmless on today's GPUs but undefined in CUDA's memory model`,
   };
   const fenceCategory = category === 'missing-block-fence' || category === 'missing-device-fence';
-  return `${what} races with ${other}: ${orderAdvice ?? (fenceCategory && !narrowFence && mixed ? mixed : advice[category])}`;
+  // Two threads' plain writes by one statement: no fence, barrier or __syncwarp() can come between them.
+  const oneStore = current.write && earlier.write && !current.atomic && !earlier.atomic && sameSite(current.range, earlier.range) && PLAIN_CONFLICTS.has(category);
+  const storeAdvice = `both are this one store, so which value stays is undefined (in lockstep too); give each thread its own element, let one thread store it, or use \`atomicExch\``;
+  return `${what} races with ${other}: ${orderAdvice ?? (oneStore ? storeAdvice : fenceCategory && !narrowFence && mixed ? mixed : advice[category])}`;
+}
+
+/** Categories of plain accesses that nothing orders, whose advice is to order them. */
+const PLAIN_CONFLICTS: ReadonlySet<RaceCategory> = new Set(['missing-block-fence', 'missing-device-fence', 'non-strong-access', 'shared-memory', 'intra-warp']);
+
+function sameSite(a: Range, b: Range): boolean {
+  return a.file === b.file && a.start.line === b.start.line && a.start.character === b.start.character;
 }
 
 /** What to do about two accesses without a common lock, as far as the locks each held say. */

@@ -166,12 +166,13 @@ export class ScordReporter {
     return block === undefined ? name : `${name} (block ${block})`;
   }
 
-  reportShared(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }, category: RaceCategory, value: number): void {
+  /** A race of the access `e` with an earlier one of block scope, given by its summary (shared memory, lanes of one store). */
+  reportPair(e: Access, write: boolean, earlier: { summary: AccessSummary; who: Accessor }, category: RaceCategory, value: number, space: 'shared' | 'global'): void {
     if (this.found.recount(category, e.range, earlier.summary.range, e, earlier.who)) return;
     // The shadow memory reuses its records: keep copies (an atomic or order only where there is one).
     const { range, write: earlierWrite, strong, atomic, order } = earlier.summary;
     const summary: AccessSummary = { range, write: earlierWrite, strong, ...(atomic ? { atomic } : {}), ...(order ? { order } : {}) };
-    this.add(category, 'block', e, write, summary, { ...earlier.who }, 'shared', category === 'benign-same-value' ? value : undefined, false, {});
+    this.add(category, 'block', e, write, summary, { ...earlier.who }, space, category === 'benign-same-value' ? value : undefined, false, {});
   }
 }
 

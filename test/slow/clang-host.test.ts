@@ -345,6 +345,53 @@ __global__ void shift(int *A, int offset) {
     assert.deepEqual(given.findings, []);
   });
 
+  test("is run a third time at a scalar its preconditions allow: a meeting they rule out is not the one run", async () => {
+    // Thread 3 writes A[3 + x], thread 50 reads A[20]: they meet at x = 17 and, nearer to 0, the
+    // write meets the store to A[0] at x = -3, which `__requires(x >= 0)` rules out.
+    const text = `//--blockDim=64 --gridDim=1
+__global__ void k(int *A, int x) {
+  __requires(x >= 0);
+  if (threadIdx.x == 3) A[threadIdx.x + x] = 7;
+  if (threadIdx.x == 50) A[0] = A[20];
+}
+`;
+    const r = await checkKernelFile('meet-required.cu', text);
+    assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
+    assert.deepEqual(r.findings.map((f) => [f.category, f.range?.start.line, f.related[0]?.location.line]), [['missing-block-fence', 4, 4]]);
+    // Without the precondition the nearer meeting is the one run: the stores to A[0].
+    const free = await checkKernelFile('meet-free.cu', text.replace('  __requires(x >= 0);\n', ''));
+    assert.deepEqual(free.findings.map((f) => [f.category, f.range?.start.line, f.related[0]?.location.line]), [['missing-block-fence', 3, 3]]);
+  });
+
+  test('a template kernel instantiated explicitly runs by the instance clang names, or by its plain name', async () => {
+    const text = `//--blockDim=32 --gridDim=1
+template <typename T> __global__ void fill(T *A) { A[threadIdx.x % 16] = (T)threadIdx.x; }
+template __global__ void fill<int>(int *);
+`;
+    const r = await checkKernelFile('fill.cu', text);
+    assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
+    assert.deepEqual(r.findings.map((f) => f.category), ['intra-warp']);
+    const file = path.join(KERNELS, 'fill.cu');
+    const named = await checkWithClang({ fileName: file, text }, { units: [{ file, text, defines: [], includeDirs: [] }], launch: { request: { kernel: 'fill', args: {} }, header: readKernelHeader(text).header } });
+    assert.deepEqual(named.findings.map((f) => f.category), ['intra-warp']);
+  });
+
+  test('using extern __shared__, gets the 48 KB a launch may ask without opting in', async () => {
+    const text = (read: string): string => `//--blockDim=32 --gridDim=1
+__global__ void k(int *A) {
+  extern __shared__ int s[];
+  s[threadIdx.x] = A[threadIdx.x];
+  __syncthreads();
+  A[threadIdx.x] = ${read};
+}
+`;
+    const mirrored = await checkKernelFile('dyn-shared.cu', text('s[31 - threadIdx.x]'));
+    assert.equal(mirrored.analysed, true, JSON.stringify(mirrored.diagnostics));
+    assert.deepEqual(mirrored.findings, []);
+    assert.deepEqual((await checkKernelFile('dyn-shared-last.cu', text('s[threadIdx.x + 12256]'))).findings, []);
+    assert.deepEqual((await checkKernelFile('dyn-shared-past.cu', text('s[threadIdx.x + 12257]'))).findings.map((f) => f.category), ['out-of-bounds']);
+  });
+
   test('asking for blocks the device refuses (GPUVerify writes 2,048 threads), runs them as asked with a note, as the hand-written path does', async () => {
     const text = `//--blockDim=2048 --gridDim=2
 __global__ void mirror(int *out) {

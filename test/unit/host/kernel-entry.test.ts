@@ -290,6 +290,24 @@ test("a header's --warp-sync runs lockstep warps when the simulator's 32-lane wa
   assert.deepEqual(categories('//--blockDim=[4,4] --gridDim=1 --warp-sync=16\n'), []);
 });
 
+test('under --warp-sync the lanes of one store still race: lockstep orders instructions, not the lanes of one', () => {
+  const categories = (body: string): string[] => {
+    const text = `//--blockDim=32 --gridDim=1 --warp-sync=32\n__global__ void k(int *A) {\n  __shared__ int s[32];\n${body}\n}\n`;
+    const report = checkParsedEntry(parseVirtual({ 'main.cu': text }), { fileName: 'main.cu', text }, readKernelHeader(text).header) as CheckReport;
+    assert.equal(report.analysed, true);
+    return report.findings.map((f) => `${f.category}@${f.location.line}`);
+  };
+  assert.deepEqual(categories('  A[0] = threadIdx.x;'), ['intra-warp@4']);
+  assert.deepEqual(categories('  A[0] = 5;'), ['benign-same-value@4']);
+  assert.deepEqual(categories('  s[threadIdx.x / 2] = threadIdx.x;\n  A[threadIdx.x] = s[threadIdx.x / 2];'), ['intra-warp@4']);
+  // One lane a turn of a loop: each store is its own instruction, and lockstep orders them.
+  assert.deepEqual(categories('  for (int i = 0; i < 32; i++) if (threadIdx.x == i) A[1] = i;'), []);
+  // Lanes writing their own words, and a store after a load of the same site's word (`+=`): no conflict in one instruction.
+  assert.deepEqual(categories('  A[threadIdx.x] = threadIdx.x;\n  A[threadIdx.x] += 1;'), []);
+  // Bytes of one word written by different lanes: no byte in common.
+  assert.deepEqual(categories('  ((char *)A)[threadIdx.x] = (char)threadIdx.x;'), []);
+});
+
 test('a kernel run on its own is also run with its unset integer scalars at 1: a race that any non-zero offset shows is found', () => {
   // Thread t reads A[t + offset] and thread t + offset writes it: a race for every offset but 0.
   const text = '//--blockDim=64 --gridDim=1\n__global__ void shift(int *A, int offset) {\n  int temp = A[threadIdx.x + offset];\n  A[threadIdx.x] += temp;\n}\n';
@@ -318,6 +336,15 @@ test('a kernel run on its own is run a third time at the scalar where two thread
   const clean = checkParsedEntry(parseVirtual({ 'main.cu': ordered }), { fileName: 'main.cu', text: ordered }, readKernelHeader(ordered).header) as CheckReport;
   assert.equal(clean.analysed, true);
   assert.deepEqual(clean.findings, []);
+});
+
+test('a kernel run on its own that uses extern __shared__ gets the 48 KB a launch may ask without opting in', () => {
+  const text = (read: string): string => `//--blockDim=32 --gridDim=1\n__global__ void k(int *A) {\n  extern __shared__ int s[];\n  s[threadIdx.x] = A[threadIdx.x];\n  __syncthreads();\n  A[threadIdx.x] = ${read};\n}\n`;
+  const check = (source: string): CheckReport => checkParsedEntry(parseVirtual({ 'main.cu': source }), { fileName: 'main.cu', text: source }, readKernelHeader(source).header) as CheckReport;
+  assert.deepEqual(check(text('s[31 - threadIdx.x]')).findings, []);
+  // The last word of the 48 KB is in bounds, the next one is not.
+  assert.deepEqual(check(text('s[threadIdx.x + 12256]')).findings, []);
+  assert.deepEqual(check(text('s[threadIdx.x + 12257]')).findings.map((f) => f.category), ['out-of-bounds']);
 });
 
 test('a struct argument made up for a kernel holds pointers to fresh allocations, so its accesses are checked, not null dereferences', () => {
