@@ -23,6 +23,8 @@ export const MATH: Record<string, ((...xs: number[]) => number) | undefined> = O
     fdim: (a: number, b: number) => (a > b ? a - b : 0), rint: roundEven, nearbyint: roundEven, erf, erfc: (x: number) => 1 - erf(x),
     sinpi: (x: number) => Math.sin(Math.PI * x), cospi: (x: number) => Math.cos(Math.PI * x),
   }),
+  __builtin_inff: () => Infinity, __builtin_inf: () => Infinity, __builtin_huge_valf: () => Infinity, __builtin_huge_val: () => Infinity,
+  __builtin_nanf: () => NaN, __builtin_nan: () => NaN,
   isnan: (x: number) => +Number.isNaN(x), isinf: (x: number) => +(Math.abs(x) === Infinity), isfinite: (x: number) => +Number.isFinite(x),
   signbit: (x: number) => +(x < 0 || Object.is(x, -0)), labs: Math.abs, llabs: Math.abs,
   llmin: Math.min, llmax: Math.max, ullmin: Math.min, ullmax: Math.max,

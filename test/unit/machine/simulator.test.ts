@@ -462,6 +462,36 @@ int main() {
   assert.equal(r.stdout, lines.join('\n') + '\n');
 });
 
+test('floats as large as a 64-bit box stay floats: FLT_MAX, 1e30f, infinity, and with 64-bit integers beside them', () => {
+  // A 64-bit integer past 2^53 is kept as a box, a double above 2^62; floats there are not boxes.
+  const r = run(`#include <stdio.h>
+#include <float.h>
+#include <math.h>
+__global__ void k(float *f, double *d, unsigned long long *u) {
+  float best = FLT_MAX, big = 1e30f, inf = INFINITY;
+  unsigned long long x = 0xFFFFFFFFFFFFFFFFULL - threadIdx.x;
+  best = fminf(best, big);
+  f[0] = best; f[1] = inf; f[2] = sqrtf(1e20f); f[3] = (float)x; f[4] = big * big;
+  d[0] = DBL_MAX; d[1] = 4611686018427387904.0 * 3.0; d[2] = (double)x;
+  u[0] = x; u[1] = (unsigned long long)1e19f;
+}
+int main() {
+  float *f; double *d; unsigned long long *u;
+  cudaMalloc(&f, 5 * sizeof(float)); cudaMalloc(&d, 3 * sizeof(double)); cudaMalloc(&u, 2 * 8);
+  k<<<1, 1>>>(f, d, u);
+  float hf[5]; double hd[3]; unsigned long long hu[2];
+  cudaMemcpy(hf, f, sizeof(hf), cudaMemcpyDeviceToHost);
+  cudaMemcpy(hd, d, sizeof(hd), cudaMemcpyDeviceToHost);
+  cudaMemcpy(hu, u, sizeof(hu), cudaMemcpyDeviceToHost);
+  printf("%g %g %g %g %g\\n", hf[0], hf[1], hf[2], hf[3], hf[4]);
+  printf("%g %.0f %g\\n", hd[0], hd[1], hd[2]);
+  printf("%llu %llu %g\\n", hu[0], hu[1], 3e38f * 10.0f);
+  return 0;
+}`);
+  assert.deepEqual(r.findings, []);
+  assert.equal(r.stdout, '1e+30 inf 1e+10 1.84467e+19 inf\n1.79769e+308 13835058055282163712 1.84467e+19\n18446744073709551615 9999999980506447872 inf\n');
+});
+
 test('the runtime API and C library the front end knows also run', () => {
   const r = run(`#include <stdio.h>
 #include <stdlib.h>
