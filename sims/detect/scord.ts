@@ -83,6 +83,8 @@ interface LockWordAtomics {
   takeOther?: AccessRecord;
   /** The last block-scope atomicExch that released it. */
   narrowRelease?: AccessRecord;
+  /** The last block-scope atomicCAS that changed it, and its thread's lock entry for it. */
+  narrowTake?: { rec: AccessRecord; entry: LockEntry | undefined };
 }
 
 export class ScordDetector implements Detector {
@@ -600,7 +602,7 @@ export class ScordDetector implements Detector {
         if (this.faithful && table.entries.length > LOCK_TABLE && table.entries.shift()!.active) this.held--;
         table.held = undefined;
       }
-      this.lockWordScope(word, e, 'take');
+      this.lockWordScope(word, e, 'take', table.entries.find((t) => t.word === word && (t.scope === 'block') === block));
       return; // lock words are synchronisation, not data
     }
     // atomicExch, or a store (release, volatile or — a broken unlock — plain), on a held lock word unlocks it.
@@ -701,16 +703,24 @@ export class ScordDetector implements Detector {
    * atomic for that block (Table IV (d), as for any word), in either order unless a
    * device-scope fence of the earlier one's thread hands the word over. A lock taken with
    * atomicCAS_block is a different lock in each block: that is reported on the data it fails to
-   * protect (lock-scope), not here. `release`: such a narrow release.
+   * protect (lock-scope), not here; but an atomicCAS_block that changed the word after another
+   * block's changed it while that one was no lock (no fence of its scope completed it, nothing
+   * released it: a read-modify-write, as atomicAdd_block is) is a scoped-atomic race.
+   * `release`: such a narrow release. `entry`: the lock entry a take made or found.
    */
-  private lockWordScope(word: number, e: Access, kind: 'take' | 'release'): void {
-    if (kind === 'take' && e.atomic?.scope === 'block') return;
+  private lockWordScope(word: number, e: Access, kind: 'take' | 'release', entry?: LockEntry): void {
     let seen = this.lockWordAtomics.get(word);
     if (!seen) this.lockWordAtomics.set(word, (seen = {}));
     const rec = this.record(undefined, e, true, this.fenceFile(e.block, e.warp, e.lane), false);
     // As for any block-scope atomic (Table IV (d) in check): an atomic of another block whose
     // thread has fenced at device scope since is handed over, ordered before this one.
     const unordered = (r: AccessRecord | undefined): r is AccessRecord => r !== undefined && r.block !== e.block && !this.deviceFencedSince(r);
+    if (kind === 'take' && e.atomic?.scope === 'block') {
+      const earlier = seen.narrowTake;
+      if (earlier && unordered(earlier.rec) && earlier.entry && !earlier.entry.active && earlier.entry.release === undefined) this.reporter.report('scoped-atomic', 'device', earlier.rec, rec, e);
+      seen.narrowTake = { rec, entry };
+      return;
+    }
     if (kind === 'take') {
       if (unordered(seen.narrowRelease)) this.reporter.report('scoped-atomic', 'device', seen.narrowRelease, rec, e);
       if (seen.take && seen.take.block !== e.block) seen.takeOther = seen.take;
