@@ -169,20 +169,27 @@ export const FRONTENDS: readonly Frontend[] = ['auto', 'builtin', 'clang'];
 const LAUNCH_PROBLEMS: ReadonlySet<string | undefined> = new Set(['launch', 'launch-header', 'no-main', 'no-kernel']);
 
 /**
- * Whether the hand-written path's report leaves the file to clang: it could not run it, for a
- * reason other than the launch or a syntax error (a half-typed line: clang rejects it too, and
- * the hand-written front end says so at once). Constructs it does not know, names its headers do
- * not declare and headers it does not have are clang's to judge.
+ * What the hand-written path's report leaves to clang. `keep`: nothing (it ran the file, or
+ * could not for its launch, which clang would meet the same way). `clang`: the file (constructs
+ * it does not know, names its headers do not declare, headers it does not have are clang's to
+ * judge). `clang-if-it-runs`: its syntax errors are a half-typed line, which clang rejects too,
+ * or C++ the hand-written parser does not know (`for (int x : a)`, structured bindings,
+ * `decltype`): clang's report if clang runs the file, else this one, which came at once.
  */
-export function leavesToClang(report: CheckReport): boolean {
-  if (report.analysed) return false;
+export function clangsPart(report: CheckReport): 'keep' | 'clang' | 'clang-if-it-runs' {
+  if (report.analysed) return 'keep';
   const errors = report.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.some((d) => LAUNCH_PROBLEMS.has(d.code))) return false;
+  if (errors.some((d) => LAUNCH_PROBLEMS.has(d.code))) return 'keep';
   // A syntax error after a construct the hand-written parser does not know is usually its
-  // cascade (the parser resynchronised somewhere clang would not), so only a file whose every
-  // construct is known keeps its syntax errors here.
-  if (report.diagnostics.some((d) => d.code === 'not-supported' || d.code === 'unknown-system-header')) return true;
-  return !errors.some((d) => d.code !== undefined && isKnownCode(d.code) && SYNTAX_STAGES.has(DIAGNOSTIC_CODES[d.code].stage));
+  // cascade (the parser resynchronised somewhere clang would not).
+  if (report.diagnostics.some((d) => d.code === 'not-supported' || d.code === 'unknown-system-header')) return 'clang';
+  return errors.some((d) => d.code !== undefined && isKnownCode(d.code) && SYNTAX_STAGES.has(DIAGNOSTIC_CODES[d.code].stage)) ? 'clang-if-it-runs' : 'clang';
+}
+
+/** The report of a check that went on to clang as `part` says (clangsPart), from the hand-written path's `builtin`. */
+export async function withClangsPart(builtin: CheckReport, part: 'clang' | 'clang-if-it-runs', clang: () => Promise<CheckReport>): Promise<CheckReport> {
+  const report = await clang();
+  return part === 'clang' || report.analysed ? report : builtin;
 }
 
 const SYNTAX_STAGES: ReadonlySet<string> = new Set(['lexer', 'parser']);
@@ -209,6 +216,7 @@ export async function checkProgram(given: CheckOptions, program: ClangProgramOpt
   if (frontend === 'builtin') return checkSource(options);
   if (!alone) return checkWithClang(options, program);
   const report = checkSource(options);
-  return leavesToClang(report) ? checkWithClang(options, program) : report;
+  const part = clangsPart(report);
+  return part === 'keep' ? report : withClangsPart(report, part, () => checkWithClang(options, program));
 }
 
