@@ -92,6 +92,7 @@ export function unsupportedFeature(name: string): string {
     [/^nvtx/, 'NVTX annotations'],
     [/^(fork|vfork|wait|waitpid|waitid|execl|execlp|execle|execv|execve|execvp|posix_spawn|posix_spawnp|kill|pipe|pipe2|socket|socketpair|shm_open|shm_unlink|sem_open|popen|system)$/, 'processes and interprocess communication'],
     [/^(cuda|__cuda)/, 'a CUDA runtime function the simulator does not provide'],
+    [/^(__cxa_(allocate_exception|free_exception|throw|rethrow|begin_catch|end_catch|current_exception_type|get_exception_ptr|call_unexpected)|_Unwind_\w+|__gxx_personality_v0)$/, 'C++ exceptions: the host program runs with a C++ library built without them'],
   ];
   for (const [re, what] of groups) if (re.test(name)) return `${name} (${what})`;
   return `${name} (a function that no file of the program defines)`;

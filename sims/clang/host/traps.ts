@@ -63,6 +63,13 @@ export function trapFinding(
     const where = site.location ? '' : site.function ? ` (in function '${site.function}')` : '';
     const assertion = /Assertion failed[^\n]*/.exec(o.stderr());
     if (assertion) return { finding: { kind: 'assertion-failed', message: `host code: ${assertion[0].trim()}${where}`, ...at(site) }, exitCode: EXIT_ABORT };
+    // libc++ built without exceptions aborts where it would throw, and says what it threw.
+    const thrown = /(\S+) was thrown in -fno-exceptions mode(?: with error \d+)?(?: and message "([^"]*)")?/.exec(o.stderr());
+    if (thrown) {
+      const what = thrown[2] !== undefined ? `${thrown[1]} ("${thrown[2]}")` : thrown[1];
+      const feature = /^thread /.test(thrown[2] ?? '') ? 'std::thread (the host program runs on one thread)' : `C++ exceptions (the standard library threw ${what}, and the host program runs with a C++ library built without them)`;
+      return { finding: { kind: 'not-supported', message: `not supported: ${feature}${where}`, ...at(site) }, exitCode: 2 };
+    }
     return { finding: { kind: 'host-abort', message: `host code called abort() or reached unreachable code${where}`, ...at(site) }, exitCode: EXIT_ABORT };
   }
   if (/divide by zero|remainder by zero/.test(message)) {
