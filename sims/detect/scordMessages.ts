@@ -52,10 +52,15 @@ export function raceMessage(category: RaceCategory, current: AccessSummary, earl
     'benign-same-value': `both leave ${address ? `\`${address}\`` : 'the word'} holding ${current.value === undefined ? 'the same value' : current.value > 0xffff ? `0x${current.value.toString(16)}` : current.value}, which is harmless on today's GPUs but undefined in CUDA's memory model`,
   };
   const fenceCategory = category === 'missing-block-fence' || category === 'missing-device-fence';
-  // Two threads' plain writes by one statement: no fence, barrier or __syncwarp() can come between them.
-  const oneStore = current.write && earlier.write && !current.atomic && !earlier.atomic && sameSite(current.range, earlier.range) && PLAIN_CONFLICTS.has(category);
-  const storeAdvice = `both are this one store, so which value stays is undefined (in lockstep too); give each thread its own element, let one thread store it, or use \`atomicExch\``;
-  return `${what} races with ${other}: ${orderAdvice ?? (oneStore ? storeAdvice : fenceCategory && !narrowFence && mixed ? mixed : advice[category])}`;
+  // Two threads at one plain store, or one read-modify-write (`hist[b]++`): no fence, barrier or
+  // __syncwarp() can come between them; what they need is their own words or an atomic.
+  const oneSite = !current.atomic && !earlier.atomic && sameSite(current.range, earlier.range) && PLAIN_CONFLICTS.has(category);
+  const siteAdvice = !oneSite
+    ? undefined
+    : current.write && earlier.write
+      ? `both are this one store, so which value stays is undefined (in lockstep too); give each thread its own element, let one thread store it, or use \`atomicExch\``
+      : `both are this one read-modify-write, which is not atomic: threads read the same old value and updates are lost; use an atomic (\`atomicAdd\` for \`+=\` and \`++\`)`;
+  return `${what} races with ${other}: ${orderAdvice ?? siteAdvice ?? (fenceCategory && !narrowFence && mixed ? mixed : advice[category])}`;
 }
 
 /** Categories of plain accesses that nothing orders, whose advice is to order them. */

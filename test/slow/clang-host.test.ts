@@ -175,6 +175,17 @@ describe('what goes wrong becomes a finding, never a crash', () => {
     assert.equal(r.findings[0].range?.start.line! + 1, lineOf('cudaError_t e = cudaMemcpy(host, dev'));
   });
 
+  test('a throw, and a std::thread (whose constructor libc++ would throw from), are located `not supported`s that name the feature', () => {
+    const thrown = run(['throw']);
+    assert.equal(thrown.exitCode, 2);
+    assert.deepEqual(thrown.findings.map((f) => [f.kind, f.range?.start.line! + 1]), [['not-supported', lineOf('throw std::runtime_error("boom")')]]);
+    assert.match(thrown.findings[0].message, /^not supported: __cxa_allocate_exception \(C\+\+ exceptions: /);
+    const thread = run(['thread']);
+    assert.equal(thread.exitCode, 2);
+    assert.equal(thread.stdout, '');
+    assert.deepEqual(thread.findings.map((f) => [f.kind, f.range?.start.line! + 1, f.message]), [['not-supported', lineOf('std::thread t('), 'not supported: std::thread (the host program runs on one thread)']]);
+  });
+
   test('a runtime call the simulator does not provide ends the run with one located `not supported`', () => {
     const r = run(['driver']);
     assert.equal(r.exitCode, 2);
@@ -658,6 +669,41 @@ int main() {
       assert.equal(warnings.length, 1);
       assert.match(warnings[0].message, /^`array` is read as the program's own `::array`/);
       assert.deepEqual([warnings[0].location.line, warnings[0].location.column], [7, 22], 'at the first reference');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('C++ the hand-written parser reads as a syntax error', () => {
+  test('runs through clang by default when clang compiles it; a real syntax error keeps the instant report', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-cxx17-'));
+    try {
+      const file = path.join(dir, 'modern.cu');
+      // A range-based for, a structured binding and decltype: nvcc compiles them all.
+      fs.writeFileSync(file, `#include <cstdio>
+struct Pair { int a, b; };
+__global__ void k(int *p) { p[threadIdx.x % 16] = threadIdx.x; }
+int main() {
+  int v[3] = {1, 2, 3}, s = 0;
+  for (int x : v) s += x;
+  auto [a, b] = Pair{4, 5};
+  decltype(s) t = s + a + b;
+  int *d; cudaMalloc(&d, 32 * sizeof(int)); k<<<1, 32>>>(d); cudaDeviceSynchronize();
+  printf("%d\\n", t);
+  return 0;
+}
+`);
+      let stdout = '';
+      assert.equal(await scord(['check', file, '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => undefined }), 1);
+      const report = JSON.parse(stdout);
+      assert.equal(report.output, '15\n');
+      assert.deepEqual(report.findings.map((f: { category: string; location: { line: number } }) => [f.category, f.location.line]), [['intra-warp', 3]]);
+      // A missing semicolon: both front ends reject it, and the error is the hand-written one's, located.
+      fs.writeFileSync(file, 'int main() { int x = 1 return x; }\n');
+      let stderr = '';
+      assert.equal(await scord(['check', file], { stdout: (t) => (stderr += t), stderr: (t) => (stderr += t) }), 2);
+      assert.match(stderr, /modern\.cu:1:23: error: expected ';'/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -451,3 +451,22 @@ int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }` });
     assert.deepEqual(detector!.findings(), []);
   });
 });
+
+describe('the advice of a race between two threads at one statement', () => {
+  const host = (kernel: string, launch: string) => `${kernel}\nint main() { int *a, *b; cudaMalloc(&a, 1024); cudaMalloc(&b, 1024); ${launch}; cudaDeviceSynchronize(); return 0; }\n`;
+  const advice = (source: string): string[] => detect(source).map((f) => f.message.replace(/^.*?races with .*?: /, ''));
+  test('one store of several threads to one word: their own words, one writer, or atomicExch, not a fence or barrier', () => {
+    const [store] = advice(host('__global__ void k(int *a, int *b) { b[threadIdx.x % 4] = threadIdx.x; }', 'k<<<2, 32>>>(a, b)'));
+    assert.match(store, /^both are this one store, so which value stays is undefined \(in lockstep too\); give each thread its own element, let one thread store it, or use `atomicExch`/);
+  });
+  test('one read-modify-write (`x++`) of several threads: an atomic', () => {
+    const messages = advice(host('__global__ void k(int *a, int *b) { a[threadIdx.x % 4]++; }', 'k<<<2, 32>>>(a, b)'));
+    assert.ok(messages.length > 0);
+    for (const m of messages) assert.match(m, /^both are this one (read-modify-write, which is not atomic: .*use an atomic \(`atomicAdd` for `\+=` and `\+\+`\)|store)/);
+    assert.ok(messages.some((m) => m.startsWith('both are this one read-modify-write')));
+  });
+  test('two statements keep the advice that orders them', () => {
+    const [apart] = advice(host('__global__ void k(int *a, int *b) { if (threadIdx.x == 0) a[0] = 1; if (threadIdx.x == 40) b[0] = a[0]; }', 'k<<<1, 64>>>(a, b)'));
+    assert.match(apart, /__threadfence_block\(\)|__syncthreads\(\)/);
+  });
+});
