@@ -119,6 +119,12 @@ interface Word {
   heads?: Head[];
   /** atomicCAS_block calls that changed the word: a block-scope lock. */
   blockCas?: Range[];
+  /**
+   * A plain write its own thread's atomic then replaced as the last write (`*c = 0;
+   * atomicAdd(c, 1);`): other threads' atomics are compared with it too, since they are
+   * morally strong with the atomic and so would leave the plain write unchecked in this order.
+   */
+  hidden?: Rec;
 }
 
 /** A thread as clocks see it: a converged warp, or one lane of a diverged warp. */
@@ -561,7 +567,11 @@ export class PreciseDetector implements Detector {
   private check(t: Thread, e: Access, s: Word, write: boolean, strong: boolean, wide: boolean, sync: boolean): void {
     const w = s.write;
     if (w && w.comp !== t.comp) this.compare(w, t, e, s, write, strong, wide, sync);
+    const hidden = e.atomic ? s.hidden : undefined;
+    if (hidden && hidden.comp !== t.comp) this.compare(hidden, t, e, s, write, strong, wide, sync);
     if (write) {
+      if (!e.atomic) s.hidden = undefined;
+      else if (w && !w.atomic && w.comp === t.comp) s.hidden = { ...w };
       const r = s.read;
       if (r && r.comp !== t.comp) this.compare(r, t, e, s, write, strong, wide, sync);
       if (s.reads) for (const x of s.reads.values()) if (x.comp !== t.comp) this.compare(x, t, e, s, write, strong, wide, sync);
@@ -724,7 +734,7 @@ class ShadowWords {
     }
     const i = k & ((1 << PAGE_BITS) - 1);
     // Every field from the start: one object shape for all words.
-    return page[i] ?? (page[i] = { write: undefined, read: undefined, reads: undefined, heads: undefined, blockCas: undefined });
+    return page[i] ?? (page[i] = { write: undefined, read: undefined, reads: undefined, heads: undefined, blockCas: undefined, hidden: undefined });
   }
 }
 

@@ -839,17 +839,25 @@ export class ScordDetector implements Detector {
     const silent = write && md.lastWrite !== undefined && md.lastWrite.value === value;
     // The same thread again is program order (the common case: no comparison to make).
     const other = write ? md.otherRead : undefined;
+    const hidden = e.atomic !== undefined ? md.hiddenWrite : undefined;
     const againstPrev = prev !== undefined && !sameThread(prev, e);
     const againstOther = other !== undefined && !sameThread(other, e);
+    const againstHidden = hidden !== undefined && !sameThread(hidden, e);
     // The record an access compared with another was filled in `scratch`: it becomes the
     // entry's, and the object it replaces the next scratch (one fill per access, not two).
     let filled: AccessRecord | undefined;
-    if (againstPrev || againstOther) {
+    if (againstPrev || againstOther || againstHidden) {
       filled = this.record(this.scratch, e, write, fence, release);
       filled.value = value;
       filled.silent = silent;
       if (againstPrev) this.compare(prev!, filled, e);
       if (againstOther) this.compare(other!, filled, e);
+      if (againstHidden) this.compare(hidden!, filled, e);
+    }
+    if (write) {
+      const replaced = md.lastWrite;
+      if (e.atomic === undefined) md.hiddenWrite = undefined;
+      else if (replaced !== undefined && !replaced.isAtom && sameThread(replaced, e)) md.hiddenWrite = Object.assign(blankRecord(), replaced);
     }
     // Sub-word accesses of one thread to one word with nothing between them (no fence or
     // barrier) count as one access to all their bytes: a byte-wise copy keeps every byte it wrote.
@@ -1223,7 +1231,7 @@ class MetaTable {
   put(row: MetaRow, key: number, old: Meta | undefined, tag: number, rec: AccessRecord, modified: boolean, strong: boolean): Meta {
     if (old === undefined || old.generation !== this.generation) this.count++;
     if (old === undefined) {
-      const md: Meta = { tag, last: rec, lastWrite: undefined, spare: undefined, otherRead: undefined, modified, blkShared: false, devShared: false, strong, generation: this.generation };
+      const md: Meta = { tag, last: rec, lastWrite: undefined, spare: undefined, otherRead: undefined, hiddenWrite: undefined, modified, blkShared: false, devShared: false, strong, generation: this.generation };
       row[key] = md;
       return md;
     }
@@ -1232,6 +1240,7 @@ class MetaTable {
     old.lastWrite = undefined;
     old.spare = undefined;
     old.otherRead = undefined;
+    old.hiddenWrite = undefined;
     old.modified = modified;
     old.blkShared = false;
     old.devShared = false;

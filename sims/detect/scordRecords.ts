@@ -63,6 +63,13 @@ export interface Meta {
    * would otherwise go unchecked.
    */
   otherRead?: AccessRecord;
+  /**
+   * Exact mode: a plain write that the same thread's atomic then replaced as the last write
+   * (`*c = 0; atomicAdd(c, 1);`). Another thread's atomic is checked against it as well: atomics
+   * of a common scope do not race with each other, so the plain write would go unchecked when it
+   * ran first and be found when it ran last. A plain write, which is checked against the atomic, ends it.
+   */
+  hiddenWrite?: AccessRecord;
   modified: boolean;
   blkShared: boolean;
   devShared: boolean;
