@@ -86,6 +86,8 @@ interface WarpSync {
   /** Per lane: the sequence number of its last release fence, and its divergence epoch then. */
   fenceSeq?: number[];
   fenceDivergence?: number[];
+  /** Per lane: the lines it had acquired at its last release fence, which a store after it passes on. */
+  fencePassOn?: (Sync[] | undefined)[];
   /** Per lane: the sequence number of its last shared access (a store right after a fence publishes). */
   accessSeq?: number[];
   synced?: SyncTable;
@@ -174,29 +176,40 @@ export class ShadowSharedMemory {
   }
 
   /**
-   * A fence (`__threadfence*` are seq_cst): a release fence lets the lane's next ordered store
-   * release what came before the fence; an acquire fence completes the acquires of the strong
-   * reads of released words before it.
+   * A fence (`__threadfence*` are seq_cst): an acquire fence completes the acquires of the strong
+   * reads of released words before it; a release fence lets the lane's next ordered store
+   * release what came before the fence, and what the lane had acquired by then (happens-before
+   * is transitive: a warp that waited for one flag and then raised another hands the first
+   * writer's accesses on).
    */
   fence(e: Fence, divergence: number): void {
     const order = e.order;
     if (order === 'relaxed') return;
     const w = this.warpSync(e.block, e.warp);
-    if (order !== 'acquire') {
-      if (!w.fenceSeq) {
-        w.fenceSeq = [];
-        w.fenceDivergence = [];
+    if (order !== 'release' && w.pending) {
+      const waiting = w.pending;
+      w.pending = undefined;
+      for (const p of waiting) {
+        if (unorderedLanes(p.lane, p.divergence, e.lane, divergence)) (w.pending ??= []).push(p);
+        else this.join(w, e.lane, divergence, p.release);
       }
-      w.fenceSeq[e.lane] = ++this.seq;
-      w.fenceDivergence![e.lane] = divergence;
     }
-    if (order === 'release' || !w.pending) return;
-    const waiting = w.pending;
-    w.pending = undefined;
-    for (const p of waiting) {
-      if (unorderedLanes(p.lane, p.divergence, e.lane, divergence)) (w.pending ??= []).push(p);
-      else this.join(w, e.lane, divergence, p.release);
+    if (order === 'acquire') return;
+    if (!w.fenceSeq) {
+      w.fenceSeq = [];
+      w.fenceDivergence = [];
+      w.fencePassOn = [];
     }
+    w.fenceSeq[e.lane] = ++this.seq;
+    w.fenceDivergence![e.lane] = divergence;
+    w.fencePassOn![e.lane] = w.synced ? this.acquiredLines(w.synced, e.lane, divergence) : undefined;
+  }
+
+  /** Copies of the lines of `synced` the lane has acquired: the releaser's own lines go on rising after a release. */
+  private acquiredLines(synced: SyncTable, lane: number, divergence: number): Sync[] | undefined {
+    let lines: Sync[] | undefined;
+    for (const s of synced.lines()) if (acquiredBy(s, lane, divergence)) (lines ??= []).push({ ...s });
+    return lines;
   }
 
   /** An access to `memory`, the block's shared memory (its words read after the access). */
@@ -345,16 +358,17 @@ export class ShadowSharedMemory {
     const order = e.order;
     if (isRelease(order)) {
       const w = this.syncs.get(e.block)?.[e.warp];
-      let passOn: Sync[] | undefined;
-      // Copies: the releaser's own lines go on rising after the release.
-      if (w?.synced) for (const s of w.synced.lines()) if (acquiredBy(s, e.lane, divergence)) (passOn ??= []).push({ ...s });
+      const passOn = w?.synced ? this.acquiredLines(w.synced, e.lane, divergence) : undefined;
       this.setRelease(word, { warp: e.warp, lane: e.lane, divergence, upTo: seq, ...(passOn ? { passOn } : {}) });
       return;
     }
     const fenced = order === undefined && !e.strong ? undefined : this.syncs.get(e.block)?.[e.warp];
     const fenceSeq = fenced?.fenceSeq?.[e.lane];
-    // What the lane acquired between the fence and the store is not released: nothing is passed on.
-    if (fenceSeq !== undefined) this.setRelease(word, { warp: e.warp, lane: e.lane, divergence: fenced!.fenceDivergence![e.lane], upTo: fenceSeq });
+    // What the lane had acquired by the fence is passed on; what it acquired between the fence and the store is not released.
+    if (fenceSeq !== undefined) {
+      const passOn = fenced!.fencePassOn![e.lane];
+      this.setRelease(word, { warp: e.warp, lane: e.lane, divergence: fenced!.fenceDivergence![e.lane], upTo: fenceSeq, ...(passOn ? { passOn } : {}) });
+    }
     else if (released && !e.atomic) this.releases.delete(word);
   }
 
