@@ -393,6 +393,11 @@ interface BlockState {
   stats: { exited: number };
   /** Did some thread exit while others are waiting at a barrier? */
   exitedBeforeBarrier(): boolean;
+  /**
+   * The thread (warp · 32 + lane) that last kept the block's barrier closed: checked first, as it
+   * is most often still running (a block is asked after every turn of its warps).
+   */
+  barrierHint: number;
 }
 
 export interface GridEnvironment {
@@ -887,7 +892,7 @@ function startBlock(linear: number, req: LaunchRequest, env: GridEnvironment, ke
     ctx.events?.({ kind: 'warp-start', block: linear, warp: w.index });
   }
   const exitedBeforeBarrier = (): boolean => warps.some((w) => w.status.some((st) => st === EXITED));
-  return { index, warps, ctx, divergenceReported: new Set(), exitedBeforeBarrier, stats };
+  return { index, warps, ctx, divergenceReported: new Set(), exitedBeforeBarrier, stats, barrierHint: 0 };
 }
 
 /**
@@ -1239,33 +1244,44 @@ function checkBarrierDivergence(b: BlockState, arrived: BarrierTerm, findings: G
 
 /** When every live thread of a block waits at a barrier, they all go on. */
 function releaseBarrier(b: BlockState, findings: GridFinding[]): boolean {
+  const hinted = b.warps[b.barrierHint >> 5]?.status[b.barrierHint & (WARP - 1)];
+  if (hinted === READY || hinted === AT_COLLECTIVE) return false;
   let waiting = 0;
-  for (const w of b.warps) {
+  const warps = b.warps;
+  for (let k = 0; k < warps.length; k++) {
+    const status = warps[k].status;
     for (let l = 0; l < WARP; l++) {
+      const s = status[l];
       // A thread still running, or waiting in a warp operation, has not reached the barrier.
-      if (w.status[l] === READY || w.status[l] === AT_COLLECTIVE) return false;
-      if (w.status[l] === AT_BARRIER) waiting++;
+      if (s === READY || s === AT_COLLECTIVE) {
+        b.barrierHint = k * WARP + l;
+        return false;
+      }
+      if (s === AT_BARRIER) waiting++;
     }
   }
   if (waiting === 0) return false;
-  // A grid-wide barrier opens for the whole launch at once (releaseGridBarrier).
-  if (b.warps.some((w) => w.waitingAt.some((t, l) => t?.grid && w.status[l] === AT_BARRIER))) return false;
-  // Threads that exited without reaching the barrier make it divergent too.
-  if (b.exitedBeforeBarrier()) {
-    const first = b.warps.flatMap((w) => w.waitingAt).find((t) => t !== undefined);
-    if (first && !b.divergenceReported.has(first)) {
-      b.divergenceReported.add(first);
-      findings.push({ kind: 'barrier-divergence', message: `some threads of block (${b.index.join(', ')}) exited without reaching this __syncthreads; it is in divergent code`, range: first.range, block: b.index });
-    }
-  }
-  // The reduction of __syncthreads_count/_and/_or is over all the block's waiting threads.
+  // The barrier the first waiting thread stands at; the reduction of __syncthreads_count/_and/_or
+  // over all the block's waiting threads; and whether one waits at a grid-wide barrier, which
+  // opens for the whole launch at once (releaseGridBarrier).
+  let at: BarrierTerm | undefined;
   let count = 0;
   let all = true;
-  for (const w of b.warps) for (let l = 0; l < WARP; l++) if (w.status[l] === AT_BARRIER) {
-    if (w.pred[l]) count++;
-    else all = false;
+  for (const w of warps) {
+    for (let l = 0; l < WARP; l++) {
+      if (w.status[l] !== AT_BARRIER) continue;
+      const t = w.waitingAt[l];
+      if (t?.grid) return false;
+      at ??= t;
+      if (w.pred[l]) count++;
+      else all = false;
+    }
   }
-  const at = b.warps.flatMap((w) => w.waitingAt).find((t) => t !== undefined);
+  // Threads that exited without reaching the barrier make it divergent too.
+  if (b.exitedBeforeBarrier() && at && !b.divergenceReported.has(at)) {
+    b.divergenceReported.add(at);
+    findings.push({ kind: 'barrier-divergence', message: `some threads of block (${b.index.join(', ')}) exited without reaching this __syncthreads; it is in divergent code`, range: at.range, block: b.index });
+  }
   // Under weak memory, __syncthreads is also a block fence for every thread that waits.
   b.ctx.weak?.barrier(b.ctx.blockLinear);
   if (at) b.ctx.events?.({ kind: 'barrier', block: b.ctx.blockLinear, range: at.range });
