@@ -268,6 +268,10 @@ function integerParams(parsed: ParseResult, kernel: string): string[] {
   return (decl?.params ?? []).filter((p) => p.name && T.isInteger(T.unqualified(p.resolvedType ?? T.ERROR))).map((p) => p.name!);
 }
 
+/** The made-up-data run of a kernel run on its own: at least this many thread-steps, and up to this many times the first run's. */
+const DATA_RUN_MIN_STEPS = 10_000_000;
+const DATA_RUN_STEPS_PER_FIRST = 4;
+
 /**
  * The entry with its integer scalar parameters (`integers`) that were given no value set to 1,
  * or to `required` (a second valuation its preconditions allow), if it has any.
@@ -404,6 +408,16 @@ export function checkRun(runOnce: ProgramRunner, parsed: ParseResult, options: C
     const meets = (s: number): boolean => !decl || meetsPreconditions(decl, options.exploreUnsetScalars!, entry, valuationAt(entry.args, other.args, s));
     const step = collidingStep(firstTrail, secondTrail, meets);
     if (step !== undefined) runOnce({ ...runOptions, ...withDetector, entry: { ...other, args: valuationAt(entry.args, other.args, step) } });
+  }
+  // And once more with the arrays its pointers point to full of made-up numbers (GPUVerify takes
+  // their contents as arbitrary; zeros hide `if (in[tid] > 0) out[0] = tid;`). Its races join,
+  // and barriers its data makes some threads miss; its step budget is a few times the first
+  // run's, since made-up data may make a loop run long or forever.
+  if (exploring && entry) {
+    const budget = Math.max(DATA_RUN_MIN_STEPS, DATA_RUN_STEPS_PER_FIRST * run.steps);
+    const data = runOnce({ ...runOptions, ...withDetector, stepBudget: Math.min(runOptions.stepBudget ?? budget, budget), entry: { ...entry, arbitraryData: 1 } });
+    const at = (f: { range?: Range }): string => (f.range ? `${f.range.file}:${f.range.start.line}:${f.range.start.character}` : '');
+    for (const f of data.findings) if (f.kind === 'barrier-divergence' && !run.findings.some((g) => g.kind === f.kind && at(g) === at(f))) run.findings.push(f);
   }
   stats.exitCode = run.exitCode;
   stats.launches = run.launches;

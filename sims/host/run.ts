@@ -39,6 +39,11 @@ export interface KernelEntry {
    * function of the arity the kernel calls it with.
    */
   functions?: Record<string, string>;
+  /**
+   * Made-up data: each pointer parameter not in `pointers` points to seeded arbitrary numbers
+   * (fillElements) instead of zeros, the seed this plus the parameter's place.
+   */
+  arbitraryData?: number;
 }
 
 /** A pointer argument of a kernel run on its own: how many elements its allocation holds, and their contents. */
@@ -349,7 +354,18 @@ export const ENTRY_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Bytes the pointer parameters of a launch of `threads` threads get, for elements of `elementSize`. */
 /** Writes a pointer argument's starting contents: 0, 1, 2, … or seeded random values. */
-function fillElements(memory: Memory, p: number, element: T.Type, count: number, how: PointerArgument): void {
+/**
+ * Elements of a made-up array that arbitraryData fills (the rest stay zero): filling the 64 MiB
+ * a big launch's array may have would cost more than the run.
+ */
+export const ENTRY_DATA_ELEMENTS = 1 << 20;
+
+/**
+ * Fills `count` elements at `p`: as a PointerArgument says, or `arbitrary` (a kernel's made-up
+ * data: integers half of them 0–3, so that tests of zero and small values go both ways, half
+ * 0–999; floats in [-1, 1)).
+ */
+export function fillElements(memory: Memory, p: number, element: T.Type, count: number, how: Omit<PointerArgument, 'elements'> | { fill: 'arbitrary'; seed: number }): void {
   // Only numbers are filled; an array of structures starts zeroed.
   if (element.kind !== 'int' && element.kind !== 'float' && element.kind !== 'bool' && element.kind !== 'enum') return;
   const a = memory.allocation(pointerAllocation(p))!;
@@ -358,7 +374,10 @@ function fillElements(memory: Memory, p: number, element: T.Type, count: number,
   const random = seededRandom(how.seed ?? 1);
   const isFloat = element.kind === 'float';
   for (let i = 0; i < count; i++) {
-    const value = how.fill === 'sequence' ? i : isFloat ? random() : Math.floor(random() * 1000);
+    const value =
+      how.fill === 'sequence' ? i
+      : how.fill === 'arbitrary' ? (isFloat ? random() * 2 - 1 : Math.floor(random() * (random() < 0.5 ? 4 : 1000)))
+      : isFloat ? random() : Math.floor(random() * 1000);
     Memory.write(a, i * size, kind, normalizer(element)(value));
   }
 }
@@ -472,6 +491,7 @@ function entryLaunch(parsed: ParseResult, entry: KernelEntry, program: ProgramIn
       const size = given ? Math.max(1, given.elements) * elementSize : entryAllocationSize(threads, elementSize);
       const p = memory.allocate('global', size, { label: name, origin, layout: [{ name, offset: 0, type: element, unbounded: true }] });
       if (given && given.fill !== 'zeros') fillElements(memory, p, element, Math.max(1, given.elements), given);
+      else if (!given && entry.arbitraryData !== undefined) fillElements(memory, p, element, Math.min(size / elementSize, ENTRY_DATA_ELEMENTS), { fill: 'arbitrary', seed: entry.arbitraryData + i });
       return p;
     }
     // Passed by value: the launch passes a copy in device memory (see the lowering of <<<>>>).

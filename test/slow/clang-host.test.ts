@@ -374,6 +374,17 @@ __global__ void k(int *A, int x) {
     assert.deepEqual(free.findings.map((f) => [f.category, f.range?.start.line, f.related[0]?.location.line]), [['missing-block-fence', 3, 3]]);
   });
 
+  test('runs on made-up data too, as the hand-written path does: a race only some contents show is found', async () => {
+    const text = `//--blockDim=64 --gridDim=1
+__global__ void k(const int *in, float *f, int *out) {
+  if (in[threadIdx.x] > 0 && f[threadIdx.x] < 0.0f) out[0] = threadIdx.x;
+}
+`;
+    const r = await checkKernelFile('data.cu', text);
+    assert.equal(r.analysed, true, JSON.stringify(r.diagnostics));
+    assert.deepEqual(r.findings.map((f) => [f.category, f.range?.start.line]), [['missing-block-fence', 2]]);
+  });
+
   test('a template kernel instantiated explicitly runs by the instance clang names, or by its plain name', async () => {
     const text = `//--blockDim=32 --gridDim=1
 template <typename T> __global__ void fill(T *A) { A[threadIdx.x % 16] = (T)threadIdx.x; }

@@ -7,7 +7,7 @@
 import { Memory, pointerAllocation } from '../../gpu/memory';
 import type { FlatAddresses } from '../../gpu/flat';
 import type { LaunchRequest } from '../../ir/ir';
-import { entryAllocationSize, entryDynamicShared, type KernelEntry } from '../../host/run';
+import { ENTRY_DATA_ELEMENTS, entryAllocationSize, entryDynamicShared, fillElements, type KernelEntry } from '../../host/run';
 import type { DeviceProgram } from '../device/program';
 import { leavesOf, namingType, sizeOf } from '../device/layout';
 import { functionName } from '../device/demangle';
@@ -56,7 +56,9 @@ export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules:
       const element = fn ? pointeeOf(fn, i, modules) : undefined;
       const size = entryAllocationSize(threads, element ? Math.max(1, sizeOf(element)) : 4);
       const type = element && namingType(element);
-      return memory.allocate('global', size, { label: name, ...(type ? { layout: [{ name, offset: 0, type, unbounded: true }] } : {}) });
+      const p = memory.allocate('global', size, { label: name, ...(type ? { layout: [{ name, offset: 0, type, unbounded: true }] } : {}) });
+      if (type && entry.arbitraryData !== undefined) fillElements(memory, p, type, Math.min(Math.floor(size / Math.max(1, sizeOf(element!))), ENTRY_DATA_ELEMENTS), { fill: 'arbitrary', seed: entry.arbitraryData + i });
+      return p;
     }
     return normalizerOf(param.type)(entry.args[name] ?? 0);
   });

@@ -347,6 +347,24 @@ test('a kernel run on its own that uses extern __shared__ gets the 48 KB a launc
   assert.deepEqual(check(text('s[threadIdx.x + 12257]')).findings.map((f) => f.category), ['out-of-bounds']);
 });
 
+test('a kernel run on its own also runs on made-up data: races and barriers that only some contents show are found', () => {
+  const check = (body: string, params = 'const int *in, int *out'): CheckReport => {
+    const text = `//--blockDim=64 --gridDim=1\n__global__ void k(${params}) {\n${body}\n}\n`;
+    const report = checkParsedEntry(parseVirtual({ 'main.cu': text }), { fileName: 'main.cu', text }, readKernelHeader(text).header) as CheckReport;
+    assert.equal(report.analysed, true);
+    return report;
+  };
+  const kinds = (r: CheckReport): string[] => r.findings.map((f) => `${f.category}@${f.location.line}`);
+  // Zeros take neither branch; made-up data takes both.
+  assert.deepEqual(kinds(check('  if (in[threadIdx.x] > 0) out[0] = threadIdx.x;')), ['missing-block-fence@3']);
+  assert.deepEqual(kinds(check('  if (in[threadIdx.x] != 0) __syncthreads();\n  out[threadIdx.x] = 1;')), ['barrier-divergence@3']);
+  // Contents used as indices may meet: a verifier takes them as arbitrary too.
+  assert.deepEqual(kinds(check('  out[in[threadIdx.x]] = threadIdx.x;')), ['missing-block-fence@3']);
+  // What made-up data cannot make racy stays clean, and only races and barriers come from that run.
+  assert.deepEqual(kinds(check('  out[threadIdx.x] = in[threadIdx.x] * 2;\n  for (int i = 0; i < in[threadIdx.x]; i++) out[threadIdx.x] += i;')), []);
+  assert.deepEqual(kinds(check('  float s = 0;\n  for (int i = 0; i < 4; i++) s += in[threadIdx.x * 4 + i];\n  out[threadIdx.x] = s > 0;', 'const float *in, int *out')), []);
+});
+
 test('a struct argument made up for a kernel holds pointers to fresh allocations, so its accesses are checked, not null dereferences', () => {
   const check = (store: string): CheckReport => {
     const text = `//--blockDim=32 --gridDim=2\nstruct Inner { float *q; };\nstruct S { int *p; struct Inner in[2]; };\n__global__ void k(struct S s) {\n  ${store}\n}\n`;
