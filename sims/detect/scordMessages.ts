@@ -47,7 +47,7 @@ export function raceMessage(category: RaceCategory, current: AccessSummary, earl
     'lock-scope': lockByExchange
       ? `both hold the lock, but it was taken with \`atomicExch_block\`, which makes it a different lock in each block; use \`atomicExch\``
       : `both hold the lock, but it was taken with \`atomicCAS_block\`, which makes it a different lock in each block; use \`atomicCAS\` and \`atomicExch\``,
-    'shared-memory': `no \`__syncthreads()\` separates them`,
+    'shared-memory': me.warp === them.warp ? `lanes of one warp that went separate ways, and no \`__syncwarp()\` (or \`__syncthreads()\`) separates them` : `no \`__syncthreads()\` separates them`,
     'intra-warp': `two lanes of one warp, and since Volta the lanes of a warp are not in lockstep; put a \`__syncwarp()\` between them`,
     'benign-same-value': `both leave ${address ? `\`${address}\`` : 'the word'} holding ${current.value === undefined ? 'the same value' : current.value > 0xffff ? `0x${current.value.toString(16)}` : current.value}, which is harmless on today's GPUs but undefined in CUDA's memory model`,
   };
