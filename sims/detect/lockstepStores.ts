@@ -8,7 +8,7 @@
 // so the second lane to write a word is found.
 //
 // An instruction is told from the next by its accesses: the same site, the same kind (load or
-// store), and lanes not seen yet in it. A lane seen again, another site or kind, or the warp
+// store), and lanes not seen yet in it, each lane's accesses together (a copy is several). A lane seen again, another site or kind, or the warp
 // diverging or meeting at a barrier starts the next one; each event of the warp tells which.
 import type { Range } from '../frontend/source';
 import type { SimEvent } from '../ir/ir';
@@ -27,6 +27,8 @@ interface Instruction {
   write: boolean;
   /** Bit l: lane l has made its access. */
   lanes: number;
+  /** The lane of the last access: a lane's accesses of one instruction come together (a copy's bytes). */
+  last: number;
   /** Word address → the lane that wrote it, with the bytes (bits 0-3) it wrote, and its value. */
   words: Map<number, { lane: number; bytes: number; value: number }>;
 }
@@ -45,15 +47,16 @@ export class LockstepStores {
     const write = e.write && e.atomic === undefined;
     let at = this.warps.get(key);
     const bit = 1 << e.lane;
-    if (!at || at.range !== e.range || at.write !== write || (at.lanes & bit) !== 0) {
+    if (!at || at.range !== e.range || at.write !== write || ((at.lanes & bit) !== 0 && at.last !== e.lane)) {
       if (at) {
         at.range = e.range;
         at.write = write;
         at.lanes = 0;
         at.words.clear();
-      } else this.warps.set(key, (at = { range: e.range, write, lanes: 0, words: new Map() }));
+      } else this.warps.set(key, (at = { range: e.range, write, lanes: 0, last: e.lane, words: new Map() }));
     }
     at.lanes |= bit;
+    at.last = e.lane;
     this.store = write ? at : undefined;
     return write;
   }

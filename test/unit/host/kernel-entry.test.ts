@@ -300,6 +300,8 @@ test('under --warp-sync the lanes of one store still race: lockstep orders instr
   assert.deepEqual(categories('  A[0] = threadIdx.x;'), ['intra-warp@4']);
   assert.deepEqual(categories('  A[0] = 5;'), ['benign-same-value@4']);
   assert.deepEqual(categories('  s[threadIdx.x / 2] = threadIdx.x;\n  A[threadIdx.x] = s[threadIdx.x / 2];'), ['intra-warp@4']);
+  // A 16-byte store is several accesses of each lane, one lane after the other: still one store.
+  assert.deepEqual(categories('  ((int4 *)A)[threadIdx.x / 2] = make_int4(threadIdx.x, 0, 0, 0);'), ['intra-warp@4']);
   // One lane a turn of a loop: each store is its own instruction, and lockstep orders them.
   assert.deepEqual(categories('  for (int i = 0; i < 32; i++) if (threadIdx.x == i) A[1] = i;'), []);
   // Lanes writing their own words, and a store after a load of the same site's word (`+=`): no conflict in one instruction.
