@@ -577,7 +577,6 @@ export class ScordDetector implements Detector {
     }
     if (atomic && !atomic.changed) {
       // A CAS that failed, or an atomic that wrote back what was there: an atomic read.
-      if (atomic.op === 'CAS') return; // polling a lock or flag word is synchronisation
       this.checkAll(e, false, a);
       return;
     }
@@ -603,7 +602,9 @@ export class ScordDetector implements Detector {
         table.held = undefined;
       }
       this.lockWordScope(word, e, 'take', table.entries.find((t) => t.word === word && (t.scope === 'block') === block));
-      return; // lock words are synchronisation, not data
+      // The CAS is an atomic write of the word all the same: a plain access of it is no lock.
+      this.checkAll(e, true, a);
+      return;
     }
     // atomicExch, or a store (release, volatile or — a broken unlock — plain), on a held lock word unlocks it.
     if (e.atomic?.op === 'Exch' || !e.atomic) {
@@ -1064,7 +1065,9 @@ export class ScordDetector implements Detector {
     // block-scope atomic after another block's access that was fenced at device scope since
     // (a hand-over through device-scope flags) is ordered after it.
     if (!sameBlock && ((prev.isAtom && prev.atomic?.scope === 'block') || (e.atomic?.scope === 'block' && (prev.isAtom || modified) && !this.deviceFencedSince(prev)))) {
-      this.reporter.report('scoped-atomic', 'device', prev, rec, e);
+      // Two atomicCAS of one word are lock takes, whose scope lockWordScope judges (a block-scope
+      // lock fails on the data it guards); only a scope that fails on other atomics shows here.
+      if (!(prev.atomic?.op === 'CAS' && e.atomic?.op === 'CAS')) this.reporter.report('scoped-atomic', 'device', prev, rec, e);
       return;
     }
     // Ordered loads and stores (atomic_ref, ld.relaxed/acquire, st.release) are synchronisation,

@@ -442,8 +442,10 @@ int main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); return 0; }` });
     const run = runProgram(parsed, { events: (e) => detector!.listener(e), attach: (m) => { detector = new ScordDetector(m, { trace: 'total[1]' }); } });
     assert.deepEqual(run.findings, []);
     const state = detector!.state();
-    assert.deepEqual(state.entries.map((e) => e.address), ['total[1]']);
-    assert.deepEqual(state.entries[0].last.locks, ['lock']);
+    // Lock words are atomically written words too (a plain access of one is no lock).
+    assert.deepEqual(state.entries.map((e) => e.address), ['lock', 'kept', 'total[1]']);
+    assert.deepEqual(state.entries[2].last.locks, ['lock']);
+    assert.deepEqual(state.entries[0].last.access, 'atomicCAS');
     assert.deepEqual(state.barriers, [{ block: 0, barrierId: 1 }, { block: 1, barrierId: 1 }]);
     assert.deepEqual(state.lockTables.map((t) => [t.block, t.locks.map((l) => `${l.name} ${l.scope} ${l.held}`)]), [[0, ['kept (block 0) block true']]]);
     assert.deepEqual(state.fenceFiles.map((f) => `${f.block}:${f.blockFenceId}/${f.deviceFenceId}`).sort(), ['0:1/2', '1:0/2']);
