@@ -222,7 +222,12 @@ export type Terminator =
    * until every live lane of the mask has arrived, as the *_sync intrinsics require; without
    * one (__activemask) it runs for the lanes that arrive together.
    */
-  | { kind: 'collective'; to: number; range: Range; mask?: number; run: (w: Lanes, lanes: number[]) => void };
+  /**
+   * A warp-wide operation. `anySite`: lanes at different calls of it meet (since Volta, a
+   * __syncwarp in each branch of an if is one barrier for the mask's lanes); otherwise they
+   * meet only at one call.
+   */
+  | { kind: 'collective'; to: number; range: Range; mask?: number; anySite?: boolean; run: (w: Lanes, lanes: number[]) => void };
 
 export interface Block {
   id: number;

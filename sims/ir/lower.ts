@@ -1322,7 +1322,7 @@ export class FunctionLowerer {
       case '__syncwarp': {
         const mask = e.args[0] ? this.rv(e.args[0]) : this.constant(0xffffffff, range);
         const sync = this.program.events ? (w: Lanes) => w.ctx.events?.({ kind: 'warp-sync', block: w.ctx.blockLinear, warp: w.warp, range }) : () => undefined;
-        return this.collective(range, sync, result, mask);
+        return this.collective(range, sync, result, mask, true);
       }
       case '__activemask':
         return this.collective(range, (w, lanes) => {
@@ -1771,9 +1771,9 @@ export class FunctionLowerer {
     return result;
   }
 
-  private collective(range: Range, run: (w: Lanes, lanes: number[]) => void, result: number, mask?: number): number {
+  private collective(range: Range, run: (w: Lanes, lanes: number[]) => void, result: number, mask?: number, anySite = false): number {
     const next = this.newBlock();
-    this.terminate({ kind: 'collective', to: next.id, range, run, ...(mask !== undefined ? { mask } : {}) }, next);
+    this.terminate({ kind: 'collective', to: next.id, range, run, ...(mask !== undefined ? { mask } : {}), ...(anySite ? { anySite } : {}) }, next);
     return result;
   }
 

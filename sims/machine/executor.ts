@@ -382,6 +382,8 @@ interface WarpState extends Lanes {
   oneWay: boolean;
   /** Lanes waiting at a warp operation for the rest of its mask (completeCollectives has none to look at when 0). */
   atCollective: number;
+  /** Independent scheduling: lanes at different calls of an `anySite` operation (__syncwarp) meet. */
+  independent: boolean;
 }
 
 interface BlockState {
@@ -520,7 +522,9 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
     while (resident.length < occ.residentBlocks && queue.remaining > 0) {
       const linear = queue.take();
       events?.({ kind: 'block-start', block: linear });
-      resident.push(startBlock(linear, req, env, kernel, threads, stats, pool));
+      const started = startBlock(linear, req, env, kernel, threads, stats, pool);
+      for (const w of started.warps) w.independent = !lockstep;
+      resident.push(started);
     }
   };
   const outcome = (completed: boolean): GridOutcome => ({ completed, steps, findings, ...(queue.sampled ? { sampled: { simulated: queue.simulated, blocks } } : {}), ...(beyondDevice ? { beyondDevice } : {}) });
@@ -935,6 +939,7 @@ function newWarp(numRegs: number, ctx: RunContext, index: number): WarpState {
     together: false,
     oneWay: false,
     atCollective: 0,
+    independent: true,
   };
 }
 
@@ -1189,11 +1194,14 @@ function completeCollectives(w: WarpState): void {
     const t = w.inCollective[l];
     if (!t) continue;
     const mask = w.regs[t.mask! * WARP + l] >>> 0;
+    // Since Volta, lanes at two __syncwarp calls of one mask meet there (a call in each branch).
+    const anySite = w.independent && t.anySite === true;
+    const meets = (u: CollectiveTerm | undefined, k: number): boolean => u === t || (anySite && u?.anySite === true && (w.regs[u.mask! * WARP + k] >>> 0) === mask);
     const lanes: number[] = [];
     let complete = true;
     for (let k = 0; k < WARP; k++) {
       if (!((mask >>> k) & 1) || w.status[k] === 0 || w.status[k] === EXITED) continue;
-      if (w.status[k] === AT_COLLECTIVE && w.inCollective[k] === t) lanes.push(k);
+      if (w.status[k] === AT_COLLECTIVE && meets(w.inCollective[k], k)) lanes.push(k);
       else complete = false;
     }
     if (!complete) continue;
@@ -1209,7 +1217,7 @@ function completeCollectives(w: WarpState): void {
     t.run(w, lanes);
     for (const k of lanes) {
       w.status[k] = READY;
-      w.pc[k] = t.to;
+      w.pc[k] = w.inCollective[k]!.to;
       w.inCollective[k] = undefined;
     }
     w.atCollective -= lanes.length;

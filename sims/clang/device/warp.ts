@@ -9,9 +9,9 @@ import type { Lowering } from './lowering';
 type Run = (w: Lanes, lanes: number[]) => void;
 
 /** Ends the block with a warp-wide operation; code after it runs when the warp has done it. */
-export function emitCollective(L: Lowering, run: Run, mask: number | undefined): void {
+export function emitCollective(L: Lowering, run: Run, mask: number | undefined, anySite = false): void {
   const next = L.newBlock();
-  L.terminate({ kind: 'collective', to: next.id, range: L.range, run, ...(mask !== undefined ? { mask } : {}) }, next);
+  L.terminate({ kind: 'collective', to: next.id, range: L.range, run, ...(mask !== undefined ? { mask } : {}), ...(anySite ? { anySite } : {}) }, next);
 }
 
 /** The bit mask of `lanes`, as a canonical (signed) i32. */
@@ -156,7 +156,7 @@ export function emitWarpSync(L: Lowering, mask: number): void {
     event.block = w.ctx.blockLinear;
     event.warp = w.warp;
     listener(event);
-  } : () => undefined, mask);
+  } : () => undefined, mask, true);
 }
 
 /** __activemask(): the lanes that arrive together. */

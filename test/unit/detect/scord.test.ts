@@ -472,3 +472,28 @@ describe('the advice of a race between two threads at one statement', () => {
     assert.match(apart, /__threadfence_block\(\)|__syncthreads\(\)/);
   });
 });
+
+describe('__syncwarp in each branch of an if', () => {
+  const kernel = (elseBranch: string) => `
+__device__ int g;
+__global__ void k(int *out) {
+  int lane = threadIdx.x % 32;
+  if (lane == 0) {
+    g = 77;
+    __syncwarp();
+  } else {
+${elseBranch}
+  }
+}
+int main() { int *o; cudaMalloc(&o, 4); k<<<1, 32>>>(o); cudaDeviceSynchronize(); return 0; }
+`;
+  test('is one barrier for the mask since Volta: the lanes meet there, and the write is ordered before the read', () => {
+    assert.deepEqual(races(kernel('    __syncwarp();\n    if (lane == 5) out[0] = g;')), []);
+    // Without the other branch's __syncwarp nothing orders them.
+    assert.deepEqual(races(kernel('    if (lane == 5) out[0] = g;')), ['missing-block-fence/block@9/6']);
+  });
+  test('hangs in lockstep (before sm_70), where the lanes must meet at one call', () => {
+    const run = runProgram(parseVirtual({ 'main.cu': kernel('    __syncwarp();\n    if (lane == 5) out[0] = g;') }), { model: 'lockstep' });
+    assert.deepEqual(run.findings.map((f) => [f.kind, f.range!.start.line + 1]), [['deadlock', 7]]);
+  });
+});
