@@ -305,6 +305,11 @@ export class ScordDetector implements Detector {
     }
   }
 
+  /** Whether the thread of `e` holds a lock now. */
+  private holdsLock(e: Access): boolean {
+    return this.locks.size !== 0 && !isEmpty(this.heldLocks(this.locks.get(this.lockTableKey(e.block, e.warp, e.lane))));
+  }
+
   /** The races found. The run is over: the table of reads goes back for the next detector of this thread. */
   findings(): RaceFinding[] {
     this.readsBeforeWrite?.giveBack();
@@ -840,7 +845,7 @@ export class ScordDetector implements Detector {
     const silent = write && md.lastWrite !== undefined && md.lastWrite.value === value;
     // The same thread again is program order (the common case: no comparison to make).
     const other = write ? md.otherRead : undefined;
-    const hidden = e.atomic !== undefined ? md.hiddenWrite : undefined;
+    const hidden = md.hiddenWrite;
     const againstPrev = prev !== undefined && !sameThread(prev, e);
     const againstOther = other !== undefined && !sameThread(other, e);
     const againstHidden = hidden !== undefined && !sameThread(hidden, e);
@@ -856,9 +861,12 @@ export class ScordDetector implements Detector {
       if (againstHidden) this.compare(hidden!, filled, e);
     }
     if (write) {
+      // The same thread's write that other threads' accesses would be checked against in vain
+      // in its place: an atomic, or one under a lock, after a plain write made under none.
       const replaced = md.lastWrite;
-      if (e.atomic === undefined) md.hiddenWrite = undefined;
-      else if (replaced !== undefined && !replaced.isAtom && sameThread(replaced, e)) md.hiddenWrite = Object.assign(blankRecord(), replaced);
+      const unguarded = replaced !== undefined && !replaced.isAtom && isEmpty(replaced.locks) && sameThread(replaced, e);
+      if (unguarded && (e.atomic !== undefined || this.holdsLock(e))) md.hiddenWrite = Object.assign(blankRecord(), replaced);
+      else if (e.atomic === undefined) md.hiddenWrite = undefined;
     }
     // Sub-word accesses of one thread to one word with nothing between them (no fence or
     // barrier) count as one access to all their bytes: a byte-wise copy keeps every byte it wrote.

@@ -64,10 +64,11 @@ export interface Meta {
    */
   otherRead?: AccessRecord;
   /**
-   * Exact mode: a plain write that the same thread's atomic then replaced as the last write
-   * (`*c = 0; atomicAdd(c, 1);`). Another thread's atomic is checked against it as well: atomics
-   * of a common scope do not race with each other, so the plain write would go unchecked when it
-   * ran first and be found when it ran last. A plain write, which is checked against the atomic, ends it.
+   * Exact mode: a plain write made under no lock that the same thread's atomic, or its write
+   * under a lock, then replaced as the last write (`*c = 0; atomicAdd(c, 1);`, `total = 0;
+   * lock(); total += x;`). Other threads' accesses are checked against it as well: beside the
+   * atomic or the lock they would pass, so the plain write would go unchecked when it ran first
+   * and be found when it ran last. A plain unguarded write, checked against both, ends it.
    */
   hiddenWrite?: AccessRecord;
   modified: boolean;
