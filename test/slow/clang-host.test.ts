@@ -720,3 +720,28 @@ int main() {
     }
   });
 });
+
+describe('headers that include one another', () => {
+  test('<cuda/std/atomic> alone, and the crt/ headers nvcc programs name, compile: includes between them name the header, not a relative path', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-header-paths-'));
+    try {
+      const file = path.join(dir, 'paths.cu');
+      // <cuda/atomic> brings cuda::std::atomic too, as libcu++'s does.
+      fs.writeFileSync(file, `#include <cuda/std/atomic>
+#include <crt/host_defines.h>
+#include <crt/device_functions.h>
+#include <crt/math_functions.h>
+#include <cstdio>
+__device__ cuda::std::atomic<int> hits;
+__device__ cuda::atomic<int, cuda::thread_scope_block> near;
+__global__ void k() { hits.fetch_add(1); near.fetch_add(__popc(threadIdx.x)); }
+int main() { k<<<1, 32>>>(); cudaDeviceSynchronize(); int h = 0; cudaMemcpyFromSymbol(&h, hits, sizeof h); printf("%d\\n", h); return 0; }
+`);
+      let stdout = '';
+      assert.equal(await scord(['check', file, '--frontend', 'clang', '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => undefined }), 0, stdout);
+      assert.equal(JSON.parse(stdout).output, '32\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,1 +1,1 @@
-#include "../cooperative_groups.h"
+#include <cooperative_groups.h>

@@ -5,9 +5,9 @@
 #ifndef _COOPERATIVE_GROUPS_MEMCPY_ASYNC_H_
 #define _COOPERATIVE_GROUPS_MEMCPY_ASYNC_H_
 
-#include "../cooperative_groups.h"
+#include <cooperative_groups.h>
 
-#include "../cuda/__scord_aligned_size.h"
+#include <cuda/__scord_aligned_size.h>
 
 namespace cooperative_groups {
 

@@ -4,7 +4,7 @@
 #ifndef _COOPERATIVE_GROUPS_REDUCE_H_
 #define _COOPERATIVE_GROUPS_REDUCE_H_
 
-#include "../cooperative_groups.h"
+#include <cooperative_groups.h>
 
 namespace cooperative_groups {
 

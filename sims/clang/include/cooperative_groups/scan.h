@@ -3,7 +3,7 @@
 #ifndef _COOPERATIVE_GROUPS_SCAN_H_
 #define _COOPERATIVE_GROUPS_SCAN_H_
 
-#include "../cooperative_groups.h"
+#include <cooperative_groups.h>
 
 namespace cooperative_groups {
 

@@ -1,1 +1,1 @@
-#include "../host_defines.h"
+#include <host_defines.h>

@@ -1,2 +1,2 @@
 /* Part of cuda_runtime.h here (nvcc brings this header into every CUDA file). */
-#include "../cuda_runtime.h"
+#include <cuda_runtime.h>
