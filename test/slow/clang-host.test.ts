@@ -710,6 +710,21 @@ int main() {
       const report = JSON.parse(stdout);
       assert.equal(report.output, '15\n');
       assert.deepEqual(report.findings.map((f: { category: string; location: { line: number } }) => [f.category, f.location.line]), [['intra-warp', 3]]);
+      // A device lambda local to main(int, char **) passed to a template kernel.
+      fs.writeFileSync(file, `#include <cstdio>
+template <class F> __global__ void apply(int *out, F f) { out[threadIdx.x] = f(threadIdx.x); }
+int main(int argc, char **argv) {
+  int *d, h[2];
+  cudaMalloc(&d, sizeof h);
+  apply<<<1, 2>>>(d, [] __device__ (int i) { return 4 * i + 2; });
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d %d\\n", h[0], h[1]);
+  return 0;
+}
+`);
+      stdout = '';
+      assert.equal(await scord(['check', file, '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => undefined }), 0, stdout);
+      assert.equal(JSON.parse(stdout).output, '2 6\n');
       // A missing semicolon: both front ends reject it, and the error is the hand-written one's, located.
       fs.writeFileSync(file, 'int main() { int x = 1 return x; }\n');
       let stderr = '';

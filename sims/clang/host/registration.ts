@@ -20,6 +20,16 @@ export interface RegisteredVariable {
   space: 'global' | 'constant' | 'managed';
 }
 
+/**
+ * A kernel name as the device pass spells it. Names of what is local to `main` (a lambda passed
+ * to a template kernel) carry main's parameter types in the host pass, where WebAssembly's
+ * `main(int, char **)` is a function of its own (`Z4mainiPPcE`), and none in the device pass
+ * (`Z4mainE`), as for any `main`.
+ */
+export function deviceSpelling(name: string): string {
+  return name.replace(/Z4main(?:v|iPPc|iPPKc|iPKPc|iPKPKc|iPPcS0_|iPPcS_)E/g, 'Z4mainE');
+}
+
 /** The placeholder GPU binary's text (see sims/clang/toolchain/flags.ts GPU_BINARY). */
 const UNIT_PREFIX = 'scord-unit:';
 
@@ -36,10 +46,12 @@ export class Registrations {
 
   /** The device kernel a stub launches, or why not. */
   kernel(stub: number): { kernel: DeviceKernel; name: string } | { problem: 'unregistered' } | { problem: 'no-device-code'; name: string } {
-    const name = this.kernels.get(stub);
-    if (name === undefined) return { problem: 'unregistered' };
-    if (!this.ctx.program.kernels.has(name)) return { problem: 'no-device-code', name };
-    return { kernel: this.ctx.program.kernels.get(name)!, name };
+    const registered = this.kernels.get(stub);
+    if (registered === undefined) return { problem: 'unregistered' };
+    const kernels = this.ctx.program.kernels;
+    const name = kernels.has(registered) ? registered : deviceSpelling(registered);
+    if (!kernels.has(name)) return { problem: 'no-device-code', name: registered };
+    return { kernel: kernels.get(name)!, name };
   }
 
   /** The variable whose host shadow is at (or, with an offset, covers) `address`. */
