@@ -8,7 +8,10 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+/* A managed variable is a device variable (alone, __managed__ implies __device__) that host code
+ * reads and writes directly. clang keeps the `managed` attribute for HIP only; the annotation is
+ * what the simulator reads (sims/clang/device/globals.ts managedGlobals). */
+#define __managed__ __attribute__((device)) __attribute__((annotate("managed")))
 #define __grid_constant__ __attribute__((grid_constant))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __cluster_dims__(...) __attribute__((cluster_dims(__VA_ARGS__)))
