@@ -78,11 +78,22 @@ export async function compileProgram(units: TranslationUnitSpec[], options: { ke
     if (!h.ok) return { failed: diagnostics };
     objects.push({ object: h.object, file: unit.file });
   }
+  // A unit that uses a device variable another unit defines (`extern __constant__ float k[4];`)
+  // needs relocatable device code, as nvcc -rdc=true builds it: compiled without, each unit's
+  // host side registers its own copy and the kernels read another.
+  if (units.length > 1 && !units.every((u) => u.relocatable) && sharesDeviceVariables(device)) return compileProgram(units.map((u) => ({ ...u, relocatable: true })), options);
   const linked = await linkHost(objects);
   if (!linked.ok) return { failed: [...diagnostics, ...linked.diagnostics] };
   // Without a main the link still succeeds (the start code calls a weak undefined main): a
   // kernel-only program (GPUVerify-style files), run from its launch header.
   return linked.mainFile !== undefined ? { wasm: linked.wasm, device, diagnostics: [...diagnostics, ...linked.diagnostics] } : { device, diagnostics };
+}
+
+/** Whether a module declares a device variable (global or constant memory) that another module defines. */
+function sharesDeviceVariables(modules: readonly LModule[]): boolean {
+  const defined = new Set<string>();
+  for (const m of modules) for (const g of m.globals) if (g.init !== undefined && (g.addrspace === 1 || g.addrspace === 4)) defined.add(g.name);
+  return modules.some((m) => m.globals.some((g) => g.init === undefined && (g.addrspace === 1 || g.addrspace === 4) && defined.has(g.name)));
 }
 
 /** A launch header with a shape marks a kernel-only file (GPUVerify's layout). */

@@ -275,6 +275,37 @@ describe('a program of several files', () => {
     assert.equal(r.launches, 1);
     assert.deepEqual(r.findings, []);
   });
+
+  test('device variables one file defines and another declares extern are one variable (relocatable device code)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-extern-vars-'));
+    try {
+      const use = path.join(dir, 'use.cu');
+      const define = path.join(dir, 'define.cu');
+      fs.writeFileSync(use, `#include <cstdio>
+extern __constant__ float weights[4];
+extern __device__ int offset;
+__global__ void k(float *o) { o[threadIdx.x] = weights[threadIdx.x] + offset; }
+int main() {
+  float h[4] = {1, 2, 3, 4}, *d;
+  int n = 10;
+  cudaError_t a = cudaMemcpyToSymbol(weights, h, sizeof h), b = cudaMemcpyToSymbol(offset, &n, sizeof n);
+  cudaMalloc(&d, sizeof h);
+  k<<<1, 4>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%s %s %g %g %g %g\\n", cudaGetErrorName(a), cudaGetErrorName(b), h[0], h[1], h[2], h[3]);
+  return 0;
+}
+`);
+      fs.writeFileSync(define, '__constant__ float weights[4];\n__device__ int offset;\n');
+      const units = [use, define].map((file) => ({ file, defines: [], includeDirs: [] }));
+      const compiled = await compileProgram(units);
+      if ('failed' in compiled) throw new Error(compiled.failed.map((d) => d.message).join('\n'));
+      const r = runClangProgram({ wasm: compiled.wasm!, device: compiled.device }, {});
+      assert.equal(r.stdout, 'cudaSuccess cudaSuccess 11 12 13 14\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('a kernel run without a host program', () => {

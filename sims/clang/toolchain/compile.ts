@@ -128,7 +128,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
   const input = toVirtual(unit.file);
   const output = '-'; // to stdout: see wasm.ts
   const debugInfo = options.debugInfo;
-  let relocatable = false;
+  let relocatable = !!unit.relocatable;
   let retriedOutOfMemory = false;
   /** The program's names read as its own globals (libc++ declares them in std too), and the unit's key before. */
   let qualified: { warnings: ClangDiagnostic[]; firstKey: string } | undefined;

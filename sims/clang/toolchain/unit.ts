@@ -32,4 +32,9 @@ export interface TranslationUnitSpec {
    * 60 for sm_60); the toolchain's default (sm_70) otherwise.
    */
   arch?: number;
+  /**
+   * Compiled as relocatable device code (nvcc -rdc=true, clang -fgpu-rdc), as a program whose
+   * units share device variables (`extern __constant__` in one, defined in another) is built.
+   */
+  relocatable?: boolean;
 }
