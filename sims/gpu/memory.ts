@@ -47,6 +47,8 @@ export interface AllocationInfo {
   owner?: number;
   /** The variables that live in it, so a report can name an address (`data[3]`, `stack.top`). */
   layout?: NamedRegion[];
+  /** Host memory pinned for the device (cudaMallocHost, cudaHostAlloc, cudaHostRegister): managed memory that says it is the host's. */
+  pinned?: true;
 }
 
 /** A variable at `offset` in an allocation; `unbounded`: an array of `type` to the end. */
@@ -205,7 +207,7 @@ export class Memory {
     // access reads them, and a site that sees objects of several shapes looks each field up.
     this.allocations.push({
       id, space, size, base, freed: false, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, unwritten: undefined, read: false, watch: undefined, firstAccess: undefined, firstUntouched: 0,
+      label: info.label, origin: info.origin, owner: info.owner, layout: info.layout, pinned: info.pinned, unwritten: undefined, read: false, watch: undefined, firstAccess: undefined, firstUntouched: 0,
     });
     return makePointer(id, 0);
   }

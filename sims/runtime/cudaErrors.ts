@@ -18,6 +18,8 @@ export const CUDA_ERRORS = {
   cudaErrorNotReady: { code: 600, text: 'device not ready', sticky: false },
   cudaErrorIllegalAddress: { code: 700, text: 'an illegal memory access was encountered', sticky: true },
   cudaErrorAssert: { code: 710, text: 'device-side assert triggered', sticky: true },
+  cudaErrorHostMemoryAlreadyRegistered: { code: 712, text: 'part or all of the requested memory range is already mapped', sticky: false },
+  cudaErrorHostMemoryNotRegistered: { code: 713, text: 'pointer does not correspond to a registered memory region', sticky: false },
   cudaErrorMisalignedAddress: { code: 716, text: 'misaligned address', sticky: true },
   cudaErrorLaunchFailure: { code: 719, text: 'unspecified launch failure', sticky: true },
   cudaErrorNotSupported: { code: 801, text: 'operation not supported', sticky: false },

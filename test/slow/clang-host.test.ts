@@ -791,3 +791,36 @@ int main() { k<<<1, 32>>>(); cudaDeviceSynchronize(); int h = 0; cudaMemcpyFromS
     }
   });
 });
+
+describe('pinned host memory', () => {
+  test('memory the program registers is reached by kernels through its own pointer; pinned memory says it is the host\'s', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-pinned-'));
+    try {
+      const file = path.join(dir, 'pinned.cu');
+      fs.writeFileSync(file, `#include <cstdio>
+#include <cstdlib>
+__global__ void twice(int *a) { a[threadIdx.x] = 2 * threadIdx.x; }
+int main() {
+  int *h = (int *)malloc(64 * sizeof(int)), *d = nullptr, *pinned;
+  cudaError_t r = cudaHostRegister(h, 64 * sizeof(int), cudaHostRegisterMapped);
+  cudaError_t again = cudaHostRegister(h, 64 * sizeof(int), cudaHostRegisterMapped);
+  cudaHostGetDevicePointer((void **)&d, h, 0);
+  twice<<<1, 64>>>(d);
+  cudaDeviceSynchronize();
+  cudaMallocHost(&pinned, 16);
+  cudaPointerAttributes a, b;
+  cudaPointerGetAttributes(&a, pinned);
+  cudaPointerGetAttributes(&b, h);
+  cudaError_t off = cudaHostUnregister(h), twiceOff = cudaHostUnregister(h);
+  printf("%d %d %d %d %d %d %d\\n", r, again, h[63], a.type == cudaMemoryTypeHost, b.type == cudaMemoryTypeHost, off, twiceOff);
+  return 0;
+}
+`);
+      let stdout = '';
+      assert.equal(await scord(['check', file, '--frontend', 'clang', '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => undefined }), 0, stdout);
+      assert.equal(JSON.parse(stdout).output, '0 712 126 1 1 0 713\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

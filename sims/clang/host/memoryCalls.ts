@@ -11,8 +11,8 @@ import type { Registrations } from './registration';
 
 type Fn = (...args: number[]) => number;
 
-/** cudaMemoryType: pageable host memory is unregistered; pinned memory is managed here (see cudaMallocHost). */
-const MEMORY_TYPE = { unregistered: 0, device: 2, managed: 3 } as const;
+/** cudaMemoryType: pageable host memory is unregistered; pinned memory is host memory the device reaches. */
+const MEMORY_TYPE = { unregistered: 0, host: 1, device: 2, managed: 3 } as const;
 /** Rows of cudaMallocPitch start at multiples of this (the texture pitch alignment of real GPUs). */
 const PITCH_ALIGN = 512;
 
@@ -55,7 +55,7 @@ export function memoryCalls(ctx: HostContext, reg: Registrations): Record<string
       if (runtime.status('cudaSuccess')) return runtime.status('cudaSuccess');
       const bytes = adopt(size);
       if (!bytes) return runtime.status('cudaErrorMemoryAllocation');
-      pointer = memory.allocate('managed', size, { label, ...(at ? { origin: at } : {}) }, bytes);
+      pointer = memory.allocate('managed', size, { label, pinned: true, ...(at ? { origin: at } : {}) }, bytes);
     }
     linear.adopt(pointer, address);
     linear.setU32(out, address);
@@ -159,8 +159,24 @@ export function memoryCalls(ctx: HostContext, reg: Registrations): Record<string
       linear.setU32(out, 0);
       return runtime.status('cudaSuccess');
     },
-    cudaHostRegister: () => runtime.status('cudaSuccess'),
-    cudaHostUnregister: () => runtime.status('cudaSuccess'),
+    // The program's own memory, pinned: device code reaches it through the same pointer, as
+    // memory from cudaMallocHost (an allocation over those bytes of the linear memory).
+    cudaHostRegister: (address, size) => {
+      if (!linear.contains(address, Math.max(1, size)) || size <= 0) return invalid();
+      if (linear.adoptedAt(flat.pointerOf(address))) return runtime.status('cudaErrorHostMemoryAlreadyRegistered');
+      const at = origin();
+      const pointer = memory.allocate('managed', size, { label: allocatedVariable(ctx, at) ?? `cudaHostRegister(${size})`, pinned: true, ...(at ? { origin: at } : {}) }, linear.region(address, size));
+      linear.adopt(pointer, address);
+      return runtime.status('cudaSuccess');
+    },
+    cudaHostUnregister: (address) => {
+      const p = flat.pointerOf(address);
+      const adopted = linear.adoptedAt(p);
+      if (!adopted || adopted.at !== address || !memory.allocation(pointerAllocation(p))?.pinned) return runtime.status('cudaErrorHostMemoryNotRegistered');
+      memory.free(p, 'host');
+      linear.release(p);
+      return runtime.status('cudaSuccess');
+    },
     cudaMemcpy: (dst, src, count, kind) => copy(dst, src, count, kind),
     cudaMemcpyAsync: (dst, src, count, kind) => copy(dst, src, count, kind),
     cudaMemcpy2D: copy2D,
@@ -204,12 +220,12 @@ export function memoryCalls(ctx: HostContext, reg: Registrations): Record<string
     cudaPointerGetAttributes: (out, address) => {
       if (!linear.contains(out, 16)) return invalid();
       const a = address ? memory.allocation(pointerAllocation(flat.pointerOf(address))) : undefined;
-      const type = !a || a.freed ? MEMORY_TYPE.unregistered : a.space === 'host' ? MEMORY_TYPE.unregistered : a.space === 'managed' ? MEMORY_TYPE.managed : MEMORY_TYPE.device;
+      const type = !a || a.freed || a.space === 'host' ? MEMORY_TYPE.unregistered : a.pinned ? MEMORY_TYPE.host : a.space === 'managed' ? MEMORY_TYPE.managed : MEMORY_TYPE.device;
       const view = linear.view();
       view.setInt32(out, type, true);
       view.setInt32(out + 4, type === MEMORY_TYPE.unregistered ? -2 : 0, true);
       view.setUint32(out + 8, type === MEMORY_TYPE.unregistered ? 0 : address, true);
-      view.setUint32(out + 12, type === MEMORY_TYPE.managed ? address : 0, true);
+      view.setUint32(out + 12, type === MEMORY_TYPE.managed || type === MEMORY_TYPE.host ? address : 0, true);
       return runtime.status('cudaSuccess');
     },
   };
