@@ -783,7 +783,9 @@ function printCheck(report: CheckReport, args: Args, io: Output): number {
     }
     const repeated = report.stats.repeatedLaunches ? ` (${report.stats.launches} launches; ${report.stats.repeatedLaunches} repeated an earlier one and were not simulated again)` : '';
     const lockstep = report.stats.warps === 'lockstep' && !args.model ? ' (warps in lockstep, as before sm_70)' : '';
-    if (report.analysed) io.stdout(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${args.file}${repeated}${lockstep}\n`);
+    // A self-checking program that failed its check says so: its status is not a finding.
+    const exited = report.stats.exitCode ? ` (the program exited with status ${report.stats.exitCode})` : '';
+    if (report.analysed) io.stdout(`${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${args.file}${repeated}${lockstep}${exited}\n`);
     else {
       const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
       io.stdout(`${args.file} was not analysed: ${errors} error${errors === 1 ? '' : 's'}\n`);

@@ -117,6 +117,13 @@ test('the scord process exits 0, 1 and 2, and prints no stack trace', async () =
   for (const r of [clean, racy, broken, usage]) noStackTrace(r);
 });
 
+test("check's last line says when the program exited with a status other than 0 (a self-check that failed), and exits 0 for it", async () => {
+  const failing = file('failing.cu', '#include <stdio.h>\n__global__ void k(int *p) { p[threadIdx.x] = 1; }\nint main() { int *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); cudaDeviceSynchronize(); printf("FAIL\\n"); return 3; }\n');
+  const [r] = await checks([failing]);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.equal(r.stdout, `0 findings in ${failing} (the program exited with status 3)\n`);
+});
+
 test('check exits 0 when the run found nothing, 1 when it found something, 2 when it could not analyse', async () => {
   const [clean, racy, syntax, semantic, namespace, template, builtinNamespace] = await checks([CLEAN], ['examples/scoped-counter.cu'], [SYNTAX], [SEMANTIC], [NAMESPACE], [TEMPLATE], [NAMESPACE, '--frontend', 'builtin']);
   assert.equal(clean.status, 0, clean.stdout + clean.stderr);
