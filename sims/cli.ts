@@ -384,10 +384,14 @@ function existingFile(file: string, flag: string): string {
  * The program `check`/`run` with `--frontend clang` analyses: the files named (with the -D, -U
  * and -I flags), or the entries of `--compile-commands` (the named file's target, or all).
  */
-export function clangProgramOf(args: Pick<Args, 'files' | 'defines' | 'undefines' | 'includePaths' | 'compileCommands' | 'arch'>): ProgramResult {
+export function clangProgramOf(args: Pick<Args, 'files' | 'defines' | 'undefines' | 'includePaths' | 'compileCommands' | 'arch' | 'preset'>): ProgramResult {
   const result = namedProgram(args);
-  // --arch builds every unit for that architecture, whatever a database's commands say.
+  // --arch builds every unit for that architecture, whatever a database's commands say; without
+  // one, a unit no command gave an architecture is built for the --device preset's GPU
+  // (`__CUDA_ARCH__` 800 on ampere), as nvcc would build it to run there.
+  const presetArch = archOf({ preset: args.preset });
   if (args.arch) result.program.units = result.program.units.map((u) => ({ ...u, arch: args.arch }));
+  else if (presetArch !== undefined) result.program.units = result.program.units.map((u) => (u.arch === undefined ? { ...u, arch: presetArch } : u));
   return result;
 }
 
@@ -444,9 +448,18 @@ function readMainFile(file: string): { bytes: Uint8Array; text: string } | { rea
   return { bytes: read, text };
 }
 
+/** The architecture a program is built for: --arch, else the --device preset's GPU (undefined: the default). */
+function archOf(args: Pick<Args, 'arch' | 'preset'>): number | undefined {
+  const device = args.preset ? devicePreset(args.preset) : undefined;
+  return args.arch ?? (device ? device.computeCapability[0] * 10 + device.computeCapability[1] : undefined);
+}
+
 /** What every front-end pass of the command reads the program with. */
 function commonOf(args: Args) {
+  const arch = archOf(args);
   return {
+    // `__CUDA_ARCH__` is the compute capability times a hundred (700 for sm_70).
+    ...(arch !== undefined ? { cudaArch: arch * 10 } : {}),
     fileName: args.file,
     defines: args.defines,
     undefines: args.undefines,

@@ -35,6 +35,8 @@ export interface ParseOptions {
   workspaceRoots?: string[];
   /** Fewer operators in one expression than MAX_CHAIN, for a caller on a small stack: see ChainBeyondCaller. */
   maxChain?: number;
+  /** The device side's `__CUDA_ARCH__` (compute capability times ten): 700 when not given. */
+  cudaArch?: number;
 }
 
 export interface ParseResult {
@@ -63,6 +65,7 @@ export function parse(text: string, options: ParseOptions): ParseResult {
       includePaths: options.includePaths ?? [],
       deviceSide,
       ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+      ...(options.cudaArch !== undefined ? { cudaArch: options.cudaArch } : {}),
     });
   const host = pp(false);
   const hostTree = analyseTokens(host, options.fileName, host.usedCudaArch ? 'host' : 'both', options.maxChain);

@@ -824,3 +824,30 @@ int main() {
     }
   });
 });
+
+describe('the architecture a program is built for', () => {
+  test("the --device preset's GPU when nothing else names one: clang's device pass is built for it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-preset-arch-'));
+    try {
+      const file = path.join(dir, 'arch.cu');
+      fs.writeFileSync(file, `#include <cstdio>
+__global__ void k(int *out) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  out[0] = __reduce_add_sync(0xffffffffu, 1);
+#endif
+}
+int main() { int *d, h = 0; cudaMalloc(&d, 4); cudaMemset(d, 0, 4); k<<<1, 32>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf("%d\\n", h); return 0; }
+`);
+      const output = async (...extra: string[]): Promise<string> => {
+        let stdout = '';
+        await scord(['check', file, '--frontend', 'clang', '--format', 'json', ...extra], { stdout: (t) => (stdout += t), stderr: () => undefined });
+        return JSON.parse(stdout).output;
+      };
+      assert.equal(await output(), '0\n');
+      assert.equal(await output('--device', 'ampere'), '32\n');
+      assert.equal(await output('--device', 'ampere', '--arch', 'sm_70'), '0\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -117,6 +117,12 @@ test('the scord process exits 0, 1 and 2, and prints no stack trace', async () =
   for (const r of [clean, racy, broken, usage]) noStackTrace(r);
 });
 
+test('__CUDA_ARCH__ is the architecture --arch names, or the --device preset\'s GPU', async () => {
+  const arch = file('arch.cu', '#include <stdio.h>\n__global__ void k(int *o) {\n#ifdef __CUDA_ARCH__\n  o[0] = __CUDA_ARCH__;\n#endif\n}\nint main() { int *d, h = 0; cudaMalloc(&d, 4); k<<<1, 1>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf("%d\\n", h); return 0; }\n');
+  const [plain, ampere, hopper, sm60] = await Promise.all([spawnScord('run', arch), spawnScord('run', arch, '--device', 'ampere'), spawnScord('run', arch, '--device', 'hopper'), spawnScord('run', arch, '--arch', 'sm_60')]);
+  assert.deepEqual([plain, ampere, hopper, sm60].map((r) => r.stdout.split('\n')[0]), ['700', '800', '900', '600']);
+});
+
 test("check's last line says when the program exited with a status other than 0 (a self-check that failed), and exits 0 for it", async () => {
   const failing = file('failing.cu', '#include <stdio.h>\n__global__ void k(int *p) { p[threadIdx.x] = 1; }\nint main() { int *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); cudaDeviceSynchronize(); printf("FAIL\\n"); return 3; }\n');
   const [r] = await checks([failing]);
