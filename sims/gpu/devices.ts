@@ -47,7 +47,8 @@ export const DEVICE_PRESETS: Readonly<Record<string, DeviceConfig>> = {
     // Table V gives no shared-memory size; 48 KB is the Fermi configuration GPGPU-Sim ships.
     sharedMemPerSM: 48 * KB,
     sharedMemPerBlock: 48 * KB,
-    maxGridDim: [65535, 65535, 65535],
+    // As the compute capability it reports: a grid of up to 2^31 - 1 blocks in x since 3.0.
+    maxGridDim: GRID,
     maxBlockDim: BLOCK,
   },
   volta: {

@@ -36,3 +36,10 @@ test('a device reports the capability it executes, and the features that capabil
   assert.equal(paper.persistingL2CacheMaxSize, 0);
   assert.ok((ampere.persistingL2CacheMaxSize as number) > 0 && (ampere.accessPolicyMaxWindowSize as number) > 0);
 });
+
+test('every preset allows the grid its compute capability allows: 2^31 - 1 blocks in x since 3.0', () => {
+  for (const [name, d] of Object.entries(DEVICE_PRESETS)) {
+    assert.ok(d.computeCapability[0] >= 3, name);
+    assert.deepEqual(d.maxGridDim, [2147483647, 65535, 65535], name);
+  }
+});
