@@ -717,13 +717,30 @@ int main() {
   });
 });
 
+/** Programs of the tests below are written here (clang reads them from disk, by their names). */
+const PROGRAMS = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-programs-'));
+after(() => fs.rmSync(PROGRAMS, { recursive: true, force: true }));
+
+/** `scord check` of `text` saved as `name`, with `--format json` and `extra`: the exit status, the report, and the text output when not JSON. */
+async function checkText(name: string, text: string, ...extra: string[]): Promise<{ status: number; report: CheckJson; out: string }> {
+  const file = path.join(PROGRAMS, name);
+  fs.writeFileSync(file, text);
+  let stdout = '';
+  let stderr = '';
+  const json = !extra.includes('--format');
+  const status = await scord(['check', file, ...(json ? ['--format', 'json'] : []), ...extra], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { status, report: json && status !== 2 ? JSON.parse(stdout) : ({} as CheckJson), out: stdout + stderr };
+}
+
+interface CheckJson {
+  output: string;
+  findings: { category: string; location: { line: number } }[];
+}
+
 describe('C++ the hand-written parser reads as a syntax error', () => {
   test('runs through clang by default when clang compiles it; a real syntax error keeps the instant report', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-cxx17-'));
-    try {
-      const file = path.join(dir, 'modern.cu');
-      // A range-based for, a structured binding and decltype: nvcc compiles them all.
-      fs.writeFileSync(file, `#include <cstdio>
+    // A range-based for, a structured binding and decltype: nvcc compiles them all.
+    const modern = await checkText('modern.cu', `#include <cstdio>
 struct Pair { int a, b; };
 __global__ void k(int *p) { p[threadIdx.x % 16] = threadIdx.x; }
 int main() {
@@ -736,13 +753,11 @@ int main() {
   return 0;
 }
 `);
-      let stdout = '';
-      assert.equal(await scord(['check', file, '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => undefined }), 1);
-      const report = JSON.parse(stdout);
-      assert.equal(report.output, '15\n');
-      assert.deepEqual(report.findings.map((f: { category: string; location: { line: number } }) => [f.category, f.location.line]), [['intra-warp', 3]]);
-      // A device lambda local to main(int, char **) passed to a template kernel.
-      fs.writeFileSync(file, `#include <cstdio>
+    assert.equal(modern.status, 1);
+    assert.equal(modern.report.output, '15\n');
+    assert.deepEqual(modern.report.findings.map((f) => [f.category, f.location.line]), [['intra-warp', 3]]);
+    // A device lambda local to main(int, char **) passed to a template kernel.
+    const lambda = await checkText('lambda.cu', `#include <cstdio>
 template <class F> __global__ void apply(int *out, F f) { out[threadIdx.x] = f(threadIdx.x); }
 int main(int argc, char **argv) {
   int *d, h[2];
@@ -753,27 +768,19 @@ int main(int argc, char **argv) {
   return 0;
 }
 `);
-      stdout = '';
-      assert.equal(await scord(['check', file, '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => undefined }), 0, stdout);
-      assert.equal(JSON.parse(stdout).output, '2 6\n');
-      // A missing semicolon: both front ends reject it, and the error is the hand-written one's, located.
-      fs.writeFileSync(file, 'int main() { int x = 1 return x; }\n');
-      let stderr = '';
-      assert.equal(await scord(['check', file], { stdout: (t) => (stderr += t), stderr: (t) => (stderr += t) }), 2);
-      assert.match(stderr, /modern\.cu:1:23: error: expected ';'/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    assert.equal(lambda.status, 0, lambda.out);
+    assert.equal(lambda.report.output, '2 6\n');
+    // A missing semicolon: both front ends reject it, and the error is the hand-written one's, located.
+    const typo = await checkText('typo.cu', 'int main() { int x = 1 return x; }\n', '--format', 'text');
+    assert.equal(typo.status, 2);
+    assert.match(typo.out, /typo\.cu:1:23: error: expected ';'/);
   });
 });
 
 describe('headers that include one another', () => {
   test('<cuda/std/atomic> alone, and the crt/ headers nvcc programs name, compile: includes between them name the header, not a relative path', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-header-paths-'));
-    try {
-      const file = path.join(dir, 'paths.cu');
-      // <cuda/atomic> brings cuda::std::atomic too, as libcu++'s does.
-      fs.writeFileSync(file, `#include <cuda/std/atomic>
+    // <cuda/atomic> brings cuda::std::atomic too, as libcu++'s does.
+    const r = await checkText('paths.cu', `#include <cuda/std/atomic>
 #include <crt/host_defines.h>
 #include <crt/device_functions.h>
 #include <crt/math_functions.h>
@@ -782,22 +789,15 @@ __device__ cuda::std::atomic<int> hits;
 __device__ cuda::atomic<int, cuda::thread_scope_block> near;
 __global__ void k() { hits.fetch_add(1); near.fetch_add(__popc(threadIdx.x)); }
 int main() { k<<<1, 32>>>(); cudaDeviceSynchronize(); int h = 0; cudaMemcpyFromSymbol(&h, hits, sizeof h); printf("%d\\n", h); return 0; }
-`);
-      let stdout = '';
-      assert.equal(await scord(['check', file, '--frontend', 'clang', '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => undefined }), 0, stdout);
-      assert.equal(JSON.parse(stdout).output, '32\n');
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+`, '--frontend', 'clang');
+    assert.equal(r.status, 0, r.out);
+    assert.equal(r.report.output, '32\n');
   });
 });
 
 describe('pinned host memory', () => {
   test('memory the program registers is reached by kernels through its own pointer; pinned memory says it is the host\'s', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-pinned-'));
-    try {
-      const file = path.join(dir, 'pinned.cu');
-      fs.writeFileSync(file, `#include <cstdio>
+    const r = await checkText('pinned.cu', `#include <cstdio>
 #include <cstdlib>
 __global__ void twice(int *a) { a[threadIdx.x] = 2 * threadIdx.x; }
 int main() {
@@ -815,39 +815,25 @@ int main() {
   printf("%d %d %d %d %d %d %d\\n", r, again, h[63], a.type == cudaMemoryTypeHost, b.type == cudaMemoryTypeHost, off, twiceOff);
   return 0;
 }
-`);
-      let stdout = '';
-      assert.equal(await scord(['check', file, '--frontend', 'clang', '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => undefined }), 0, stdout);
-      assert.equal(JSON.parse(stdout).output, '0 712 126 1 1 0 713\n');
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+`, '--frontend', 'clang');
+    assert.equal(r.status, 0, r.out);
+    assert.equal(r.report.output, '0 712 126 1 1 0 713\n');
   });
 });
 
 describe('the architecture a program is built for', () => {
   test("the --device preset's GPU when nothing else names one: clang's device pass is built for it", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-preset-arch-'));
-    try {
-      const file = path.join(dir, 'arch.cu');
-      fs.writeFileSync(file, `#include <cstdio>
+    const text = `#include <cstdio>
 __global__ void k(int *out) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   out[0] = __reduce_add_sync(0xffffffffu, 1);
 #endif
 }
 int main() { int *d, h = 0; cudaMalloc(&d, 4); cudaMemset(d, 0, 4); k<<<1, 32>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf("%d\\n", h); return 0; }
-`);
-      const output = async (...extra: string[]): Promise<string> => {
-        let stdout = '';
-        await scord(['check', file, '--frontend', 'clang', '--format', 'json', ...extra], { stdout: (t) => (stdout += t), stderr: () => undefined });
-        return JSON.parse(stdout).output;
-      };
-      assert.equal(await output(), '0\n');
-      assert.equal(await output('--device', 'ampere'), '32\n');
-      assert.equal(await output('--device', 'ampere', '--arch', 'sm_70'), '0\n');
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+`;
+    const output = async (...extra: string[]): Promise<string> => (await checkText('arch.cu', text, '--frontend', 'clang', ...extra)).report.output;
+    assert.equal(await output(), '0\n');
+    assert.equal(await output('--device', 'ampere'), '32\n');
+    assert.equal(await output('--device', 'ampere', '--arch', 'sm_70'), '0\n');
   });
 });
