@@ -18,6 +18,14 @@ export const COUNTERS = 8;
 
 export const THREAD_BITS = 0xffff;
 
+/**
+ * The bytes of its 4-byte word an aligned access of `size` bytes at byte `offset` touches, a bit
+ * each (0b1111 for all): lanes that write neighbouring `char`s of one word do not conflict.
+ */
+export function wordBytes(offset: number, size: number): number {
+  return size >= 4 ? 0b1111 : (((1 << size) - 1) << (offset & 3)) & 0b1111;
+}
+
 /** The thread and counters at `at` into `into`, and the fields a plain access has (no atomic, order or lock). */
 export function loadCounters(into: AccessRecord, rows: Int32Array, at: number, noLocks: AccessRecord['locks']): void {
   const who = rows[at + WHO] & THREAD_BITS;

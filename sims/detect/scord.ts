@@ -34,6 +34,7 @@ import { ReadsBeforeWrite } from './readsBeforeWrite';
 import { PlainWords } from './plainWords';
 import { setDense } from './denseArray';
 import { LockstepStores } from './lockstepStores';
+import { wordBytes } from './accessNumbers';
 
 export interface DetectorOptions {
   /** Bytes per metadata entry: 4 is one word (the paper's design); 8–64 for its Table VII. */
@@ -290,11 +291,9 @@ export class ScordDetector implements Detector {
   private lanesOfOneStore(e: Access, a: Allocation): void {
     const stores = this.lockstepStores!;
     const offset = offsetIn(e.address, a.id);
-    const end = offset + Math.max(1, e.size);
-    for (let w = offset >> 2; w << 2 < end; w++) {
-      const from = Math.max(offset, w << 2) - (w << 2);
-      const to = Math.min(end, (w << 2) + 4) - (w << 2);
-      const bytes = (((1 << (to - from)) - 1) << from) & 0b1111;
+    const bytes = wordBytes(offset, e.size);
+    const last = (offset + Math.max(1, e.size) - 1) >> 2;
+    for (let w = offset >> 2; w <= last; w++) {
       const value = (w << 2) + 4 <= a.size ? a.view.getInt32(w << 2, true) : NaN;
       const earlier = stores.written(e.lane, a.id * 2 ** 32 + w, bytes, value);
       if (!earlier) continue;
@@ -929,8 +928,7 @@ export class ScordDetector implements Detector {
    * write neighbouring `char`s of one word do not conflict.
    */
   private bytesOf(e: Access): number {
-    if (e.size >= 4 || this.faithful || this.granularity !== 4) return 0b1111;
-    return (((1 << e.size) - 1) << (pointerOffset(e.address) & 3)) & 0b1111;
+    return this.faithful || this.granularity !== 4 ? 0b1111 : wordBytes(pointerOffset(e.address), e.size);
   }
 
   /** An earlier access of another thread and this one: Table III (b) and (c), then Table IV or the intra-warp check. */

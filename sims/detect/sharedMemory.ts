@@ -21,6 +21,7 @@
 import { offsetIn } from '../gpu/memory';
 import { isAcquire, isRelease, type MemoryOrder, type Scope, type SimEvent } from '../ir/ir';
 import { unorderedLanes, warpKey } from './lanes';
+import { wordBytes } from './accessNumbers';
 import type { AccessSummary, Accessor } from './findings';
 
 type Access = Extract<SimEvent, { kind: 'access' }>;
@@ -230,7 +231,7 @@ export class ShadowSharedMemory {
     const last = (offset + Math.max(1, e.size) - 1) >> 2;
     const epoch = this.warpSyncs.size === 0 ? 0 : (this.warpSyncs.get(warpKey(e.block, e.warp)) ?? 0);
     // Only what writes stored is compared (benign same-value races).
-    const bytes = e.size >= 4 ? 0b1111 : (((1 << e.size) - 1) << (offset & 3)) & 0b1111;
+    const bytes = wordBytes(offset, e.size);
     // A strong store right after a fence of its lane (no shared access of the lane between)
     // publishes: a flag, as the global detector's. Volatile stores without one (a warp-synchronous
     // reduction) conflict as any others do.

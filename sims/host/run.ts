@@ -352,8 +352,6 @@ const HOST_LANE = Int32Array.of(0);
 export const ENTRY_ELEMENTS_PER_THREAD = 256;
 export const ENTRY_MAX_BYTES = 64 * 1024 * 1024;
 
-/** Bytes the pointer parameters of a launch of `threads` threads get, for elements of `elementSize`. */
-/** Writes a pointer argument's starting contents: 0, 1, 2, … or seeded random values. */
 /**
  * Elements of a made-up array that arbitraryData fills (the rest stay zero): filling the 64 MiB
  * a big launch's array may have would cost more than the run.
@@ -361,7 +359,8 @@ export const ENTRY_MAX_BYTES = 64 * 1024 * 1024;
 export const ENTRY_DATA_ELEMENTS = 1 << 20;
 
 /**
- * Fills `count` elements at `p`: as a PointerArgument says, or `arbitrary` (a kernel's made-up
+ * Writes `count` elements of a pointer argument's starting contents at `p`: as a
+ * PointerArgument says (0, 1, 2, … or seeded random values), or `arbitrary` (a kernel's made-up
  * data: integers half of them 0–3, so that tests of zero and small values go both ways, half
  * 0–999; floats in [-1, 1)).
  */
