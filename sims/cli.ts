@@ -54,7 +54,7 @@ import { declaredOutcomes, runLitmus } from './litmus/run';
 import { type LitmusReport } from './litmus/types';
 import { MEMORY_MODELS, type MemoryModelName, type WeakModelSwitches } from './gpu/memoryModels';
 import { programArch, programFromCompileCommands, programFromFiles, type ProgramResult } from './clang/program';
-import { checkWithClang, compileProgram, isKernelOnly, clangDiagnostic, clangsPart, withClangsPart, FRONTENDS, type ClangProgramOptions, type Frontend } from './clang/check';
+import { checkWithClang, compileProgram, isKernelOnly, clangDiagnostic, withClangsPart, FRONTENDS, type ClangProgramOptions, type Frontend } from './clang/check';
 import { runClangProgram } from './clang/host/runProgram';
 import { SourceRanges } from './clang/ranges';
 import { DEFAULT_MAX_FILE_MB, limitsForFileMb, MB, readBounded, SourceReader } from './files/policy';
@@ -705,9 +705,8 @@ function analyse(args: Args, text: string, common: ParseOptions): CheckReport {
 /** `analyse` with the auto front end's fallback: what the built-in front end cannot run goes to clang. */
 async function analyseAny(args: Args, text: string, common: ParseOptions): Promise<CheckReport> {
   const report = analyse(args, text, common);
-  const part = clangsPart(report);
-  if (args.frontend === 'builtin' || part === 'keep') return report;
-  return withClangsPart(report, part, () => checkThroughClang(args));
+  if (args.frontend === 'builtin') return report;
+  return withClangsPart(report, () => checkThroughClang(args));
 }
 
 /** Re-runs a fix proof may make at most, in all and per finding (each is a whole check). */

@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { readSourceChecked } from '../sourceFiles';
 import { checkParsedEntry, checkSource, notAnalysed, readLaunchHeader, type CheckOptions, type CheckReport } from '../../sims/check';
-import { checkProgram, clangsPart, withClangsPart } from '../../sims/clang/check';
+import { checkProgram, withClangsPart } from '../../sims/clang/check';
 import { SourceRanges } from '../../sims/clang/ranges';
 import { programArch } from '../../sims/clang/program';
 import { compileDevice, compileHost, type TranslationUnitSpec } from '../../sims/clang/toolchain';
@@ -154,12 +154,8 @@ async function analyse(req: AnalysisRequest): Promise<void> {
       // line, or C++ it does not know) is clang's to judge when clang runs the file; anything
       // else it cannot run is clang's to judge.
       const builtin = builtinCheck(text);
-      const part = headerAlone ? 'keep' : clangsPart(builtin);
-      if (part === 'keep') result = { report: builtin, frontend: 'builtin' };
-      else {
-        const report = await withClangsPart(builtin, part, () => viaClang(text));
-        result = { report, frontend: report === builtin ? 'builtin' : 'clang' };
-      }
+      const report = headerAlone ? builtin : await withClangsPart(builtin, () => viaClang(text));
+      result = { report, frontend: report === builtin ? 'builtin' : 'clang' };
     }
     // What kept parts of the program out (a bad database, an unreadable stdin file) comes first.
     if (program?.problems.length) result.report.diagnostics.unshift(...program.problems);

@@ -197,8 +197,10 @@ export function clangsPart(report: CheckReport): 'keep' | 'clang' | 'clang-if-it
   return errors.some((d) => d.code !== undefined && isKnownCode(d.code) && SYNTAX_STAGES.has(DIAGNOSTIC_CODES[d.code].stage)) ? 'clang-if-it-runs' : 'clang';
 }
 
-/** The report of a check that went on to clang as `part` says (clangsPart), from the hand-written path's `builtin`. */
-export async function withClangsPart(builtin: CheckReport, part: 'clang' | 'clang-if-it-runs', clang: () => Promise<CheckReport>): Promise<CheckReport> {
+/** The report of the auto front end from the hand-written path's `builtin`: it, or clang's where clangsPart says so. */
+export async function withClangsPart(builtin: CheckReport, clang: () => Promise<CheckReport>): Promise<CheckReport> {
+  const part = clangsPart(builtin);
+  if (part === 'keep') return builtin;
   const report = await clang();
   return part === 'clang' || report.analysed ? report : builtin;
 }
@@ -226,8 +228,6 @@ export async function checkProgram(given: CheckOptions, program: ClangProgramOpt
   const alone = program.units.length <= 1 && !program.stdin && !program.argv?.length;
   if (frontend === 'builtin') return checkSource(options);
   if (!alone) return checkWithClang(options, program);
-  const report = checkSource(options);
-  const part = clangsPart(report);
-  return part === 'keep' ? report : withClangsPart(report, part, () => checkWithClang(options, program));
+  return withClangsPart(checkSource(options), () => checkWithClang(options, program));
 }
 

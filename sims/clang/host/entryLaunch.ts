@@ -20,10 +20,11 @@ import { definedKernels } from '../entry';
 /** The launch of `entry`, or the finding that says why there is none. */
 export function entryLaunch(entry: KernelEntry, program: DeviceProgram, modules: LModule[], memory: Memory, flat: FlatAddresses): LaunchRequest | Finding {
   // By the name the entry was chosen by (sims/clang/entry.ts: a template's instance is `fill<int>`), else by its mangled or plain name.
-  const chosen = definedKernels(modules).get(entry.kernel) ?? [];
+  const defined = definedKernels(modules);
+  const chosen = defined.get(entry.kernel) ?? [];
   const names = [...program.kernels.keys()].filter((k) => chosen.includes(k) || k === entry.kernel || functionName(k) === entry.kernel);
   if (names.length === 0) {
-    const known = [...definedKernels(modules).keys()];
+    const known = [...defined.keys()];
     return { kind: 'no-kernel', message: `the program has no kernel named '${entry.kernel}'${known.length ? ` (its kernels: ${[...new Set(known)].join(', ')})` : ''}` };
   }
   const kernel = program.kernels.get(names[0])!;
