@@ -3,6 +3,7 @@
 // source maps (what `npm run package` ships); `--watch` rebuilds on change; `--sizes` lists the
 // bundles and their sizes (otherwise only warnings and errors are printed, so the demo's and the
 // tests' output is their own).
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
@@ -66,4 +67,9 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(targets.map((t) => esbuild.build(t)));
+  // The clang cache's seed beside the bundles (sims/clang/toolchain/seed.ts): made once, and
+  // again when the headers or the toolchain change; a check of its keys otherwise.
+  await esbuild.build({ ...common, sourcemap: false, entryPoints: ['scripts/clang-seed.ts'], outfile: 'dist/tools/clang-seed.js', platform: 'node', format: 'cjs', target: 'node18', external: clang });
+  const seed = spawnSync(process.execPath, ['dist/tools/clang-seed.js', 'dist/clang-seed'], { stdio: 'inherit' });
+  if (seed.status !== 0) process.exit(seed.status ?? 1);
 }

@@ -23,6 +23,11 @@ export interface CacheOptions {
   memoryBytes?: number;
   /** Bytes kept on disk before the least recently used entries are removed. */
   diskBytes?: number;
+  /**
+   * Read-only folders of entries made beforehand (the build's seed: seed.ts), consulted after
+   * memory and `dir`. Default: the seed beside the bundles, if it is there.
+   */
+  seeds?: string[];
 }
 
 const MAGIC = 'SCORDCC1';
@@ -64,12 +69,14 @@ export class ResultCache {
   private readonly dir: string | null;
   private readonly memoryBytes: number;
   private readonly diskBytes: number;
+  private readonly seeds: string[];
   private writes = 0;
 
   constructor(options: CacheOptions = {}) {
     this.dir = options.dir === undefined ? defaultCacheDir() : options.dir;
     this.memoryBytes = options.memoryBytes ?? 192 * 1024 * 1024;
     this.diskBytes = options.diskBytes ?? 1024 * 1024 * 1024;
+    this.seeds = options.seeds ?? defaultSeeds();
   }
 
   get folder(): string | null {
@@ -87,9 +94,17 @@ export class ResultCache {
       this.memory.set(key, hit);
       return hit;
     }
-    const disk = this.readDisk(key);
+    const disk = (this.dir ? readEntry(this.fileOf(key), true) : undefined) ?? this.readSeed(key);
     if (disk) this.remember(key, disk);
     return disk;
+  }
+
+  private readSeed(key: string): CacheEntry | undefined {
+    for (const seed of this.seeds) {
+      const entry = readEntry(entryFile(seed, key), false);
+      if (entry) return entry;
+    }
+    return undefined;
   }
 
   put(key: string, entry: CacheEntry, options: { disk?: boolean } = {}): void {
@@ -121,49 +136,12 @@ export class ResultCache {
   }
 
   private fileOf(key: string): string {
-    return path.join(this.dir!, key.slice(0, 2), `${key}.bin`);
-  }
-
-  private readDisk(key: string): CacheEntry | undefined {
-    if (!this.dir) return undefined;
-    const file = this.fileOf(key);
-    try {
-      const data = fs.readFileSync(file);
-      if (data.length < 12 || data.toString('latin1', 0, 8) !== MAGIC) return undefined;
-      const metaLength = data.readUInt32LE(8);
-      if (12 + metaLength > data.length) return undefined;
-      const meta: unknown = JSON.parse(data.toString('utf8', 12, 12 + metaLength));
-      const payload = new Uint8Array(data.buffer, data.byteOffset + 12 + metaLength, data.length - 12 - metaLength);
-      // Mark it used, so pruning removes what has not been read for longest.
-      const now = new Date();
-      fs.utimes(file, now, now, () => undefined);
-      return { meta, payload };
-    } catch {
-      return undefined;
-    }
+    return entryFile(this.dir!, key);
   }
 
   private writeDisk(key: string, entry: CacheEntry): void {
     if (!this.dir) return;
-    const file = this.fileOf(key);
-    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    try {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      const meta = Buffer.from(JSON.stringify(entry.meta), 'utf8');
-      const header = Buffer.alloc(12);
-      header.write(MAGIC, 0, 'latin1');
-      header.writeUInt32LE(meta.length, 8);
-      fs.writeFileSync(temp, Buffer.concat([header, meta, entry.payload]));
-      fs.renameSync(temp, file);
-    } catch {
-      // A cache that cannot be written only costs time.
-      try {
-        fs.rmSync(temp, { force: true });
-      } catch {
-        /* nothing to remove */
-      }
-      return;
-    }
+    if (!writeEntry(this.fileOf(key), entry)) return;
     if (++this.writes % 32 === 1) this.prune();
   }
 
@@ -200,4 +178,59 @@ export class ResultCache {
       // Pruning is best effort.
     }
   }
+}
+
+/** Where an entry of `key` is kept in a cache folder. */
+export function entryFile(dir: string, key: string): string {
+  return path.join(dir, key.slice(0, 2), `${key}.bin`);
+}
+
+/** An entry's file, if it is whole; `touch`: mark it used, so pruning removes what has not been read for longest. */
+function readEntry(file: string, touch: boolean): CacheEntry | undefined {
+  try {
+    const data = fs.readFileSync(file);
+    if (data.length < 12 || data.toString('latin1', 0, 8) !== MAGIC) return undefined;
+    const metaLength = data.readUInt32LE(8);
+    if (12 + metaLength > data.length) return undefined;
+    const meta: unknown = JSON.parse(data.toString('utf8', 12, 12 + metaLength));
+    const payload = new Uint8Array(data.buffer, data.byteOffset + 12 + metaLength, data.length - 12 - metaLength);
+    if (touch) {
+      const now = new Date();
+      fs.utimes(file, now, now, () => undefined);
+    }
+    return { meta, payload };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes an entry's file whole or not at all (a temporary name, then renamed); whether it was written. */
+export function writeEntry(file: string, entry: CacheEntry): boolean {
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const meta = Buffer.from(JSON.stringify(entry.meta), 'utf8');
+    const header = Buffer.alloc(12);
+    header.write(MAGIC, 0, 'latin1');
+    header.writeUInt32LE(meta.length, 8);
+    fs.writeFileSync(temp, Buffer.concat([header, meta, entry.payload]));
+    fs.renameSync(temp, file);
+    return true;
+  } catch {
+    // A cache that cannot be written only costs time.
+    try {
+      fs.rmSync(temp, { force: true });
+    } catch {
+      /* nothing to remove */
+    }
+    return false;
+  }
+}
+
+/** The folder of the build's seed (seed.ts): beside the bundles, or in dist/ when run from the sources. */
+export const SEED_FOLDER = 'clang-seed';
+
+function defaultSeeds(): string[] {
+  const candidates = [path.join(__dirname, SEED_FOLDER), path.join(__dirname, '..', '..', '..', 'dist', SEED_FOLDER)];
+  return candidates.filter((c) => fs.existsSync(c));
 }

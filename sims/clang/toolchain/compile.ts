@@ -6,8 +6,11 @@ import { ResultCache, KeyBuilder, contentHash, type CacheOptions } from './cache
 import { explainLibraryAmbiguities, parseClangOutput, parseLinkerOutput, type ClangDiagnostic } from './diagnostics';
 import { clangCommand, compiledAsCuda, DEFAULT_ARCH, type DebugInfo, forcedIncludesOf, gpuBinaryBytes, GPU_BINARY, includeDirsOf, languageOf, linkCommand, type Pass } from './flags';
 import { headerFolder } from './headers';
-import { GENERATED, fileAt, mount, realizeText, toVirtual, type FileTree } from './paths';
+import * as fs from 'node:fs';
+import { GENERATED, PROJECT_HEADERS, fileAt, mount, mountProjectHeaders, realizeText, toReal, toVirtual, type FileTree } from './paths';
 import { precompiledHeaders, precompiledHeaderText, type IncludeOrigin } from './pch';
+import { directiveMacroNames, flagMacroNames, inPrelude, macrosLeavePrelude, PRELUDE_HEADERS, preludeHeaderNames, preludeIdentifiers, preludeText } from './prelude';
+import { sysrootText } from './sysroot';
 import { qualifyProgramNames } from './programNames';
 import { SourceSet, specialPath } from './sources';
 import type { TranslationUnitSpec } from './unit';
@@ -70,6 +73,8 @@ interface StoredMeta {
   diagnostics: ClangDiagnostic[];
   precompiled?: string[];
   mainFile?: string;
+  /** A precompiled header's: the virtual paths of the files it read (PchPlan.dependencies). */
+  dependencies?: string[];
 }
 
 /** A unit ready for one pass: its files, flags and precompiled-header plan. */
@@ -86,6 +91,7 @@ interface PreparedPass {
 
 function preparePass(pass: Pass, unit: TranslationUnitSpec, compatIncludes = false): PreparedPass | { refused: string } {
   const headers = headerFolder(options.headerFolder);
+  mountProjectHeaders(headers);
   const arch = unit.arch ?? options.arch ?? DEFAULT_ARCH;
   const cuda = compiledAsCuda(unit, pass);
   const sources = new SourceSet({ includeDirs: includeDirsOf(unit), systemDirs: [headers], overlay: overlayOf(unit) });
@@ -124,7 +130,12 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
   const prepared = preparePass(pass, unit, compatFirst);
   if ('refused' in prepared) return { ok: false, cached: false, diagnostics: [{ severity: 'error', message: `cannot read ${unit.file}: ${prepared.refused}`, file: unit.file, line: 1, column: 1, unlocated: true }] };
   const { sources, headers, arch, extra } = prepared;
-  let pchs = prepared.pchs;
+  // The standard prelude when the unit may use it; its own precompiled headers otherwise, and
+  // when a compile with the prelude fails in a way the prelude can cause.
+  const prelude = compatFirst ? undefined : await preludeFor(prepared);
+  let pchs = prelude ? [prelude] : prepared.pchs;
+  /** The key the prelude's compile had, when it failed and the unit was compiled as written. */
+  let preludeKey: string | undefined;
   const input = toVirtual(unit.file);
   const output = '-'; // to stdout: see wasm.ts
   const debugInfo = options.debugInfo;
@@ -151,7 +162,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     let usePch: PchPlan | undefined;
     let pchBytes: Uint8Array | undefined;
     for (const plan of pchs) {
-      pchBytes = await pchFor(plan);
+      pchBytes = await (plan === prelude ? ensurePch(plan) : pchFor(plan));
       if (pchBytes) {
         usePch = plan;
         break;
@@ -175,6 +186,12 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
       return { ok: false, cached: false, diagnostics };
     }
     const diagnostics = parseClangOutput(run.stderr, unit.file);
+    if (usePch && usePch === prelude && run.exitCode !== 0 && diagnostics.some((d) => d.severity === 'error' && PRELUDE_MADE.test(d.message))) {
+      // Names the unit did not include clash with its own: compiled as written.
+      preludeKey = key;
+      pchs = prepared.pchs;
+      continue;
+    }
     if (usePch && run.exitCode !== 0 && diagnostics.some((d) => d.unlocated && /precompiled|AST file|PCH/.test(d.message))) {
       // A precompiled header clang will not take: never again for these flags; compile without.
       cache.put(usePch.key, { meta: { ok: false, diagnostics: [] } satisfies StoredMeta, payload: new Uint8Array(0) });
@@ -192,8 +209,9 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     if (run.exitCode !== 0 && round < MAX_INCLUDE_ROUNDS && findMissedIncludes(diagnostics, sources)) continue;
     if (run.exitCode !== 0 && !relocatable && diagnostics.some((d) => RELOCATABLE_NEEDED.test(d.message))) {
       // A kernel launched from device code: compiled again as relocatable device code, as a
-      // build for dynamic parallelism (nvcc -rdc=true) would be.
+      // build for dynamic parallelism (nvcc -rdc=true) would be (the prelude was made without).
       relocatable = true;
+      if (prelude) pchs = prepared.pchs;
       continue;
     }
     if (run.exitCode !== 0 && !qualified) {
@@ -222,6 +240,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     // The unit as it was written finds the result without failing first.
     if (qualified) cache.put(qualified.firstKey, { meta, payload });
     if (compat?.firstKey) cache.put(compat.firstKey, { meta, payload });
+    if (preludeKey) cache.put(preludeKey, { meta, payload });
     return { ok, output: ok ? payload : undefined, diagnostics, cached: false, attempts, ...(usePch ? { precompiled: usePch.headers } : {}) };
   }
 }
@@ -232,8 +251,10 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
  */
 export async function precompilePass(pass: Pass, unit: TranslationUnitSpec): Promise<boolean> {
   const prepared = preparePass(pass, unit);
-  if ('refused' in prepared || !prepared.pchs.length) return false;
-  return (await ensurePch(prepared.pchs[0])) !== undefined;
+  if ('refused' in prepared) return false;
+  const plan = (await preludeFor(prepared)) ?? prepared.pchs[0];
+  if (!plan) return false;
+  return (await ensurePch(plan)) !== undefined;
 }
 
 /** Links objects (each with the unit it came from, for messages) into a wasm32-wasip1 program. */
@@ -349,7 +370,7 @@ function quotedAt(d: ClangDiagnostic, sources: SourceSet): boolean {
 /** Mapped paths inside the IR's debug file names, made real again (LLVM escapes `\` and `"`). */
 function realizeIr(text: string): string {
   if (!text.includes('/.scord/')) return text;
-  return text.replace(/\/\.scord\/(?:host|drive|unc)\/[^"'\n]*/g, (p) => realizeText(p).replace(/\\/g, '\\5C').replace(/"/g, '\\22'));
+  return text.replace(/\/\.scord\/(?:host|drive|unc|include)\/[^"'\n]*/g, (p) => realizeText(p).replace(/\\/g, '\\5C').replace(/"/g, '\\22'));
 }
 
 // -- precompiled headers ------------------------------------------------------------------
@@ -357,8 +378,10 @@ function realizeIr(text: string): string {
 const PCH_PATH = `${GENERATED}/prefix.pch`;
 const PCH_SOURCE = `${GENERATED}/prefix.h`;
 
-interface PchPlan {
+export interface PchPlan {
   key: string;
+  /** Whether making it also lists the files it read (the prelude's: see preludeIdentifierSet). */
+  dependencies?: boolean;
   /** The header that was precompiled: clang checks it is still there. */
   text: Uint8Array;
   /** The unit's leading headers it holds (none: cuda_runtime.h alone). */
@@ -381,21 +404,15 @@ function planPchs(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, hea
   // Forced includes come between cuda_runtime.h and the file: only cuda_runtime.h may go before them.
   const bytes = unit.includes?.length ? new Uint8Array(0) : sources.files.get(unit.file);
   if (!bytes) return [];
-  const origin = (name: string, quoted: boolean): IncludeOrigin => {
-    for (const c of sources.candidates(name, quoted, unit.file)) {
-      if (!sources.files.has(c) && !sources.refused.has(c)) continue;
-      return c.startsWith(headers + path.sep) ? 'project' : 'user';
-    }
-    return 'none';
-  };
+  const origin = includeOrigin(sources, headers, unit.file);
   const lists: string[][] = [];
   const leading = precompiledHeaders(Buffer.from(bytes).toString('latin1'), origin);
-  if (leading) lists.push(leading);
+  if (leading) lists.push(process.env.PRELUDE ? process.env.PRELUDE.split(',') : leading);
   // CUDA units always start with cuda_runtime.h (itself <cmath>, <cstdlib>, <new>, …): worth one.
   if (cuda) lists.push([]);
   if (!lists.length) return [];
   // The same flags as the unit, but no -I: user folders are not part of a precompiled header.
-  const pchUnit: TranslationUnitSpec = { ...unit, includeDirs: [], text: undefined, readFile: undefined };
+  const pchUnit: TranslationUnitSpec = { ...unit, ...(process.env.PRELUDE ? { defines: [] } : {}), includeDirs: [], text: undefined, readFile: undefined };
   const args = clangCommand({ pass, unit: pchUnit, headerFolder: headers, arch, input: PCH_SOURCE, output: '-', emitPch: true, compatIncludes, ...(options.debugInfo ? { debugInfo: options.debugInfo } : {}) });
   const own = new SourceSet({ includeDirs: [], systemDirs: [headers] });
   own.addFolder(headers);
@@ -406,7 +423,8 @@ function planPchs(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, hea
     mount(tree, PCH_SOURCE, text);
     const key = new KeyBuilder().add(SCHEMA).add(toolchainVersion()).add('pch').add(args.join('\0')).add(text);
     for (const f of files) {
-      key.add(f).add(contentHash(own.files.get(f)!));
+      // The virtual path: the same wherever the project's headers are installed (a seed's key).
+      key.add(toVirtual(f)).add(contentHash(own.files.get(f)!));
       mount(tree, toVirtual(f), own.files.get(f)!);
     }
     return { key: key.digest(), text, headers: list, args, tree };
@@ -436,9 +454,131 @@ async function pchFor(plan: PchPlan): Promise<Uint8Array | undefined> {
 async function ensurePch(plan: PchPlan): Promise<Uint8Array | undefined> {
   const hit = cache.get(plan.key);
   if (hit) return (hit.meta as StoredMeta).ok ? hit.payload : undefined;
-  const run = await runTool(plan.args, plan.tree);
+  const run = await runTool(plan.args, plan.tree, plan.dependencies);
   const produced = run.exitCode === 0 && run.stdout.length > 0 ? run.stdout : undefined;
+  const listed = plan.dependencies && produced ? fileAt(run.files, PRELUDE_DEPENDENCIES) : undefined;
+  const dependencies = listed ? dependencyFiles(new TextDecoder().decode(listed)) : undefined;
   // A failure is remembered (the unit then compiles without one, and reports its own errors).
-  if (run.exitCode !== undefined) cache.put(plan.key, { meta: { ok: produced !== undefined, diagnostics: [] } satisfies StoredMeta, payload: produced ?? new Uint8Array(0) });
+  if (run.exitCode !== undefined) cache.put(plan.key, { meta: { ok: produced !== undefined, diagnostics: [], ...(dependencies ? { dependencies } : {}) } satisfies StoredMeta, payload: produced ?? new Uint8Array(0) });
   return produced;
+}
+
+/** Where an include of the unit's resolves: a user file, a project CUDA header, or the sysroot. */
+function includeOrigin(sources: SourceSet, headers: string, includer: string): (name: string, quoted: boolean) => IncludeOrigin {
+  return (name, quoted) => {
+    for (const c of sources.candidates(name, quoted, includer)) {
+      if (!sources.files.has(c) && !sources.refused.has(c)) continue;
+      return c.startsWith(headers + path.sep) ? 'project' : 'user';
+    }
+    return 'none';
+  };
+}
+
+// -- the standard prelude (prelude.ts) ------------------------------------------------------
+
+const PRELUDE_DEPENDENCIES = `${GENERATED}/prelude.d`;
+/** Errors that names a unit did not include can cause (prelude.ts). */
+const PRELUDE_MADE = /ambiguous|redefinition|redeclar|conflict|different kind of symbol|differ only in (?:their )?return type|follows non-static|language linkage|does not match (?:the )?previous declaration/;
+
+/**
+ * The prelude's precompiled header for one pass of a unit: made with the unit's language
+ * flags (standard, architecture, relocatable code) and none of its macros or folders, so one
+ * serves every unit with those flags. Listing what it read: the files' identifiers decide
+ * which units' macros leave it as it is.
+ */
+export function preludePlan(pass: Pass, unit: Pick<TranslationUnitSpec, 'file' | 'std' | 'language' | 'relocatable'>, headers: string, arch: number): PchPlan {
+  const pchUnit: TranslationUnitSpec = { file: unit.file, defines: [], includeDirs: [], ...(unit.std ? { std: unit.std } : {}), ...(unit.language ? { language: unit.language } : {}) };
+  const args = clangCommand({ pass, unit: pchUnit, headerFolder: headers, arch, input: PCH_SOURCE, output: '-', emitPch: true, relocatable: !!unit.relocatable, ...(options.debugInfo ? { debugInfo: options.debugInfo } : {}) });
+  args.splice(args.length - 3, 0, '-sys-header-deps', '-dependency-file', PRELUDE_DEPENDENCIES, '-MT', 'prelude');
+  const text = new TextEncoder().encode(preludeText());
+  const tree: FileTree = {};
+  mount(tree, PCH_SOURCE, text);
+  const key = new KeyBuilder().add(SCHEMA).add(toolchainVersion()).add('prelude').add(args.join('\0')).add(text);
+  const own = new SourceSet({ includeDirs: [], systemDirs: [headers] });
+  own.addFolder(headers);
+  for (const f of [...own.files.keys()].sort()) {
+    key.add(toVirtual(f)).add(contentHash(own.files.get(f)!));
+    mount(tree, toVirtual(f), own.files.get(f)!);
+  }
+  return { key: key.digest(), text, headers: [...PRELUDE_HEADERS], args, tree, dependencies: true };
+}
+
+/**
+ * The prelude's plan for a pass of the unit, when the unit may use it (prelude.ts): a CUDA
+ * unit whose leading includes are all in the prelude and have a C++ header among them, with
+ * no forced includes, no file of its own named like a prelude header, and no macro of its own
+ * that is an identifier of the prelude's files. Both passes decide alike.
+ */
+async function preludeFor(prepared: PreparedPass): Promise<PchPlan | undefined> {
+  const { pass, unit, sources, headers, arch } = prepared;
+  if (options.precompiledHeaders === false || !compiledAsCuda(unit, pass) || unit.includes?.length) return undefined;
+  const main = sources.files.get(unit.file);
+  if (!main) return undefined;
+  const origin = includeOrigin(sources, headers, unit.file);
+  const leading = precompiledHeaders(Buffer.from(main).toString('latin1'), origin);
+  if (!leading || !inPrelude(leading) || preludeHeaderNames().some((h) => origin(h, false) === 'user' || origin(h, true) === 'user')) return undefined;
+  const names = flagMacroNames(unit.defines, unit.undefines);
+  for (const [file, bytes] of sources.files) if (!file.startsWith(headers + path.sep)) names.push(...directiveMacroNames(Buffer.from(bytes).toString('latin1')));
+  const plans = { device: preludePlan('device', unit, headers, arch), host: preludePlan('host', unit, headers, arch) };
+  const identifiers = await preludeIdentifierSet(plans.device, plans.host);
+  return identifiers && macrosLeavePrelude(names, identifiers) ? plans[pass] : undefined;
+}
+
+const identifierSets = new Map<string, Promise<Set<string> | undefined>>();
+
+/** The cache key of the identifiers of the prelude made by these two plans. */
+export function preludeIdentifierKey(device: PchPlan, host: PchPlan): string {
+  return new KeyBuilder().add(SCHEMA).add('prelude-identifiers').add(device.key).add(host.key).digest();
+}
+
+/**
+ * The identifiers of every file the prelude's two passes read (made once per toolchain and
+ * flags, then kept in the cache); undefined when the prelude cannot be made or a file it read
+ * cannot be read back.
+ */
+export function preludeIdentifierSet(device: PchPlan, host: PchPlan): Promise<Set<string> | undefined> {
+  const key = preludeIdentifierKey(device, host);
+  let known = identifierSets.get(key);
+  if (!known) {
+    known = (async () => {
+      const hit = cache.get(key)?.meta as { identifiers?: string[] } | undefined;
+      if (hit?.identifiers) return new Set(hit.identifiers);
+      const files = new Set<string>();
+      for (const plan of await Promise.all([device, host].map(async (p) => ((await ensurePch(p)) ? p : undefined)))) {
+        const listed = plan && (cache.get(plan.key)?.meta as StoredMeta | undefined)?.dependencies;
+        if (!listed) return undefined;
+        for (const f of listed) files.add(f);
+      }
+      const texts: string[] = [];
+      for (const f of files) {
+        if (f === PCH_SOURCE) continue;
+        const text = f.startsWith(`${PROJECT_HEADERS}/`) ? readText(toReal(f)) : sysrootText(f);
+        if (text === undefined) return undefined;
+        texts.push(text);
+      }
+      const identifiers = preludeIdentifiers(texts);
+      cache.put(key, { meta: { identifiers: [...identifiers].sort() }, payload: new Uint8Array(0) });
+      return identifiers;
+    })();
+    known.then((ids) => ids ?? identifierSets.delete(key));
+    identifierSets.set(key, known);
+  }
+  return known;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'latin1');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files of a make-style dependency list (`target: a b \` lines; spaces in names escaped). */
+function dependencyFiles(text: string): string[] {
+  const body = text.replace(/\\\r?\n/g, ' ');
+  const colon = body.indexOf(': ');
+  const files: string[] = [];
+  for (const m of body.slice(colon + 2).matchAll(/(?:\\ |[^\s])+/g)) files.push(m[0].replace(/\\ /g, ' '));
+  return files;
 }

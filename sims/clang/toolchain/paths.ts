@@ -5,7 +5,9 @@
 // !DIFile names already read as the real paths; the few paths that cannot be mounted as they
 // are (under /usr, which the sysroot hides, and Windows drive or UNC paths) go under a reserved
 // folder and are translated back. Files the toolchain makes itself (the precompiled header,
-// the GPU-binary placeholder, objects to link) live in the reserved folder too.
+// the GPU-binary placeholder, objects to link) live in the reserved folder too. The project's
+// own CUDA headers are mounted at one fixed folder wherever they are installed, so that what
+// clang makes of them (a precompiled header) does not depend on where the extension sits.
 
 /** The reserved folder: nothing of the user's is mounted here as itself. */
 const RESERVED = '/.scord';
@@ -15,9 +17,22 @@ const DRIVE = `${RESERVED}/drive`;
 const UNC = `${RESERVED}/unc`;
 /** Files the toolchain generates. */
 export const GENERATED = `${RESERVED}/gen`;
+/** Where the project's CUDA headers are mounted. */
+export const PROJECT_HEADERS = `${RESERVED}/include`;
+
+/** The real folder of the project's CUDA headers, once the toolchain has named it (mountProjectHeaders). */
+let projectHeaders: string | undefined;
+
+/** Mounts the project's header folder (a real absolute path) at PROJECT_HEADERS from now on. */
+export function mountProjectHeaders(real: string): void {
+  projectHeaders = real.replace(/[\\/]+$/, '');
+}
 
 /** A real absolute path (POSIX or Windows) as clang sees it. */
 export function toVirtual(real: string): string {
+  if (projectHeaders !== undefined && (real === projectHeaders || real.startsWith(projectHeaders + '/') || real.startsWith(projectHeaders + '\\'))) {
+    return PROJECT_HEADERS + slashes(real.slice(projectHeaders.length));
+  }
   if (real.startsWith('/')) {
     const first = real.split('/')[1] ?? '';
     return first === 'usr' || first.startsWith('.scord') ? `${MOVED}${real}` : real;
@@ -32,6 +47,10 @@ export function toVirtual(real: string): string {
 
 /** A path clang printed, as the real path it stands for (paths outside the mapping stay). */
 export function toReal(virtual: string): string {
+  if (projectHeaders !== undefined && (virtual === PROJECT_HEADERS || virtual.startsWith(`${PROJECT_HEADERS}/`))) {
+    const rest = virtual.slice(PROJECT_HEADERS.length);
+    return projectHeaders + (/^[A-Za-z]:/.test(projectHeaders) ? rest.replace(/\//g, '\\') : rest);
+  }
   if (virtual.startsWith(`${MOVED}/`)) return virtual.slice(MOVED.length);
   if (virtual.startsWith(`${DRIVE}/`)) {
     const [letter, ...rest] = virtual.slice(DRIVE.length + 1).split('/');
@@ -44,7 +63,7 @@ export function toReal(virtual: string): string {
 /** Every mapped path inside a message (`'/.scord/host/usr/x.h' file not found`), made real. */
 export function realizeText(text: string): string {
   if (!text.includes(RESERVED)) return text;
-  return text.replace(/\/\.scord\/(?:host|drive|unc)\/[^\s'"`:,;()<>]*/g, (p) => toReal(p));
+  return text.replace(/\/\.scord\/(?:host|drive|unc|include)\/[^\s'"`:,;()<>]*/g, (p) => toReal(p));
 }
 
 function slashes(p: string): string {
