@@ -67,6 +67,7 @@ test('the seed is made once; a new cache then compiles a C++ CUDA program with i
 
 test("a unit defining a macro one of the prelude's files reads is compiled with its own headers", async () => {
   configureToolchain({ dir: path.join(scratch, 'cache-macros'), seeds: [SEED], precompiledHeaders: 'eager' });
+  // ('eager': its own precompiled header is made at once, so it says which headers the unit was compiled with.)
   // BUFSIZ is stdio.h's (in the prelude, not included here): defined first, the header keeps the program's.
   const flagged = await compileHost(unit(write('macros/flag.cu', PROGRAM), { defines: ['SCALE=2', 'BUFSIZ=64'] }));
   assert.ok(flagged.ok, JSON.stringify(flagged.diagnostics));
@@ -74,9 +75,20 @@ test("a unit defining a macro one of the prelude's files reads is compiled with 
   const defined = await compileHost(unit(write('macros/define.cu', PROGRAM.replace('using namespace std;', 'using namespace std;\n#define BUFSIZ 64\n#define SCALE 2'))));
   assert.ok(defined.ok, JSON.stringify(defined.diagnostics));
   assert.deepEqual(defined.precompiled, ['cstdlib', 'iostream', 'vector']);
-  // A macro no prelude file names: the prelude.
+  // A macro no prelude file names: the prelude, until the unit's own header is made.
+  configureToolchain({ dir: path.join(scratch, 'cache-macros'), seeds: [SEED] });
   const other = await compileHost(unit(write('macros/other.cu', PROGRAM), { defines: ['SCALE=2', 'NBLOCKS=4'] }));
   assert.deepEqual(other.precompiled, [...PRELUDE_HEADERS]);
+});
+
+test('the prelude stands in for a unit\'s own precompiled header until that is made, the second time it is wanted', async () => {
+  configureToolchain({ dir: path.join(scratch, 'cache-own'), seeds: [SEED] });
+  const file = write('own/scale.cu', PROGRAM);
+  const first = await compileHost(unit(file, { defines: ['SCALE=5'] }));
+  assert.deepEqual(first.precompiled, [...PRELUDE_HEADERS]);
+  const edited = await compileHost(unit(file, { defines: ['SCALE=5'], text: `${PROGRAM}// edited\n` }));
+  assert.ok(edited.ok, JSON.stringify(edited.diagnostics));
+  assert.deepEqual(edited.precompiled, ['cstdlib', 'iostream', 'vector']);
 });
 
 test('a name the prelude makes ambiguous under using namespace std: compiled again as written, and the result kept for the next time', async () => {
@@ -91,8 +103,8 @@ test('a name the prelude makes ambiguous under using namespace std: compiled aga
     assert.equal(r.precompiled, undefined);
     assert.equal((await pass(unit(file))).cached, 'memory', 'the next compile of the same text finds the result at once');
   }
-  // A genuine error is reported once, from the compile as written.
-  const bad = await compileHost(unit(write('ambiguous/bad.cu', '#include <vector>\nint main() { std::vector<int> v; return v.size() }\n')));
+  // A genuine error (in a unit whose own header is not wanted yet) is reported from the compile with the prelude.
+  const bad = await compileHost(unit(write('ambiguous/bad.cu', '#include <string>\nint main() { std::string s; return s.size() }\n')));
   assert.equal(bad.ok, false);
   assert.deepEqual(bad.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.line, d.message]), [[2, "expected ';' after return statement"]]);
   assert.deepEqual(bad.precompiled, [...PRELUDE_HEADERS]);

@@ -130,10 +130,14 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
   const prepared = preparePass(pass, unit, compatFirst);
   if ('refused' in prepared) return { ok: false, cached: false, diagnostics: [{ severity: 'error', message: `cannot read ${unit.file}: ${prepared.refused}`, file: unit.file, line: 1, column: 1, unlocated: true }] };
   const { sources, headers, arch, extra } = prepared;
-  // The standard prelude when the unit may use it; its own precompiled headers otherwise, and
-  // when a compile with the prelude fails in a way the prelude can cause.
+  let pchs = prepared.pchs;
+  // The standard prelude when the unit may use it and its own precompiled header is not made
+  // yet (a file just opened, or checked once: pchFor); not after a compile with it failed in
+  // a way the prelude can cause.
   const prelude = compatFirst ? undefined : await preludeFor(prepared);
-  let pchs = prelude ? [prelude] : prepared.pchs;
+  let preludeOn = prelude !== undefined;
+  /** The precompiled headers this compile has asked for (a second round only uses what is made). */
+  const asked = new Set<string>();
   /** The key the prelude's compile had, when it failed and the unit was compiled as written. */
   let preludeKey: string | undefined;
   const input = toVirtual(unit.file);
@@ -154,22 +158,25 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     const plainArgs = command(false);
     const plainKey = unitKey(plainArgs, sources, extra, undefined);
     const pchArgs = command(true);
-    const keys = [plainKey, ...pchs.map((p) => unitKey(pchArgs, sources, extra, p.key))];
-    for (const k of keys) {
+    // The unit's own leading headers if made, then the prelude, then cuda_runtime.h alone.
+    const plans = preludeOn ? [...pchs.slice(0, 1), prelude!, ...pchs.slice(1)] : pchs;
+    for (const k of [plainKey, ...plans.map((p) => unitKey(pchArgs, sources, extra, p.key))]) {
       const hit = lookup(k);
       if (hit) return hit;
     }
     let usePch: PchPlan | undefined;
     let pchBytes: Uint8Array | undefined;
-    for (const plan of pchs) {
-      pchBytes = await (plan === prelude ? ensurePch(plan) : pchFor(plan));
+    for (const plan of plans) {
+      // The unit's own header is made the second time it is wanted (pchFor), not twice within
+      // one compile; the first time, the prelude stands in.
+      pchBytes = await (plan === prelude ? ensurePch(plan) : asked.has(plan.key) ? madePch(plan) : (asked.add(plan.key), pchFor(plan)));
       if (pchBytes) {
         usePch = plan;
         break;
       }
     }
     const args = usePch ? pchArgs : plainArgs;
-    const key = usePch ? keys[1 + pchs.indexOf(usePch)] : plainKey;
+    const key = usePch ? unitKey(pchArgs, sources, extra, usePch.key) : plainKey;
     const tree: FileTree = {};
     for (const [file, bytes] of sources.files) mount(tree, toVirtual(file), bytes);
     for (const [at, bytes] of extra) mount(tree, at, bytes);
@@ -189,7 +196,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     if (usePch && usePch === prelude && run.exitCode !== 0 && diagnostics.some((d) => d.severity === 'error' && PRELUDE_MADE.test(d.message))) {
       // Names the unit did not include clash with its own: compiled as written.
       preludeKey = key;
-      pchs = prepared.pchs;
+      preludeOn = false;
       continue;
     }
     if (usePch && run.exitCode !== 0 && diagnostics.some((d) => d.unlocated && /precompiled|AST file|PCH/.test(d.message))) {
@@ -211,7 +218,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
       // A kernel launched from device code: compiled again as relocatable device code, as a
       // build for dynamic parallelism (nvcc -rdc=true) would be (the prelude was made without).
       relocatable = true;
-      if (prelude) pchs = prepared.pchs;
+      preludeOn = false;
       continue;
     }
     if (run.exitCode !== 0 && !qualified) {
@@ -224,6 +231,8 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
     if (run.exitCode !== 0 && !compat && languageOf(unit) !== 'c' && diagnostics.some((d) => d.severity === 'error' && MISSING_DECLARATION.test(d.message))) {
       compat = { firstKey: plainKey };
       needsCompatIncludes.add(unitName);
+      // The prelude was made without them.
+      preludeOn = false;
       // The same sources; precompiled headers made with the same flags as the unit.
       pchs = pchPlans(pass, unit, sources, headers, arch, true);
       continue;
@@ -251,10 +260,8 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
  */
 export async function precompilePass(pass: Pass, unit: TranslationUnitSpec): Promise<boolean> {
   const prepared = preparePass(pass, unit);
-  if ('refused' in prepared) return false;
-  const plan = (await preludeFor(prepared)) ?? prepared.pchs[0];
-  if (!plan) return false;
-  return (await ensurePch(plan)) !== undefined;
+  if ('refused' in prepared || !prepared.pchs.length) return false;
+  return (await ensurePch(prepared.pchs[0])) !== undefined;
 }
 
 /** Links objects (each with the unit it came from, for messages) into a wasm32-wasip1 program. */
@@ -448,6 +455,12 @@ async function pchFor(plan: PchPlan): Promise<Uint8Array | undefined> {
     return undefined;
   }
   return ensurePch(plan);
+}
+
+/** The precompiled header if it is made; never makes it. */
+function madePch(plan: PchPlan): Uint8Array | undefined {
+  const hit = cache.get(plan.key);
+  return hit && (hit.meta as StoredMeta).ok ? hit.payload : undefined;
 }
 
 /** The precompiled header, made unless the cache has it; undefined when it cannot be made. */

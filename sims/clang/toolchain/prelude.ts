@@ -21,7 +21,7 @@ import { identifierTokens } from './identifiers';
 export const PRELUDE_HEADERS: readonly string[] = (
   'cstdio cstdlib cstring cmath cassert ctime climits cfloat cstdint cstddef ' +
   'stdio.h stdlib.h string.h math.h assert.h time.h limits.h float.h stdint.h stddef.h ' +
-  'iostream fstream sstream iomanip string vector array algorithm numeric utility memory functional map set chrono'
+  'iostream fstream sstream iomanip string vector algorithm utility'
 ).split(' ');
 
 const PRELUDE = new Set(PRELUDE_HEADERS);
