@@ -2,29 +2,17 @@
 // a new cache's first compile of a C++ CUDA program use it without making it; a unit whose
 // macros a prelude header reads, or whose names clash with ones it did not include, is
 // compiled as written.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { compileDevice, compileHost, configureToolchain, linkHost, type TranslationUnitSpec } from '../../sims/clang/toolchain';
+import { compileDevice, compileHost, configureToolchain, linkHost } from '../../sims/clang/toolchain';
 import { PRELUDE_HEADERS } from '../../sims/clang/toolchain/prelude';
 import { makeSeed } from '../../sims/clang/toolchain/seed';
+import { scratchUnits, unit } from '../support/scratchUnits';
 
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-clang-prelude-'));
-after(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const { dir: scratch, write } = scratchUnits('scord-clang-prelude-');
 const SEED = path.join(scratch, 'seed');
-
-function unit(file: string, more: Partial<TranslationUnitSpec> = {}): TranslationUnitSpec {
-  return { file, defines: [], includeDirs: [], ...more };
-}
-
-function write(name: string, text: string): string {
-  const file = path.join(scratch, name);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-  return file;
-}
 
 /** The sizes of the files of a cache folder. */
 function entrySizes(dir: string): number[] {

@@ -1,35 +1,24 @@
 // clang as the front end: both passes and the link, located messages, the cache, refused
 // includes, and the program model (several files, compile_commands.json).
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { compileDevice, compileHost, configureToolchain, linkHost, toolchainCache, type TranslationUnitSpec } from '../../sims/clang/toolchain';
+import { compileDevice, compileHost, configureToolchain, linkHost, toolchainCache } from '../../sims/clang/toolchain';
 import { parseClangOutput } from '../../sims/clang/toolchain/diagnostics';
 import { toReal, toVirtual } from '../../sims/clang/toolchain/paths';
 import { precompiledHeaders } from '../../sims/clang/toolchain/pch';
 import { flagsOf, parseCompileCommands, splitCommand } from '../../sims/clang/compileCommands';
 import { findCompileCommands, programForFile, programFromCompileCommands, programFromFiles, programFromSourcesSetting } from '../../sims/clang/program';
+import { scratchUnits, unit } from '../support/scratchUnits';
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'clang');
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'scord-clang-toolchain-'));
+const { dir: scratch, write } = scratchUnits('scord-clang-toolchain-');
 // Precompiled headers cost more than they save in a file of a dozen compiles; one test turns them on.
 const CACHE = path.join(scratch, 'cache');
 configureToolchain({ dir: CACHE, precompiledHeaders: false });
-after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-function unit(file: string, more: Partial<TranslationUnitSpec> = {}): TranslationUnitSpec {
-  return { file, defines: [], includeDirs: [], ...more };
-}
-
-function write(name: string, text: string): string {
-  const file = path.join(scratch, name);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-  return file;
-}
 
 test('a kernel file compiles in both passes and links into a WebAssembly program', async () => {
   const file = path.join(FIXTURES, 'toolchain-kernel.cu');
