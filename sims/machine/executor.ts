@@ -581,7 +581,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
                 steps += tally.steps;
               }
               if (tally.blocks > 0) {
-                w.rot = (w.group[n - 1] + 1) & (WARP - 1);
+                w.rot = nextTurn(w, n);
                 invisible += tally.free;
                 q += tally.blocks - tally.free - 1;
                 // Every live lane moved: the table of places is made again when next needed.
@@ -598,7 +598,7 @@ export function runGrid(req: LaunchRequest, env: GridEnvironment, options: GridO
             hot[ran] += n;
             steps += runGroup(kernel, w, n, findings, b, execution);
             if (lockstep) lockstepAdvance(w, kernel, ran, n);
-            else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
+            else w.rot = nextTurn(w, n);
             // Random scheduling switches only after a step other threads can see (a memory
             // access or fence ends its block): interleaving register arithmetic, or accesses
             // to memory no other thread touches, changes nothing.
@@ -941,6 +941,26 @@ function newWarp(numRegs: number, ctx: RunContext, index: number): WarpState {
     atCollective: 0,
     independent: true,
   };
+}
+
+/**
+ * Where the next group of a warp that just ran its `n` lanes of `w.group` starts looking: the
+ * first ready lane after them that was not among them. A lane after the group's last one could
+ * be one of them again (a group of the lanes around a lane holding a lock, which spin at the
+ * lock: lanes 0-4 and 6-31 around lane 5), and would keep the group's turn while the lock's
+ * holder never runs. When every ready lane ran, the lane after the last one.
+ */
+function nextTurn(w: WarpState, n: number): number {
+  const group = w.group;
+  const after = (group[n - 1] + 1) & (WARP - 1);
+  if (n === WARP) return after;
+  let ran = 0;
+  for (let i = 0; i < n; i++) ran |= 1 << group[i];
+  for (let k = 0; k < WARP; k++) {
+    const l = (after + k) & (WARP - 1);
+    if (!((ran >>> l) & 1) && w.status[l] === READY) return l;
+  }
+  return after;
 }
 
 /** Fills `w.group` with the ready lanes standing at the first ready lane's block; returns how many. */
@@ -1421,7 +1441,7 @@ export function controlGrid(req: LaunchRequest, env: GridEnvironment, options: P
       const ran = w.pc[w.group[0]];
       const steps = runGroup(kernel, w, n, ignored, b, execution);
       if (lockstep) lockstepAdvance(w, kernel, ran, n);
-      else w.rot = (w.group[n - 1] + 1) & (WARP - 1);
+      else w.rot = nextTurn(w, n);
       return steps;
     },
     digest: (linear, mix) => {

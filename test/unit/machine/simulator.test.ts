@@ -313,6 +313,41 @@ int main() {
     assert.equal(r.stdout, '32\n');
   });
 
+  test('lanes spinning on both sides of the lane that holds their lock do not keep it from running (independent scheduling)', () => {
+    // Four locks shared by 15 warps: a warp's spinners are often the lanes around the holder's
+    // (0-4 and 6-31 around lane 5), whose turn ended at lane 31 and began again at lane 0.
+    const buckets = `__global__ void count(const int *keys, int n, int *lock, int *counts) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int b = keys[i] % 4;
+  bool done = false;
+  while (!done) {
+    if (atomicCAS(&lock[b], 0, 1) == 0) {
+      __threadfence();
+      counts[b] = counts[b] + 1;
+      __threadfence();
+      atomicExch(&lock[b], 0);
+      done = true;
+    }
+  }
+}
+int main() {
+  int *keys, *lock, *counts;
+  cudaMallocManaged(&keys, 480 * sizeof(int));
+  cudaMallocManaged(&lock, 4 * sizeof(int));
+  cudaMallocManaged(&counts, 4 * sizeof(int));
+  for (int i = 0; i < 480; i++) keys[i] = (i * 7) % 13;
+  for (int b = 0; b < 4; b++) lock[b] = counts[b] = 0;
+  count<<<15, 32>>>(keys, 480, lock, counts);
+  cudaDeviceSynchronize();
+  printf("%d\\n", counts[0] + counts[1] + counts[2] + counts[3]);
+  return 0;
+}`;
+    const r = runProgram(parseVirtual({ 'main.cu': buckets }), { model: 'independent' });
+    assert.deepEqual(r.findings, []);
+    assert.equal(r.stdout, '480\n');
+  });
+
   test('the same spin lock hangs under lockstep SIMT: the holder waits at the reconvergence point', () => {
     const r = runProgram(parseVirtual({ 'main.cu': spinLock }), { model: 'lockstep', stepBudget: 200_000 });
     // The spinners' failed CAS changes nothing: a deadlock, not just a slow loop.
