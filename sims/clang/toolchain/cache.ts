@@ -205,7 +205,7 @@ function readEntry(file: string, touch: boolean): CacheEntry | undefined {
 }
 
 /** Writes an entry's file whole or not at all (a temporary name, then renamed); whether it was written. */
-export function writeEntry(file: string, entry: CacheEntry): boolean {
+function writeEntry(file: string, entry: CacheEntry): boolean {
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -228,7 +228,7 @@ export function writeEntry(file: string, entry: CacheEntry): boolean {
 }
 
 /** The folder of the build's seed (seed.ts): beside the bundles, or in dist/ when run from the sources. */
-export const SEED_FOLDER = 'clang-seed';
+const SEED_FOLDER = 'clang-seed';
 
 function defaultSeeds(): string[] {
   const candidates = [path.join(__dirname, SEED_FOLDER), path.join(__dirname, '..', '..', '..', 'dist', SEED_FOLDER)];

@@ -6,10 +6,9 @@ import { ResultCache, KeyBuilder, contentHash, type CacheOptions } from './cache
 import { explainLibraryAmbiguities, parseClangOutput, parseLinkerOutput, type ClangDiagnostic } from './diagnostics';
 import { clangCommand, compiledAsCuda, DEFAULT_ARCH, type DebugInfo, forcedIncludesOf, gpuBinaryBytes, GPU_BINARY, includeDirsOf, languageOf, linkCommand, type Pass } from './flags';
 import { headerFolder } from './headers';
-import * as fs from 'node:fs';
-import { GENERATED, PROJECT_HEADERS, fileAt, mount, mountProjectHeaders, realizeText, toReal, toVirtual, type FileTree } from './paths';
+import { GENERATED, PROJECT_HEADERS, fileAt, mount, mountProjectHeaders, realizeText, toVirtual, type FileTree } from './paths';
 import { precompiledHeaders, precompiledHeaderText, type IncludeOrigin } from './pch';
-import { directiveMacroNames, flagMacroNames, inPrelude, macrosLeavePrelude, PRELUDE_HEADERS, preludeHeaderNames, preludeIdentifiers, preludeText } from './prelude';
+import { directiveMacroNames, flagMacroNames, inPrelude, macrosLeavePrelude, PRELUDE_HEADERS, preludeIdentifiers, preludeText } from './prelude';
 import { sysrootText } from './sysroot';
 import { qualifyProgramNames } from './programNames';
 import { SourceSet, specialPath } from './sources';
@@ -83,6 +82,8 @@ interface PreparedPass {
   unit: TranslationUnitSpec;
   sources: SourceSet;
   headers: string;
+  /** The project's headers, as precompiled headers read them (projectHeaderFiles). */
+  projectHeaders: ProjectHeaders;
   arch: number;
   /** Precompiled headers it may use, preferred first. */
   pchs: PchPlan[];
@@ -99,9 +100,11 @@ function preparePass(pass: Pass, unit: TranslationUnitSpec, compatIncludes = fal
   if (refused) return { refused: refused.reason };
   sources.addFolder(headers);
   for (const f of forcedIncludesOf(unit)) sources.include(f, true, unit.file);
-  const pchs = pchPlans(pass, unit, sources, headers, arch, compatIncludes);
+  // Read only for precompiled headers (both their plans and the prelude's use them).
+  const projectHeaders = options.precompiledHeaders === false ? [] : projectHeaderFiles(headers);
+  const pchs = pchPlans(pass, unit, sources, headers, projectHeaders, arch, compatIncludes);
   const extra: [string, Uint8Array][] = pass === 'host' && cuda ? [[GPU_BINARY, gpuBinaryBytes(unit.file)]] : [];
-  return { pass, unit, sources, headers, arch, pchs, extra };
+  return { pass, unit, sources, headers, projectHeaders, arch, pchs, extra };
 }
 
 const RELOCATABLE_NEEDED = /requires relocatable device code/;
@@ -234,7 +237,7 @@ export async function compilePass(pass: Pass, unit: TranslationUnitSpec): Promis
       // The prelude was made without them.
       preludeOn = false;
       // The same sources; precompiled headers made with the same flags as the unit.
-      pchs = pchPlans(pass, unit, sources, headers, arch, true);
+      pchs = pchPlans(pass, unit, sources, headers, prepared.projectHeaders, arch, true);
       continue;
     }
     explainRefusals(diagnostics, sources);
@@ -398,15 +401,15 @@ export interface PchPlan {
 }
 
 /** The precompiled headers a unit may use (none when they are turned off): see planPchs. */
-function pchPlans(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, headers: string, arch: number, compatIncludes: boolean): PchPlan[] {
-  return options.precompiledHeaders === false ? [] : planPchs(pass, unit, sources, headers, arch, compatIncludes);
+function pchPlans(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, headers: string, projectHeaders: ProjectHeaders, arch: number, compatIncludes: boolean): PchPlan[] {
+  return options.precompiledHeaders === false ? [] : planPchs(pass, unit, sources, headers, projectHeaders, arch, compatIncludes);
 }
 
 /**
  * The precompiled headers a unit may use, preferred first: cuda_runtime.h with the file's
  * leading library headers, then (CUDA) cuda_runtime.h alone.
  */
-function planPchs(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, headers: string, arch: number, compatIncludes: boolean): PchPlan[] {
+function planPchs(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, headers: string, projectHeaders: ProjectHeaders, arch: number, compatIncludes: boolean): PchPlan[] {
   const cuda = compiledAsCuda(unit, pass);
   // Forced includes come between cuda_runtime.h and the file: only cuda_runtime.h may go before them.
   const bytes = unit.includes?.length ? new Uint8Array(0) : sources.files.get(unit.file);
@@ -414,28 +417,40 @@ function planPchs(pass: Pass, unit: TranslationUnitSpec, sources: SourceSet, hea
   const origin = includeOrigin(sources, headers, unit.file);
   const lists: string[][] = [];
   const leading = precompiledHeaders(Buffer.from(bytes).toString('latin1'), origin);
-  if (leading) lists.push(process.env.PRELUDE ? process.env.PRELUDE.split(',') : leading);
+  if (leading) lists.push(leading);
   // CUDA units always start with cuda_runtime.h (itself <cmath>, <cstdlib>, <new>, …): worth one.
   if (cuda) lists.push([]);
   if (!lists.length) return [];
   // The same flags as the unit, but no -I: user folders are not part of a precompiled header.
-  const pchUnit: TranslationUnitSpec = { ...unit, ...(process.env.PRELUDE ? { defines: [] } : {}), includeDirs: [], text: undefined, readFile: undefined };
+  const pchUnit: TranslationUnitSpec = { ...unit, includeDirs: [], text: undefined, readFile: undefined };
   const args = clangCommand({ pass, unit: pchUnit, headerFolder: headers, arch, input: PCH_SOURCE, output: '-', emitPch: true, compatIncludes, ...(options.debugInfo ? { debugInfo: options.debugInfo } : {}) });
+  return lists.map((list) => pchPlan('pch', args, new TextEncoder().encode(precompiledHeaderText(list, cuda)), projectHeaders, list));
+}
+
+/** The project's header folder's files, by path in order: what every precompiled header is made over. */
+export type ProjectHeaders = readonly (readonly [string, Uint8Array])[];
+
+/** Reads the project's header folder (once per pass: every plan of the pass shares it). */
+export function projectHeaderFiles(headers: string): ProjectHeaders {
   const own = new SourceSet({ includeDirs: [], systemDirs: [headers] });
   own.addFolder(headers);
-  const files = [...own.files.keys()].sort();
-  return lists.map((list) => {
-    const text = new TextEncoder().encode(precompiledHeaderText(list, cuda));
-    const tree: FileTree = {};
-    mount(tree, PCH_SOURCE, text);
-    const key = new KeyBuilder().add(SCHEMA).add(toolchainVersion()).add('pch').add(args.join('\0')).add(text);
-    for (const f of files) {
-      // The virtual path: the same wherever the project's headers are installed (a seed's key).
-      key.add(toVirtual(f)).add(contentHash(own.files.get(f)!));
-      mount(tree, toVirtual(f), own.files.get(f)!);
-    }
-    return { key: key.digest(), text, headers: list, args, tree };
-  });
+  return [...own.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * A precompiled header of `text` made by `args` over the project's headers, keyed by all of
+ * them (`kind`: which sort of header). `headers`: the leading headers it holds, as results name them.
+ */
+function pchPlan(kind: string, args: string[], text: Uint8Array, projectHeaders: ProjectHeaders, headers: string[], dependencies?: boolean): PchPlan {
+  const tree: FileTree = {};
+  mount(tree, PCH_SOURCE, text);
+  const key = new KeyBuilder().add(SCHEMA).add(toolchainVersion()).add(kind).add(args.join('\0')).add(text);
+  for (const [f, bytes] of projectHeaders) {
+    // The virtual path: the same wherever the project's headers are installed (a seed's key).
+    key.add(toVirtual(f)).add(contentHash(bytes));
+    mount(tree, toVirtual(f), bytes);
+  }
+  return { key: key.digest(), text, headers, args, tree, ...(dependencies ? { dependencies } : {}) };
 }
 
 /**
@@ -499,21 +514,11 @@ const PRELUDE_MADE = /ambiguous|redefinition|redeclar|conflict|different kind of
  * serves every unit with those flags. Listing what it read: the files' identifiers decide
  * which units' macros leave it as it is.
  */
-export function preludePlan(pass: Pass, unit: Pick<TranslationUnitSpec, 'file' | 'std' | 'language' | 'relocatable'>, headers: string, arch: number): PchPlan {
+export function preludePlan(pass: Pass, unit: Pick<TranslationUnitSpec, 'file' | 'std' | 'language' | 'relocatable'>, headers: string, projectHeaders: ProjectHeaders, arch: number): PchPlan {
   const pchUnit: TranslationUnitSpec = { file: unit.file, defines: [], includeDirs: [], ...(unit.std ? { std: unit.std } : {}), ...(unit.language ? { language: unit.language } : {}) };
   const args = clangCommand({ pass, unit: pchUnit, headerFolder: headers, arch, input: PCH_SOURCE, output: '-', emitPch: true, relocatable: !!unit.relocatable, ...(options.debugInfo ? { debugInfo: options.debugInfo } : {}) });
   args.splice(args.length - 3, 0, '-sys-header-deps', '-dependency-file', PRELUDE_DEPENDENCIES, '-MT', 'prelude');
-  const text = new TextEncoder().encode(preludeText());
-  const tree: FileTree = {};
-  mount(tree, PCH_SOURCE, text);
-  const key = new KeyBuilder().add(SCHEMA).add(toolchainVersion()).add('prelude').add(args.join('\0')).add(text);
-  const own = new SourceSet({ includeDirs: [], systemDirs: [headers] });
-  own.addFolder(headers);
-  for (const f of [...own.files.keys()].sort()) {
-    key.add(toVirtual(f)).add(contentHash(own.files.get(f)!));
-    mount(tree, toVirtual(f), own.files.get(f)!);
-  }
-  return { key: key.digest(), text, headers: [...PRELUDE_HEADERS], args, tree, dependencies: true };
+  return pchPlan('prelude', args, new TextEncoder().encode(preludeText()), projectHeaders, [...PRELUDE_HEADERS], true);
 }
 
 /**
@@ -523,16 +528,16 @@ export function preludePlan(pass: Pass, unit: Pick<TranslationUnitSpec, 'file' |
  * that is an identifier of the prelude's files. Both passes decide alike.
  */
 async function preludeFor(prepared: PreparedPass): Promise<PchPlan | undefined> {
-  const { pass, unit, sources, headers, arch } = prepared;
+  const { pass, unit, sources, headers, projectHeaders, arch } = prepared;
   if (options.precompiledHeaders === false || !compiledAsCuda(unit, pass) || unit.includes?.length) return undefined;
   const main = sources.files.get(unit.file);
   if (!main) return undefined;
   const origin = includeOrigin(sources, headers, unit.file);
   const leading = precompiledHeaders(Buffer.from(main).toString('latin1'), origin);
-  if (!leading || !inPrelude(leading) || preludeHeaderNames().some((h) => origin(h, false) === 'user' || origin(h, true) === 'user')) return undefined;
+  if (!leading || !inPrelude(leading) || PRELUDE_HEADERS.some((h) => origin(h, false) === 'user' || origin(h, true) === 'user')) return undefined;
   const names = flagMacroNames(unit.defines, unit.undefines);
   for (const [file, bytes] of sources.files) if (!file.startsWith(headers + path.sep)) names.push(...directiveMacroNames(Buffer.from(bytes).toString('latin1')));
-  const plans = { device: preludePlan('device', unit, headers, arch), host: preludePlan('host', unit, headers, arch) };
+  const plans = { device: preludePlan('device', unit, headers, projectHeaders, arch), host: preludePlan('host', unit, headers, projectHeaders, arch) };
   const identifiers = await preludeIdentifierSet(plans.device, plans.host);
   return identifiers && macrosLeavePrelude(names, identifiers) ? plans[pass] : undefined;
 }
@@ -565,7 +570,9 @@ export function preludeIdentifierSet(device: PchPlan, host: PchPlan): Promise<Se
       const texts: string[] = [];
       for (const f of files) {
         if (f === PCH_SOURCE) continue;
-        const text = f.startsWith(`${PROJECT_HEADERS}/`) ? readText(toReal(f)) : sysrootText(f);
+        // The project's headers as the plans mounted them; the rest from the toolchain's archive.
+        const own = f.startsWith(`${PROJECT_HEADERS}/`) ? fileAt(device.tree, f) : undefined;
+        const text = own ? Buffer.from(own).toString('latin1') : sysrootText(f);
         if (text === undefined) return undefined;
         texts.push(text);
       }
@@ -577,14 +584,6 @@ export function preludeIdentifierSet(device: PchPlan, host: PchPlan): Promise<Se
     identifierSets.set(key, known);
   }
   return known;
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'latin1');
-  } catch {
-    return undefined;
-  }
 }
 
 /** The files of a make-style dependency list (`target: a b \` lines; spaces in names escaped). */

@@ -36,11 +36,6 @@ export function inPrelude(leading: readonly string[]): boolean {
   return leading.every((h) => h === 'cuda_runtime.h' || PRELUDE.has(h));
 }
 
-/** The names of the prelude's headers (a user file by one of these names rules the prelude out). */
-export function preludeHeaderNames(): readonly string[] {
-  return PRELUDE_HEADERS;
-}
-
 /** Names the implementation may use: `__x`, `_X`. */
 function reserved(name: string): boolean {
   return /^_[A-Z_]/.test(name);
@@ -51,7 +46,7 @@ export function flagMacroNames(defines: readonly string[], undefines: readonly s
   return [...defines.map((d) => d.split('=')[0].replace(/\(.*$/s, '').trim()), ...undefines.map((u) => u.trim())];
 }
 
-/** The names a file's `#define` and `#undef` directives name (continued lines included). */
+/** The names a file's `#define` and `#undef` directives name. */
 export function directiveMacroNames(text: string): string[] {
   const names: string[] = [];
   for (const m of text.matchAll(/^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_]\w*)/gm)) names.push(m[1]);

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { entryFile } from './cache';
-import { configureToolchain, preludeIdentifierKey, preludeIdentifierSet, preludePlan } from './compile';
+import { configureToolchain, preludeIdentifierKey, preludeIdentifierSet, preludePlan, projectHeaderFiles } from './compile';
 import { DEFAULT_ARCH } from './flags';
 import { headerFolder } from './headers';
 import { mountProjectHeaders } from './paths';
@@ -22,19 +22,16 @@ const SEED_UNIT = { file: 'prelude.cu' };
 export async function makeSeed(dir: string): Promise<boolean> {
   const headers = headerFolder();
   mountProjectHeaders(headers);
-  const keys = (): string[] => {
-    const device = preludePlan('device', SEED_UNIT, headers, DEFAULT_ARCH);
-    const host = preludePlan('host', SEED_UNIT, headers, DEFAULT_ARCH);
-    return [device.key, host.key, preludeIdentifierKey(device, host)];
-  };
-  if (keys().every((k) => fs.existsSync(entryFile(dir, k)))) return false;
+  const projectHeaders = projectHeaderFiles(headers);
+  const device = preludePlan('device', SEED_UNIT, headers, projectHeaders, DEFAULT_ARCH);
+  const host = preludePlan('host', SEED_UNIT, headers, projectHeaders, DEFAULT_ARCH);
+  const keys = [device.key, host.key, preludeIdentifierKey(device, host)];
+  if (keys.every((k) => fs.existsSync(entryFile(dir, k)))) return false;
   const temp = `${dir}.${process.pid}.tmp`;
   fs.rmSync(temp, { recursive: true, force: true });
   configureToolchain({ dir: temp, seeds: [] });
-  const device = preludePlan('device', SEED_UNIT, headers, DEFAULT_ARCH);
-  const host = preludePlan('host', SEED_UNIT, headers, DEFAULT_ARCH);
   if (!(await preludeIdentifierSet(device, host))) throw new Error('the standard prelude could not be precompiled');
-  const missing = keys().filter((k) => !fs.existsSync(entryFile(temp, k)));
+  const missing = keys.filter((k) => !fs.existsSync(entryFile(temp, k)));
   if (missing.length) throw new Error(`the seed lacks ${missing.length} of its entries`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(dir), { recursive: true });
