@@ -2,9 +2,12 @@
 // array. A Map keyed by offset pays a hash per lookup and, under a grid-stride loop's millions
 // of states made and dropped, its deleted entries; a page slot costs an index. The last page
 // used is remembered (accesses come in runs along an array), and a page goes with its last
-// state, so the table holds no more pages than there are addresses with state.
+// state, so the table holds no more pages than there are addresses with state. A page that
+// goes is kept for the next one (a few of them): a grid-stride loop empties and refills pages
+// all along, and an empty page needs no clearing.
 const PAGE_BITS = 8;
 const PAGE_SLOTS = 1 << PAGE_BITS;
+const SPARE_PAGES = 64;
 
 interface Page<T> {
   slots: (T | undefined)[];
@@ -16,6 +19,8 @@ export class AddressTable<A, T> {
   private lastAllocation: A | undefined;
   private lastIndex = -1;
   private lastPage: Page<T> | undefined;
+  /** Emptied pages (every slot undefined), to be used again. */
+  private readonly spare: Page<T>[] = [];
 
   get(a: A, offset: number): T | undefined {
     return this.page(a, offset >>> PAGE_BITS)?.slots[offset & (PAGE_SLOTS - 1)];
@@ -27,7 +32,7 @@ export class AddressTable<A, T> {
     if (!page) {
       let pages = this.byAllocation.get(a);
       if (!pages) this.byAllocation.set(a, (pages = new Map()));
-      page = { slots: new Array<T | undefined>(PAGE_SLOTS).fill(undefined), used: 0 };
+      page = this.spare.pop() ?? { slots: new Array<T | undefined>(PAGE_SLOTS).fill(undefined), used: 0 };
       pages.set(index, page);
       this.remember(a, index, page);
     }
@@ -48,6 +53,7 @@ export class AddressTable<A, T> {
     pages.delete(index);
     if (!pages.size) this.byAllocation.delete(a);
     if (this.lastPage === page) this.remember(undefined, -1, undefined);
+    if (this.spare.length < SPARE_PAGES) this.spare.push(page);
   }
 
   clear(): void {

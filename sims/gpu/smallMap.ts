@@ -44,6 +44,11 @@ export class SmallMap<V> {
     return true;
   }
 
+  /** The entry when there is exactly one (a loop over one entry without an iterator's allocations). */
+  sole(): V | undefined {
+    return this.many ? (this.many.size === 1 ? this.many.values().next().value : undefined) : this.value;
+  }
+
   *keys(): Generator<number> {
     for (const [k] of this) yield k;
   }

@@ -46,7 +46,7 @@ test('the address table answers as a Map keyed by allocation and offset, and lis
   assert.equal(table.get('x', 0), undefined);
 });
 
-test('the small map answers as a Map: gets, sizes, insertion order, deleting while iterating', () => {
+test('the small map answers as a Map: gets, sizes, insertion order, deleting while iterating, its sole entry', () => {
   const random = seededRandom(5);
   for (let round = 0; round < 200; round++) {
     const small = new SmallMap<string>();
@@ -64,6 +64,7 @@ test('the small map answers as a Map: gets, sizes, insertion order, deleting whi
       }
       assert.deepEqual([...small], [...reference]);
       assert.deepEqual([...small.keys()], [...reference.keys()]);
+      assert.equal(small.sole(), reference.size === 1 ? [...reference.values()][0] : undefined);
     }
     for (const [k] of small) small.delete(k);
     assert.equal(small.size, 0);
