@@ -151,7 +151,7 @@ export function simulatorMetrics(runs: number): Metric[] {
 
 /**
  * What the weak memory model costs: a grid-stride SAXPY (every thread stores values nobody else
- * reads, four times more than the model holds back at once) under gpu-weak beside sc, the two
+ * reads, 64 times more than the model holds back at once) under gpu-weak beside sc, the two
  * runs interleaved so that the machine's drift falls on both. The ratio is the median of the
  * runs' ratios.
  */
