@@ -86,8 +86,8 @@ const metrics: Metric[] = [
   ...Object.entries(report)
     .filter(([k]) => k.startsWith('frontend.'))
     .map(([name, value]) => ({ name, value: value as number, unit: name.endsWith('ratio') ? 'ratio' : name.includes('_ms') ? 'ms' : name.includes('heap') ? 'MB' : 'lines/s' })),
-  // Fifteen runs of each kernel (tens of milliseconds each): with five, a kernel whose loops V8
-  // was still optimising in the first runs gave a median of the warm-up, not of the simulator.
+  // Fifteen timed runs of each kernel after its warm-up (simulator.ts: the median of runs V8
+  // was still optimising would be a median of the warm-up, not of the simulator).
   ...simulatorMetrics(Number(process.env.BENCH_SIM_RUNS ?? 15)),
   ...weakMemoryMetrics(Number(process.env.BENCH_WEAK_RUNS ?? 5)),
   ...scheduleMetrics(Number(process.env.BENCH_SCHEDULE_RUNS ?? 5)),
