@@ -26,9 +26,9 @@ function literal(value: unknown, constants: unknown[]): string {
 }
 
 /**
- * The loop over the lanes for a run of pure steps: registers in locals, written back once,
- * except the run-local ones (`local`, by register index), which nothing else reads. `count`:
- * a register the run writes whose true lanes the loop counts in `t` as well.
+ * What a run of pure steps does for lane `l`: registers in locals (`v` and the offset), written
+ * back once, except the run-local ones (`local`, by register index), which nothing else reads.
+ * `count`: a register the run writes whose true lanes the loop counts in `t` as well.
  */
 function fusedRun(run: readonly PureStep[], constants: unknown[], local: Uint8Array | undefined, count?: number): string {
   const name = (offset: number): string => `v${offset}`;
@@ -54,7 +54,15 @@ function fusedRun(run: readonly PureStep[], constants: unknown[], local: Uint8Ar
   }
   for (const d of written) if (!local?.[d / WARP]) body.push(`R[${d} + l] = ${name(d)};`);
   if (count !== undefined) body.push(`if (${name(count)}) t++;`);
-  return `for (i = 0; i < n; i++) {\n  l = g[i];\n  ${body.join('\n  ')}\n}`;
+  return body.join('\n  ');
+}
+
+/** One loop over the group's lanes: its statements for lane `l` in order, and what goes before it. */
+interface LaneLoop {
+  before: string;
+  bodies: string[];
+  /** An inline access's loop, which runs of pure steps may join. */
+  joinable: boolean;
 }
 
 /**
@@ -62,24 +70,43 @@ function fusedRun(run: readonly PureStep[], constants: unknown[], local: Uint8Ar
  * the lane); `inline`: loads, stores and atomics written out (plainAccess.ts), else called.
  * `count`: a register the block's last run of pure steps writes (countedInLastRun), whose true
  * lanes that run counts in `t`.
+ *
+ * Each step runs for every lane before the next step, as the interpreter runs them, except
+ * that a run of pure steps joins the lane loop of the inline access after it (or else before
+ * it): it reads and writes only its own lane's registers and nothing sees it, so which lanes'
+ * accesses it runs between cannot be told, and the accesses keep their order. The access then
+ * takes the registers the run computed from its locals. A called step may read other lanes'
+ * registers (a shuffle), so no run joins it.
  */
 function stepsText(steps: readonly Step[], constants: unknown[], stepArray: string, inline: boolean, local: Uint8Array | undefined, count?: number): string {
-  const parts: string[] = [];
+  const loops: LaneLoop[] = [];
   let run: PureStep[] = [];
   const flush = (last = false): void => {
-    if (run.length) parts.push(fusedRun(run, constants, local, last ? count : undefined));
+    if (!run.length) return;
+    const text = fusedRun(run, constants, local, last ? count : undefined);
     run = [];
+    const previous = loops[loops.length - 1];
+    if (previous?.joinable) previous.bodies.push(`{\n  ${text}\n  }`);
+    else loops.push({ before: '', bodies: [text], joinable: false });
   };
   steps.forEach((step, k) => {
     if (step.pure) {
       run.push(step.pure);
       return;
     }
+    // The run before an inline access goes in its loop, and the access reads what the run computed from its locals.
+    const computed = inline && step.plain ? new Set(run.map((p) => p.dst)) : undefined;
+    const access = computed && plainAccessText(step.plain!, k, stepArray, (v) => literal(v, constants), (r) => (computed.has(r) ? `v${r}` : `R[${r} + l]`));
+    if (access) {
+      loops.push({ before: 'c = undefined;\n', bodies: run.length ? [fusedRun(run, constants, local), access] : [access], joinable: true });
+      run = [];
+      return;
+    }
     flush();
-    parts.push((inline && step.plain && plainAccessText(step.plain, k, stepArray, (v) => literal(v, constants))) || `for (i = 0; i < n; i++) { l = g[i]; ${stepArray}[${k}](w, l); }`);
+    loops.push({ before: '', bodies: [`${stepArray}[${k}](w, l);`], joinable: false });
   });
   flush(true);
-  return parts.join('\n');
+  return loops.map((loop) => `${loop.before}for (i = 0; i < n; i++) {\n  l = g[i];\n  ${loop.bodies.join('\n  ')}\n}`).join('\n');
 }
 
 /** Whether the block's steps end with a run of pure steps that writes register `offset` (the run can count a branch's lanes). */

@@ -15,6 +15,12 @@ export function plainAccessStep(step: (w: Lanes, lane: number) => void, access: 
   return Object.assign(step, { plain: access });
 }
 
+/** The text that reads register `offset` (register * WARP) for lane `l`. */
+export type RegisterRead = (offset: number) => string;
+
+/** Registers read from the register file. */
+const fromRegisters: RegisterRead = (offset) => `R[${offset} + l]`;
+
 /** Kinds whose value a register holds as the typed read gives it (64-bit integers travel boxed: not inline). */
 const INLINE: Partial<Record<ScalarKind, { size: number; get: string; set: string; toMemory: string }>> = {
   i8: { size: 1, get: 'getInt8', set: 'setUint8', toMemory: '& 0xff' },
@@ -35,12 +41,12 @@ const LOW: Record<number, string> = { 1: 'getUint8(o)', 2: 'getUint16(o, true)',
  * kind is not inlined. Constants the text needs (an event object) go in through `lit`; the
  * block's scratch variables are PLAIN_ACCESS_SCOPE's.
  */
-export function plainAccessText(access: PlainAccess, k: number, stepArray: string, lit: (value: unknown) => string): string | undefined {
+export function plainAccessText(access: PlainAccess, k: number, stepArray: string, lit: (value: unknown) => string, read: RegisterRead = fromRegisters): string | undefined {
   const kind = INLINE[access.kind];
   if (!kind) return undefined;
-  if (access.rmw) return rmwText(access, access.rmw, k, stepArray, lit);
+  if (access.rmw) return rmwText(access, access.rmw, k, stepArray, lit, read);
   const { size } = kind;
-  const head = headText(access, size, `${access.write}`, k, stepArray);
+  const head = headText(access, size, `${access.write}`, k, stepArray, read);
   const first = firstTouch(size, access.write ? FIRST_WRITTEN : FIRST_READ);
   const unwritten = `u = a.unwritten;
     if (u !== undefined) for (x2 = o; x2 < o + ${size}; x2++) u[x2] = 0;`;
@@ -52,23 +58,19 @@ export function plainAccessText(access: PlainAccess, k: number, stepArray: strin
       ? // An integer's bits are what is stored: the change is seen without reading it back.
         `${first}
     x = a.view.${LOW[size]};
-    z = R[${access.reg} + l] ${kind.toMemory};
+    z = ${read(access.reg)} ${kind.toMemory};
     a.view.${kind.set}(o, z${size > 1 ? ', true' : ''});
     ${unwritten}
     if (z !== x) M.version++;`
       : `${first}
     x = a.view.${LOW[size]};
-    a.view.${kind.set}(o, R[${access.reg} + l]${size > 1 ? ', true' : ''});
+    a.view.${kind.set}(o, ${read(access.reg)}${size > 1 ? ', true' : ''});
     ${unwritten}
     if (a.view.${LOW[size]} !== x${size === 8 ? ' || a.view.getUint32(o + 4, true) !== h' : ''}) M.version++;`;
   const high = access.write && size === 8 ? 'h = a.view.getUint32(o + 4, true);\n    ' : '';
-  return `c = undefined;
-for (i = 0; i < n; i++) {
-  l = g[i];
-  ${head}
+  return `${head}
     ${high}${body}${heard(access, lit)}
-  }
-}`;
+  }`;
 }
 
 /** The launch's first touch of each byte (`how`), while a launch whose result may be reused runs (Allocation.firstAccess). */
@@ -78,13 +80,13 @@ function firstTouch(size: number, how: number): string {
 }
 
 /** The address, the allocation when the inline form applies (else the step, for the lane), and the offset in it. */
-function headText(access: PlainAccess, size: number, target: string, k: number, stepArray: string): string {
+function headText(access: PlainAccess, size: number, target: string, k: number, stepArray: string, read: RegisterRead): string {
   // A pointer is its allocation's number times a stride, plus a bias, plus the offset (sims/gpu/memory.ts).
   const base = makePointer(0, 0);
   const stride = makePointer(1, 0) - base;
   // The lanes of a group mostly reach one allocation: the one the last lane's access was
   // allowed into (no unwritten bytes to check) answers for the next by its bounds alone.
-  return `p = R[${access.ptr} + l] + ${access.offset < 0 ? `(${access.offset})` : access.offset};
+  return `p = ${read(access.ptr)} + ${access.offset < 0 ? `(${access.offset})` : access.offset};
   o = p - cb;
   if (c !== undefined && o >= 0 && o + ${size} <= c.size && (o & ${size - 1}) === 0) a = c;
   else {
@@ -122,15 +124,12 @@ function heard(access: PlainAccess, lit: (value: unknown) => string, atomic?: st
  * An atomic read-modify-write of a 32-bit kind: the load's marks, the old value into `reg`, the
  * new one stored (no byte can be unwritten: plainTarget checked them for the read).
  */
-function rmwText(access: PlainAccess, rmw: NonNullable<PlainAccess['rmw']>, k: number, stepArray: string, lit: (value: unknown) => string): string | undefined {
+function rmwText(access: PlainAccess, rmw: NonNullable<PlainAccess['rmw']>, k: number, stepArray: string, lit: (value: unknown) => string, read: RegisterRead): string | undefined {
   if (access.kind !== 'i32' && access.kind !== 'u32' && access.kind !== 'f32') return undefined;
   const next = narrowAtomicText(rmw.op, access.kind);
   if (!next || (rmw.op === 'CAS' && rmw.compare === undefined)) return undefined;
-  const value = next('y', `R[${rmw.operand} + l]`, rmw.compare === undefined ? '0' : `R[${rmw.compare} + l]`);
-  return `c = undefined;
-for (i = 0; i < n; i++) {
-  l = g[i];
-  ${headText(access, 4, 'true, true', k, stepArray)}
+  const value = next('y', read(rmw.operand), rmw.compare === undefined ? '0' : read(rmw.compare));
+  return `${headText(access, 4, 'true, true', k, stepArray, read)}
     a.read = true;
     ${firstTouch(4, FIRST_READ)}
     ${
@@ -148,8 +147,7 @@ for (i = 0; i < n; i++) {
     if (z >>> 0 !== x) M.version++;`
     }
     R[${access.reg} + l] = y;${heard(access, lit, `z === y ? ${lit(rmw.unchanged)} : ${lit(rmw.changed)}`)}
-  }
-}`;
+  }`;
 }
 
 /** The scratch declarations plainAccessText's loops expect, for a function whose warp is `w`. */
