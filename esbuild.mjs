@@ -35,12 +35,13 @@ const targets = [
 
 // The benchmark runs the bundled engine, as the server and CLI do (a loader such as tsx
 // would add getter indirection to every cross-module access and skew the numbers).
-// The LSP figures (bench/lsp.ts) are taken through dist/server.js and its worker, so those are
-// built too (the bench must not time a stale server), and bench/lsp.ts also on its own: the
-// bench runs it in a child process. It sits two levels down, at dist/bench/lsp.js, because the
-// test client it bundles finds dist/server.js at ../.. from itself.
+// The LSP figures (bench/lsp.ts) are taken through dist/server.js and its worker, and the
+// schedules' figures (bench/schedules.ts) through dist/cli.js, so those are built too (the
+// bench must not time a stale server or CLI, nor a missing one), and bench/lsp.ts also on its
+// own: the bench runs it in a child process. It sits two levels down, at dist/bench/lsp.js,
+// because the test client it bundles finds dist/server.js at ../.. from itself.
 if (process.argv.includes('--bench')) {
-  const server = targets.filter((t) => ['dist/server.js', 'dist/analysisWorker.js', 'dist/analysisHost.js'].includes(t.outfile)).map((t) => ({ ...t, logLevel: 'warning' }));
+  const server = targets.filter((t) => ['dist/server.js', 'dist/analysisWorker.js', 'dist/analysisHost.js', 'dist/cli.js'].includes(t.outfile)).map((t) => ({ ...t, logLevel: 'warning' }));
   targets.length = 0;
   targets.push({ ...common, sourcemap: false, entryPoints: ['bench/run.ts'], outfile: 'dist/bench.js', platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning', external: clang });
   targets.push({ ...common, sourcemap: false, entryPoints: ['bench/lsp.ts'], outfile: 'dist/bench/lsp.js', platform: 'node', format: 'cjs', target: 'node18', logLevel: 'warning', external: clang });
