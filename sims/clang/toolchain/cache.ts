@@ -72,6 +72,8 @@ export class ResultCache {
   private readonly memoryBytes: number;
   private readonly diskBytes: number;
   private readonly seeds: string[];
+  /** Seed entries being inflated, by key (inflate). */
+  private readonly inflating = new Map<string, Promise<Buffer | undefined>>();
   private writes = 0;
 
   constructor(options: CacheOptions = {}) {
@@ -84,24 +86,49 @@ export class ResultCache {
 
   /**
    * A seed's entries are compressed (a precompiled header is 13 MB, 6 MB compressed: the
-   * packaged extension stays under 40 MB), and inflating one costs a fifth of a second. So a
-   * new cache inflates into its folder, in the background (zlib's threads), every seed entry
-   * the folder lacks: by the first compile that wants one, it is an entry of the folder. One
-   * wanted before is inflated on the spot (readSeed).
+   * packaged extension stays under 40 MB), and inflating one costs a sixth of a second. So a
+   * new cache starts inflating into its folder, on zlib's threads, every seed entry the folder
+   * lacks, and a compile that wants one waits for it there (getAsync): the two passes' headers
+   * inflate side by side while the calling thread goes on. A synchronous `get` inflates on the
+   * spot (readSeed).
    */
   private inflateSeeds(): void {
     if (!this.dir) return;
-    for (const seed of this.seeds) {
-      for (const key of seedKeys(seed)) {
-        if (fs.existsSync(this.fileOf(key))) continue;
+    for (const seed of this.seeds) for (const key of seedKeys(seed)) if (!fs.existsSync(this.fileOf(key))) void this.inflate(seed, key);
+  }
+
+  /** The seed's entry of `key` inflated (once: later calls share it), kept in the cache's folder. */
+  private inflate(seed: string, key: string): Promise<Buffer | undefined> {
+    let inflating = this.inflating.get(key);
+    if (!inflating) {
+      inflating = new Promise((resolve) => {
         fs.readFile(seedFile(seed, key), (error, packed) => {
-          if (error) return;
+          if (error) return resolve(undefined);
           zlib.brotliDecompress(packed, (failed, bytes) => {
-            if (!failed && !fs.existsSync(this.fileOf(key)) && parseEntry(bytes)) writeBytes(this.fileOf(key), bytes);
+            if (failed || !parseEntry(bytes)) return resolve(undefined);
+            if (this.dir && !fs.existsSync(this.fileOf(key))) writeBytes(this.fileOf(key), bytes);
+            resolve(bytes);
           });
         });
-      }
+      });
+      this.inflating.set(key, inflating);
     }
+    return inflating;
+  }
+
+  /** As `get`, but a seed entry is inflated off the calling thread (or its inflating in the background awaited). */
+  async getAsync(key: string): Promise<CacheEntry | undefined> {
+    const hit = this.memoryOrFolder(key);
+    if (hit) return hit;
+    for (const seed of this.seeds) {
+      if (!this.inflating.has(key) && !fs.existsSync(seedFile(seed, key))) continue;
+      const bytes = await this.inflate(seed, key);
+      const entry = bytes && parseEntry(bytes);
+      if (!entry) continue;
+      this.remember(key, entry);
+      return entry;
+    }
+    return undefined;
   }
   get folder(): string | null {
     return this.dir;
@@ -112,13 +139,21 @@ export class ResultCache {
   }
 
   get(key: string): CacheEntry | undefined {
+    const hit = this.memoryOrFolder(key);
+    if (hit) return hit;
+    const seeded = this.readSeed(key);
+    if (seeded) this.remember(key, seeded);
+    return seeded;
+  }
+
+  private memoryOrFolder(key: string): CacheEntry | undefined {
     const hit = this.memory.get(key);
     if (hit) {
       this.memory.delete(key);
       this.memory.set(key, hit);
       return hit;
     }
-    const disk = (this.dir ? readEntry(this.fileOf(key), true) : undefined) ?? this.readSeed(key);
+    const disk = this.dir ? readEntry(this.fileOf(key), true) : undefined;
     if (disk) this.remember(key, disk);
     return disk;
   }

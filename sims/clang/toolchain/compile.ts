@@ -462,7 +462,7 @@ function pchPlan(kind: string, args: string[], text: Uint8Array, projectHeaders:
  * kept in the cache, on disk too, so the second time may be the next process.
  */
 async function pchFor(plan: PchPlan): Promise<Uint8Array | undefined> {
-  const hit = cache.get(plan.key);
+  const hit = await cache.getAsync(plan.key);
   if (hit) return (hit.meta as StoredMeta).ok ? hit.payload : undefined;
   const wanted = new KeyBuilder().add('wanted').add(plan.key).digest();
   if (options.precompiledHeaders !== 'eager' && !cache.get(wanted)) {
@@ -480,7 +480,7 @@ function madePch(plan: PchPlan): Uint8Array | undefined {
 
 /** The precompiled header, made unless the cache has it; undefined when it cannot be made. */
 async function ensurePch(plan: PchPlan): Promise<Uint8Array | undefined> {
-  const hit = cache.get(plan.key);
+  const hit = await cache.getAsync(plan.key);
   if (hit) return (hit.meta as StoredMeta).ok ? hit.payload : undefined;
   const run = await runTool(plan.args, plan.tree, plan.dependencies);
   const produced = run.exitCode === 0 && run.stdout.length > 0 ? run.stdout : undefined;
@@ -559,7 +559,7 @@ export function preludeIdentifierSet(device: PchPlan, host: PchPlan): Promise<Se
   let known = identifierSets.get(key);
   if (!known) {
     known = (async () => {
-      const hit = cache.get(key)?.meta as { identifiers?: string[] } | undefined;
+      const hit = (await cache.getAsync(key))?.meta as { identifiers?: string[] } | undefined;
       if (hit?.identifiers) return new Set(hit.identifiers);
       const files = new Set<string>();
       for (const plan of await Promise.all([device, host].map(async (p) => ((await ensurePch(p)) ? p : undefined)))) {

@@ -1,6 +1,7 @@
 // The clang cache's seed as the cache reads it (sims/clang/toolchain/cache.ts): entries stored
 // compressed, inflated into the cache's own folder once (in the background from the cache's
-// start, or on the spot when wanted first), and a damaged one read as no entry.
+// start, awaited by a compile that wants one, or on the spot by a synchronous lookup), and a
+// damaged one read as no entry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -42,9 +43,21 @@ test('a new cache inflates the seed into its folder in the background', async ()
   assert.deepEqual(new ResultCache({ dir, seeds: [] }).get(KEY)?.payload, PAYLOAD);
 });
 
+test('a compile that wants a seed entry waits for it off the calling thread, and it is kept', async () => {
+  const seed = await seedWithEntry('seed-async');
+  const dir = path.join(scratch, 'cache-async');
+  const cache = new ResultCache({ dir, seeds: [seed] });
+  const [a, b] = await Promise.all([cache.getAsync(KEY), cache.getAsync(KEY)]);
+  assert.deepEqual(a?.payload, PAYLOAD);
+  assert.deepEqual(b?.meta, { ok: true, note: 'seed-async' });
+  assert.ok(fs.existsSync(entryFile(dir, KEY)));
+  assert.equal(await cache.getAsync('cd'.repeat(32)), undefined, 'a key the seed does not have');
+});
+
 test('a memory-only cache reads the seed too', async () => {
   const seed = await seedWithEntry('seed-memory');
   assert.deepEqual(new ResultCache({ dir: null, seeds: [seed] }).get(KEY)?.payload, PAYLOAD);
+  assert.deepEqual((await new ResultCache({ dir: null, seeds: [seed] }).getAsync(KEY))?.payload, PAYLOAD);
 });
 
 test('a damaged seed entry is no entry, and nothing is written for it', async () => {
