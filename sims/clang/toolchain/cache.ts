@@ -97,11 +97,15 @@ export class ResultCache {
     for (const seed of this.seeds) for (const key of seedKeys(seed)) if (!fs.existsSync(this.fileOf(key))) void this.inflate(seed, key);
   }
 
-  /** The seed's entry of `key` inflated (once: later calls share it), kept in the cache's folder. */
+  /**
+   * The seed's entry of `key` inflated (calls while it inflates share it), kept in the cache's
+   * folder. Once inflated it is forgotten here: the folder and the memory hold it, and a
+   * promise kept would hold its megabytes for the cache's life.
+   */
   private inflate(seed: string, key: string): Promise<Buffer | undefined> {
     let inflating = this.inflating.get(key);
     if (!inflating) {
-      inflating = new Promise((resolve) => {
+      inflating = new Promise<Buffer | undefined>((resolve) => {
         fs.readFile(seedFile(seed, key), (error, packed) => {
           if (error) return resolve(undefined);
           zlib.brotliDecompress(packed, (failed, bytes) => {
@@ -110,7 +114,7 @@ export class ResultCache {
             resolve(bytes);
           });
         });
-      });
+      }).finally(() => this.inflating.delete(key));
       this.inflating.set(key, inflating);
     }
     return inflating;
