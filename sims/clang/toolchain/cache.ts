@@ -71,16 +71,17 @@ export class ResultCache {
   private readonly dir: string | null;
   private readonly memoryBytes: number;
   private readonly diskBytes: number;
-  private readonly seeds: string[];
+  /** The seeds' keys, each with the seeds that hold it, in the seeds' order (listed once: seeds are read-only). */
+  private readonly seeded: Map<string, string[]>;
   /** Seed entries being inflated, by key (inflate). */
-  private readonly inflating = new Map<string, Promise<Buffer | undefined>>();
+  private readonly inflating = new Map<string, Promise<CacheEntry | undefined>>();
   private writes = 0;
 
   constructor(options: CacheOptions = {}) {
     this.dir = options.dir === undefined ? defaultCacheDir() : options.dir;
     this.memoryBytes = options.memoryBytes ?? 192 * 1024 * 1024;
     this.diskBytes = options.diskBytes ?? 1024 * 1024 * 1024;
-    this.seeds = options.seeds ?? defaultSeeds();
+    this.seeded = seedIndex(options.seeds ?? defaultSeeds());
     this.inflateSeeds();
   }
 
@@ -94,7 +95,7 @@ export class ResultCache {
    */
   private inflateSeeds(): void {
     if (!this.dir) return;
-    for (const seed of this.seeds) for (const key of seedKeys(seed)) if (!fs.existsSync(this.fileOf(key))) void this.inflate(seed, key);
+    for (const [key, seeds] of this.seeded) if (!fs.existsSync(this.fileOf(key))) void this.inflate(seeds, key);
   }
 
   /**
@@ -102,19 +103,19 @@ export class ResultCache {
    * folder. Once inflated it is forgotten here: the folder and the memory hold it, and a
    * promise kept would hold its megabytes for the cache's life.
    */
-  private inflate(seed: string, key: string): Promise<Buffer | undefined> {
+  private inflate(seeds: string[], key: string): Promise<CacheEntry | undefined> {
     let inflating = this.inflating.get(key);
     if (!inflating) {
-      inflating = new Promise<Buffer | undefined>((resolve) => {
-        fs.readFile(seedFile(seed, key), (error, packed) => {
-          if (error) return resolve(undefined);
-          zlib.brotliDecompress(packed, (failed, bytes) => {
-            if (failed || !parseEntry(bytes)) return resolve(undefined);
-            if (this.dir && !fs.existsSync(this.fileOf(key))) writeBytes(this.fileOf(key), bytes);
-            resolve(bytes);
-          });
-        });
-      }).finally(() => this.inflating.delete(key));
+      inflating = (async () => {
+        for (const seed of seeds) {
+          const bytes = await new Promise<Buffer | undefined>((resolve) =>
+            fs.readFile(seedFile(seed, key), (error, packed) => (error ? resolve(undefined) : zlib.brotliDecompress(packed, (failed, inflated) => resolve(failed ? undefined : inflated)))),
+          );
+          const entry = bytes && this.keepInflated(key, bytes);
+          if (entry) return entry;
+        }
+        return undefined;
+      })().finally(() => this.inflating.delete(key));
       this.inflating.set(key, inflating);
     }
     return inflating;
@@ -124,15 +125,10 @@ export class ResultCache {
   async getAsync(key: string): Promise<CacheEntry | undefined> {
     const hit = this.memoryOrFolder(key);
     if (hit) return hit;
-    for (const seed of this.seeds) {
-      if (!this.inflating.has(key) && !fs.existsSync(seedFile(seed, key))) continue;
-      const bytes = await this.inflate(seed, key);
-      const entry = bytes && parseEntry(bytes);
-      if (!entry) continue;
-      this.remember(key, entry);
-      return entry;
-    }
-    return undefined;
+    const seeds = this.seeded.get(key);
+    const entry = seeds && (await this.inflate(seeds, key));
+    if (entry) this.remember(key, entry);
+    return entry;
   }
   get folder(): string | null {
     return this.dir;
@@ -162,21 +158,26 @@ export class ResultCache {
     return disk;
   }
 
-  /** A seed's entry, inflated (and kept in the cache's folder, so that it is inflated once). */
+  /** A seed's entry, inflated on the spot (and kept in the cache's folder, so that it is inflated once). */
   private readSeed(key: string): CacheEntry | undefined {
-    for (const seed of this.seeds) {
+    for (const seed of this.seeded.get(key) ?? []) {
       let bytes: Buffer;
       try {
         bytes = zlib.brotliDecompressSync(fs.readFileSync(seedFile(seed, key)));
       } catch {
         continue;
       }
-      const entry = parseEntry(bytes);
-      if (!entry) continue;
-      if (this.dir) writeBytes(this.fileOf(key), bytes);
-      return entry;
+      const entry = this.keepInflated(key, bytes);
+      if (entry) return entry;
     }
     return undefined;
+  }
+
+  /** An inflated seed entry's bytes as the entry, written into the cache's folder unless it has it; undefined when they are not whole. */
+  private keepInflated(key: string, bytes: Buffer): CacheEntry | undefined {
+    const entry = parseEntry(bytes);
+    if (entry && this.dir && !fs.existsSync(this.fileOf(key))) writeBytes(this.fileOf(key), bytes);
+    return entry;
   }
 
   put(key: string, entry: CacheEntry, options: { disk?: boolean } = {}): void {
@@ -262,17 +263,23 @@ export function seedFile(dir: string, key: string): string {
   return path.join(dir, key.slice(0, 2), `${key}.br`);
 }
 
-/** The keys of a seed's entries. */
-function seedKeys(dir: string): string[] {
-  const keys: string[] = [];
-  try {
-    for (const sub of fs.readdirSync(dir)) {
-      for (const name of fs.readdirSync(path.join(dir, sub))) if (name.endsWith('.br')) keys.push(name.slice(0, -3));
+/** Each key the seeds hold, with the seeds that hold it (in their order). */
+function seedIndex(seeds: string[]): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const seed of seeds) {
+    try {
+      for (const sub of fs.readdirSync(seed)) {
+        for (const name of fs.readdirSync(path.join(seed, sub))) {
+          if (!name.endsWith('.br')) continue;
+          const key = name.slice(0, -3);
+          index.set(key, [...(index.get(key) ?? []), seed]);
+        }
+      }
+    } catch {
+      // A seed that cannot be listed holds nothing this cache will read.
     }
-  } catch {
-    // A seed that cannot be listed is only read on demand.
   }
-  return keys;
+  return index;
 }
 
 /**

@@ -16,9 +16,9 @@ const SEED_UNIT = { file: 'prelude.cu' };
 
 /**
  * Makes the seed in `dir` unless it is there and current (every entry the default flags would
- * look up), each entry compressed (cache.ts seedFile; `quality`: brotli's, 11 unless given). Written in a folder beside it, then
- * renamed: a seed is whole or absent. Returns whether it had to be made; throws when the
- * prelude cannot be made.
+ * look up), each entry compressed (cache.ts seedFile; `quality`: brotli's, 11 unless given).
+ * Written in a folder beside it, then renamed: a seed is whole or absent. Returns whether it
+ * had to be made; throws when the prelude cannot be made.
  */
 export async function makeSeed(dir: string, options: { quality?: number } = {}): Promise<boolean> {
   const headers = headerFolder();
